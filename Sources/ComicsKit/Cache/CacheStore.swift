@@ -1,0 +1,80 @@
+import Foundation
+
+/// Names one page of a listing: the source, the query it belongs to (a
+/// canonical string such as `limit=10`) and where in that listing it starts
+/// (`""` for the newest page; later positions are source-defined tokens).
+public struct PageKey: Hashable, Sendable {
+    public var source: SourceName
+    public var query: String
+    public var position: String
+
+    public init(source: SourceName, query: String, position: String) {
+        self.source = source
+        self.query = query
+        self.position = position
+    }
+
+    public static let firstPosition = ""
+
+    public var isFirst: Bool { position == Self.firstPosition }
+}
+
+/// A page as the cache remembers it: which items, in which order, and where
+/// the next page starts (nil at the end of the archive).
+public struct StoredPage: Equatable, Sendable {
+    public var key: PageKey
+    public var itemIDs: [Int]
+    public var nextPosition: String?
+    public var fetchedAt: Date
+    public var validators: Validators
+
+    public init(key: PageKey, itemIDs: [Int], nextPosition: String?, fetchedAt: Date, validators: Validators) {
+        self.key = key
+        self.itemIDs = itemIDs
+        self.nextPosition = nextPosition
+        self.fetchedAt = fetchedAt
+        self.validators = validators
+    }
+}
+
+/// Where `more` continues a listing.
+public enum PageCursor: Equatable, Sendable {
+    case next(position: String)
+    case endOfArchive
+}
+
+/// The favourite flag change a user asked for.
+public enum FavoriteChange: Sendable {
+    case add, remove, toggle
+}
+
+/// The cache as the use cases need it. The SQLite store implements it; the
+/// domain never sees SQL.
+public protocol CacheStore: AnyObject {
+    func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem]
+    /// Inserts or replaces items, keeping favourites; one transaction.
+    func save(_ items: [FetchedItem], at date: Date) throws
+    /// Renews an item after upstream said it has not changed (304).
+    func markRevalidated(_ ref: ItemRef, validators: Validators, at date: Date) throws
+    func page(_ key: PageKey) throws -> StoredPage?
+    /// Stores a page and the items it brought in one transaction.
+    func save(_ page: StoredPage, items: [FetchedItem]) throws
+    func cursor(source: SourceName, query: String) throws -> PageCursor?
+    func setCursor(_ cursor: PageCursor, source: SourceName, query: String, at date: Date) throws
+    /// Applies the change and returns whether the item is now a favourite.
+    func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
+    func favorites(source: SourceName?) throws -> [CachedItem]
+    /// In one transaction: hands every non-favourite to `select`, removes
+    /// what it returns unless `dryRun`, and returns that.
+    func removeItems(
+        dryRun: Bool, select: ([CleanupRules.Candidate]) -> [CleanupRules.Candidate]
+    ) throws -> [CleanupRules.Candidate]
+    func setting(_ key: String) throws -> String?
+    func setSetting(_ key: String, to value: String) throws
+}
+
+extension CacheStore {
+    public func cachedItem(_ ref: ItemRef) throws -> CachedItem? {
+        try cachedItems([ref])[ref]
+    }
+}

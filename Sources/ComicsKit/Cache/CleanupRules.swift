@@ -1,0 +1,66 @@
+import Foundation
+
+/// The limits cleanup applies: items not refreshed within `maxAge` go, then
+/// the oldest beyond `maxItems` per source. Favourites are never candidates.
+public struct CleanupRules: Equatable, Sendable {
+    public var maxAge: TimeInterval
+    public var maxItems: Int
+
+    public init(maxAge: TimeInterval = 30 * 86400, maxItems: Int = 500) {
+        self.maxAge = maxAge
+        self.maxItems = maxItems
+    }
+
+    public static let standard = CleanupRules()
+
+    /// How often cleanup runs by itself.
+    public static let automaticInterval: TimeInterval = 86400
+
+    /// One non-favourite the cache holds, as cleanup sees it.
+    public struct Candidate: Equatable, Sendable {
+        public var ref: ItemRef
+        public var cachedAt: Date
+
+        public init(ref: ItemRef, cachedAt: Date) {
+            self.ref = ref
+            self.cachedAt = cachedAt
+        }
+    }
+
+    /// Picks what to remove from the non-favourites, oldest first; the
+    /// result names each item once.
+    public func selectForRemoval(from candidates: [Candidate], now: Date) -> [Candidate] {
+        var removed: [Candidate] = []
+        let bySource = Dictionary(grouping: candidates, by: \.ref.source)
+        for source in bySource.keys.sorted() {
+            let oldestFirst = bySource[source, default: []].sorted {
+                ($0.cachedAt, $0.ref.id) < ($1.cachedAt, $1.ref.id)
+            }
+            let tooOld = oldestFirst.prefix { now.timeIntervalSince($0.cachedAt) > maxAge }
+            let remaining = oldestFirst.count - tooOld.count
+            let overLimit = max(0, remaining - maxItems)
+            removed += oldestFirst.prefix(tooOld.count + overLimit)
+        }
+        return removed
+    }
+}
+
+extension CleanupRules {
+    /// Parses durations such as `30d`, `12h`, `90m`, `45s` or `2w`.
+    public static func parseDuration(_ text: String) -> TimeInterval? {
+        let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604_800]
+        guard let unit = text.last, let scale = units[unit],
+              let amount = Int(text.dropLast()), amount >= 0, amount <= 100_000_000 / Int(scale) + 1
+        else { return nil }
+        return TimeInterval(amount) * scale
+    }
+
+    /// Writes a duration the way `parseDuration` reads it, in the largest whole unit.
+    public static func formatDuration(_ interval: TimeInterval) -> String {
+        let seconds = Int(interval)
+        for (unit, size) in [("w", 604_800), ("d", 86400), ("h", 3600), ("m", 60)] where seconds >= size && seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
+    }
+}

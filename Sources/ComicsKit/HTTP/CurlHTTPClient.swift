@@ -1,0 +1,293 @@
+import CCurl
+import Foundation
+
+/// libcurl's global state is initialised once per process, before any handle.
+private let curlGlobalInitialisation: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+
+/// The HTTP client comics uses: libcurl's multi interface drives a batch of
+/// GETs at once over reused (HTTP/2 where offered) connections, with
+/// timeouts, a body size cap, same-origin redirects only, and retries with
+/// backoff for transient failures. Not thread-safe: one per thread.
+public final class CurlHTTPClient: HTTPClient {
+    private let settings: HTTPSettings
+    private let multi: UnsafeMutableRawPointer
+
+    /// Nil only when libcurl cannot allocate its state.
+    public init?(settings: HTTPSettings = HTTPSettings()) {
+        _ = curlGlobalInitialisation
+        self.settings = settings
+        guard let multi = curl_multi_init() else { return nil }
+        self.multi = multi
+        _ = comics_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = comics_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maxConcurrentRequests)
+    }
+
+    deinit {
+        curl_multi_cleanup(multi)
+    }
+
+    public func get(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
+        var results = [Result<HTTPResponse, HTTPError>?](repeating: nil, count: requests.count)
+        var waiting = requests.enumerated().map { index, request in
+            PendingRequest(index: index, request: request, origin: URLOrigin(request.url), attempt: 1, notBefore: .distantPast)
+        }
+        var active: [UnsafeMutableRawPointer: Attempt] = [:]
+
+        while !waiting.isEmpty || !active.isEmpty {
+            let now = Date()
+            waiting.sort { $0.notBefore < $1.notBefore }
+            while active.count < settings.maxConcurrentRequests, let next = waiting.first, next.notBefore <= now {
+                waiting.removeFirst()
+                switch start(next) {
+                case let .success(attempt): active[attempt.handle] = attempt
+                case let .failure(error): results[next.index] = .failure(error)
+                }
+            }
+            if active.isEmpty {
+                if let next = waiting.first {
+                    Thread.sleep(forTimeInterval: max(0, next.notBefore.timeIntervalSinceNow))
+                }
+                continue
+            }
+            var running: Int32 = 0
+            curl_multi_perform(multi, &running)
+            var queued: Int32 = 0
+            while let message = curl_multi_info_read(multi, &queued) {
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                      let attempt = active.removeValue(forKey: handle)
+                else { continue }
+                curl_multi_remove_handle(multi, handle)
+                switch outcome(of: attempt, code: message.pointee.data.result) {
+                case let .done(result): results[attempt.pending.index] = result
+                case let .retry(pending): waiting.append(pending)
+                }
+            }
+            if !active.isEmpty {
+                let untilNextStart = waiting.first.map { max(0, $0.notBefore.timeIntervalSinceNow) } ?? 1
+                curl_multi_poll(multi, nil, 0, Int32(min(1000, untilNextStart * 1000)), nil)
+            }
+        }
+        return results.map { $0 ?? .failure(HTTPError(.other, url: "", detail: "request was never sent")) }
+    }
+
+    // MARK: - One attempt
+
+    fileprivate struct PendingRequest {
+        var index: Int
+        var request: HTTPRequest
+        /// The origin of the URL first asked for; redirects must stay on it.
+        var origin: URLOrigin?
+        var attempt: Int
+        var redirects = 0
+        var notBefore: Date
+    }
+
+    private enum Outcome {
+        case done(Result<HTTPResponse, HTTPError>)
+        case retry(PendingRequest)
+    }
+
+    private func start(_ pending: PendingRequest) -> Result<Attempt, HTTPError> {
+        guard let origin = pending.origin, URLOrigin(pending.request.url) == origin else {
+            return .failure(HTTPError(.refusedRedirect, url: pending.request.url, detail: "only http and https URLs on the configured host are fetched"))
+        }
+        guard let attempt = Attempt(pending: pending, settings: settings) else {
+            return .failure(HTTPError(.other, url: pending.request.url, detail: "libcurl could not create a request"))
+        }
+        curl_multi_add_handle(multi, attempt.handle)
+        return .success(attempt)
+    }
+
+    private func outcome(of attempt: Attempt, code: CURLcode) -> Outcome {
+        var pending = attempt.pending
+        let url = pending.request.url
+        guard code == CURLE_OK else {
+            let error = attempt.error(for: code)
+            if error.isTransient, pending.attempt < settings.maxAttempts {
+                return .retry(retried(pending, after: backoff(for: pending.attempt)))
+            }
+            return .done(.failure(error))
+        }
+        let response = HTTPResponse(status: attempt.status, headers: attempt.headers, body: attempt.body)
+        switch response.status {
+        case 301, 302, 303, 307, 308:
+            guard let location = attempt.redirectURL else { return .done(.success(response)) }
+            guard pending.redirects < settings.maxRedirects else {
+                return .done(.failure(HTTPError(.refusedRedirect, url: url, detail: "too many redirects")))
+            }
+            guard URLOrigin(location) == pending.origin else {
+                return .done(.failure(HTTPError(.refusedRedirect, url: url, detail: "refused a redirect to \(location)")))
+            }
+            pending.redirects += 1
+            pending.request.url = location
+            pending.notBefore = .distantPast
+            return .retry(pending)
+        case 429, 503:
+            let wait = RetryAfter.parse(response.headers["retry-after"], now: Date()) ?? backoff(for: pending.attempt)
+            guard pending.attempt < settings.maxAttempts, wait <= settings.maxRetryAfter else {
+                return .done(.success(response))
+            }
+            return .retry(retried(pending, after: wait))
+        case 500, 502, 504:
+            guard pending.attempt < settings.maxAttempts else { return .done(.success(response)) }
+            return .retry(retried(pending, after: backoff(for: pending.attempt)))
+        default:
+            return .done(.success(response))
+        }
+    }
+
+    private func retried(_ pending: PendingRequest, after delay: TimeInterval) -> PendingRequest {
+        var next = pending
+        next.attempt += 1
+        next.notBefore = Date().addingTimeInterval(delay)
+        return next
+    }
+
+    /// Exponential backoff with up to 50% jitter, so that many clients
+    /// failing together do not come back together.
+    private func backoff(for attempt: Int) -> TimeInterval {
+        let base = settings.baseBackoff * pow(2, Double(attempt - 1))
+        return base + Double.random(in: 0...(base / 2))
+    }
+
+    /// One easy handle and what it has received so far. Owned by `get` for
+    /// as long as libcurl may call back into it.
+    fileprivate final class Attempt {
+        let pending: PendingRequest
+        let handle: UnsafeMutableRawPointer
+        private let maxBodyBytes: Int
+        private var headerList: UnsafeMutablePointer<curl_slist>?
+        private(set) var body: [UInt8] = []
+        private(set) var headers: [String: String] = [:]
+        private(set) var bodyTooLarge = false
+
+        init?(pending: PendingRequest, settings: HTTPSettings) {
+            guard let handle = curl_easy_init() else { return nil }
+            self.pending = pending
+            self.handle = handle
+            maxBodyBytes = settings.maxBodyBytes
+            configure(settings)
+        }
+
+        deinit {
+            curl_easy_cleanup(handle)
+            curl_slist_free_all(headerList)
+        }
+
+        private func configure(_ settings: HTTPSettings) {
+            _ = comics_curl_setopt_string(handle, CURLOPT_URL, pending.request.url)
+            _ = comics_curl_setopt_long(handle, CURLOPT_HTTPGET, 1)
+            _ = comics_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
+            _ = comics_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+            _ = comics_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
+            _ = comics_curl_setopt_long(handle, CURLOPT_MAXREDIRS, settings.maxRedirects)
+            _ = comics_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
+            _ = comics_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+            _ = comics_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+            _ = comics_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1)
+            _ = comics_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1)
+            _ = comics_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "")
+            _ = comics_curl_setopt_string(handle, CURLOPT_USERAGENT, settings.userAgent)
+            _ = comics_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectTimeout * 1000))
+            _ = comics_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(settings.transferTimeout * 1000))
+            _ = comics_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedBytes)
+            _ = comics_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, Int(settings.lowSpeedTime))
+            for (name, value) in pending.request.headers.sorted(by: { $0.key < $1.key }) {
+                headerList = curl_slist_append(headerList, "\(name): \(value)")
+            }
+            if let headerList {
+                _ = comics_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
+            }
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            _ = comics_curl_setopt_write_function(handle, receiveBody)
+            _ = comics_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context)
+            _ = comics_curl_setopt_header_function(handle, receiveHeader)
+            _ = comics_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
+        }
+
+        /// Appends a chunk unless it would pass the cap; returning less than
+        /// was given makes libcurl abort the transfer.
+        fileprivate func appendBody(_ chunk: UnsafeRawBufferPointer) -> Int {
+            guard body.count + chunk.count <= maxBodyBytes else {
+                bodyTooLarge = true
+                return 0
+            }
+            body.append(contentsOf: chunk)
+            return chunk.count
+        }
+
+        fileprivate func appendHeaderLine(_ line: String) {
+            if line.hasPrefix("HTTP/") {
+                headers = [:]
+                return
+            }
+            guard let colon = line.firstIndex(of: ":") else { return }
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            headers[name] = value
+        }
+
+        var status: Int {
+            var code = 0
+            _ = comics_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+            return code
+        }
+
+        var redirectURL: String? {
+            var location: UnsafeMutablePointer<CChar>?
+            guard comics_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &location) == CURLE_OK,
+                  let location
+            else { return nil }
+            return String(cString: location)
+        }
+
+        func error(for code: CURLcode) -> HTTPError {
+            let url = pending.request.url
+            let detail = String(cString: curl_easy_strerror(code)).lowercased()
+            if bodyTooLarge {
+                return HTTPError(.tooLarge, url: url, detail: "response larger than \(maxBodyBytes / 1_048_576) MiB")
+            }
+            switch code {
+            case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
+                return HTTPError(.cannotConnect, url: url, detail: detail)
+            case CURLE_OPERATION_TIMEDOUT:
+                return HTTPError(.timedOut, url: url, detail: "timed out")
+            case CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE,
+                 CURLE_HTTP2, CURLE_HTTP2_STREAM:
+                return HTTPError(.interrupted, url: url, detail: detail)
+            case CURLE_UNSUPPORTED_PROTOCOL:
+                return HTTPError(.refusedRedirect, url: url, detail: detail)
+            case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CACERT_BADFILE,
+                 CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER, CURLE_SSL_ISSUER_ERROR:
+                return HTTPError(.insecure, url: url, detail: detail)
+            default:
+                return HTTPError(.other, url: url, detail: detail)
+            }
+        }
+    }
+}
+
+extension HTTPError {
+    /// Failures worth another try: the network may come back, a body cap or
+    /// a refused redirect will not change.
+    var isTransient: Bool {
+        switch reason {
+        case .cannotConnect, .timedOut, .interrupted: true
+        case .tooLarge, .refusedRedirect, .insecure, .other: false
+        }
+    }
+}
+
+private let receiveBody: comics_curl_write_callback = { data, size, count, context in
+    guard let context else { return 0 }
+    let attempt = Unmanaged<CurlHTTPClient.Attempt>.fromOpaque(context).takeUnretainedValue()
+    return attempt.appendBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+private let receiveHeader: comics_curl_write_callback = { data, size, count, context in
+    guard let context, let data else { return 0 }
+    let attempt = Unmanaged<CurlHTTPClient.Attempt>.fromOpaque(context).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: data, count: size * count)
+    attempt.appendHeaderLine(String(decoding: bytes, as: UTF8.self))
+    return size * count
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A GET to send. Only GET exists: comics never changes anything upstream.
+public struct HTTPRequest: Equatable, Sendable {
+    public var url: String
+    public var headers: [String: String]
+
+    public init(url: String, headers: [String: String] = [:]) {
+        self.url = url
+        self.headers = headers
+    }
+
+    /// A request that asks the server to answer 304 if nothing changed.
+    public static func conditional(url: String, validators: Validators) -> HTTPRequest {
+        var headers: [String: String] = [:]
+        if let etag = validators.etag { headers["If-None-Match"] = etag }
+        if let lastModified = validators.lastModified { headers["If-Modified-Since"] = lastModified }
+        return HTTPRequest(url: url, headers: headers)
+    }
+}
+
+/// What came back: the final status, headers (names lower-cased) and body.
+public struct HTTPResponse: Equatable, Sendable {
+    public var status: Int
+    public var headers: [String: String]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public var validators: Validators {
+        Validators(etag: headers["etag"], lastModified: headers["last-modified"])
+    }
+}
+
+/// Why a request produced no response worth reading.
+public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Reason: Equatable, Sendable {
+        /// Refused, unreachable, or the name did not resolve.
+        case cannotConnect
+        case timedOut
+        /// The connection broke mid-transfer.
+        case interrupted
+        /// The body passed the size cap.
+        case tooLarge
+        /// A redirect to another host or scheme, a loop, or a scheme other than http(s).
+        case refusedRedirect
+        case insecure
+        case other
+    }
+
+    public let reason: Reason
+    public let url: String
+    public let detail: String
+
+    public init(_ reason: Reason, url: String, detail: String) {
+        self.reason = reason
+        self.url = url
+        self.detail = detail
+    }
+
+    public var description: String { "\(detail) (\(url))" }
+}
+
+/// The network as the sources see it: a batch of GETs, sent concurrently
+/// where the implementation can, each answered in the order asked.
+public protocol HTTPClient {
+    func get(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>]
+}
+
+extension HTTPClient {
+    public func get(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> {
+        get([request])[0]
+    }
+}
+
+/// How politely and how patiently comics talks to upstream servers.
+public struct HTTPSettings: Equatable, Sendable {
+    public var userAgent = "comics/\(ComicsVersion.current)"
+    public var connectTimeout: TimeInterval = 10
+    /// A transfer slower than `lowSpeedBytes` per second for `lowSpeedTime` is abandoned.
+    public var lowSpeedBytes = 16
+    public var lowSpeedTime: TimeInterval = 15
+    /// The most one attempt may take, start to finish.
+    public var transferTimeout: TimeInterval = 30
+    public var maxBodyBytes = 8 * 1024 * 1024
+    public var maxConcurrentRequests = 8
+    public var maxRedirects = 5
+    /// Attempts per request, counting the first, for transient failures only.
+    public var maxAttempts = 3
+    public var baseBackoff: TimeInterval = 0.25
+    /// A `Retry-After` longer than this is not waited for: the request fails.
+    public var maxRetryAfter: TimeInterval = 10
+
+    public init() {}
+}
+
+/// The scheme, host and port of a URL: what a redirect must not leave.
+public struct URLOrigin: Equatable, Sendable {
+    public let scheme: String
+    public let host: String
+    public let port: Int
+
+    public init?(_ text: String) {
+        guard let components = URLComponents(string: text),
+              let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = components.host?.lowercased(), !host.isEmpty
+        else { return nil }
+        self.scheme = scheme
+        self.host = host
+        self.port = components.port ?? (scheme == "https" ? 443 : 80)
+    }
+}

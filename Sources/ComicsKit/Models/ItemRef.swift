@@ -1,0 +1,44 @@
+/// Identifies one cached item: its source and its number there.
+public struct ItemRef: Hashable, Sendable, CustomStringConvertible {
+    public let source: SourceName
+    public let id: Int
+
+    public init(source: SourceName, id: Int) {
+        self.source = source
+        self.id = id
+    }
+
+    public var description: String { "\(source.rawValue):\(id)" }
+}
+
+/// What a user may name on the command line: an item, or the newest one.
+public enum ItemReference: Equatable, Sendable {
+    case item(ItemRef)
+    case latest(SourceName)
+
+    /// Parses `353`, `xkcd:353` or `latest` (also `xkcd:latest`); a bare
+    /// number belongs to `defaultSource`.
+    public static func parse(_ text: String, defaultSource: SourceName) throws -> ItemReference {
+        var source = defaultSource
+        var rest = Substring(text)
+        if let colon = text.firstIndex(of: ":") {
+            let prefix = String(text[..<colon])
+            guard let named = SourceName(userInput: prefix) else {
+                throw ComicsError.usage(
+                    "unknown source '\(prefix)' in '\(text)'",
+                    hint: "sources are: \(SourceName.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            source = named
+            rest = text[text.index(after: colon)...]
+        }
+        if rest.lowercased() == "latest" {
+            return .latest(source)
+        }
+        guard let id = Int(rest), id > 0, rest.allSatisfy(\.isASCII) else {
+            throw ComicsError.usage(
+                "'\(text)' is not an item reference",
+                hint: "use a number such as 353, a qualified reference such as xkcd:353, or latest")
+        }
+        return .item(ItemRef(source: source, id: id))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// One named schema change. Applied ones are recorded in the database, and
+/// `PRAGMA user_version` holds how many have run.
+struct Migration {
+    let name: String
+    let sql: String
+}
+
+enum Migrations {
+    /// `PRAGMA application_id` of a comics database ("comx"), so that
+    /// another program's SQLite file is refused rather than written into.
+    static let applicationID: Int32 = 0x636F_6D78
+
+    /// Append only: never edit or reorder a migration that has shipped.
+    static let all: [Migration] = [
+        Migration(name: "create-cache", sql: """
+            CREATE TABLE schema_migrations (
+                name TEXT PRIMARY KEY,
+                applied_at REAL NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TABLE items (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                title TEXT NOT NULL,
+                url TEXT NOT NULL,
+                attributes TEXT NOT NULL,
+                cached_at REAL NOT NULL,
+                etag TEXT,
+                last_modified TEXT,
+                PRIMARY KEY (source, id)
+            ) WITHOUT ROWID;
+            CREATE INDEX items_by_age ON items (source, cached_at);
+            CREATE TABLE favorites (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                added_at REAL NOT NULL,
+                PRIMARY KEY (source, id)
+            ) WITHOUT ROWID;
+            CREATE TABLE pages (
+                source TEXT NOT NULL,
+                query TEXT NOT NULL,
+                position TEXT NOT NULL,
+                item_ids TEXT NOT NULL,
+                next_position TEXT,
+                fetched_at REAL NOT NULL,
+                etag TEXT,
+                last_modified TEXT,
+                PRIMARY KEY (source, query, position)
+            ) WITHOUT ROWID;
+            CREATE TABLE cursors (
+                source TEXT NOT NULL,
+                query TEXT NOT NULL,
+                next_position TEXT,
+                updated_at REAL NOT NULL,
+                PRIMARY KEY (source, query)
+            ) WITHOUT ROWID;
+            CREATE TABLE settings (
+                key TEXT PRIMARY KEY,
+                value TEXT NOT NULL
+            ) WITHOUT ROWID;
+            """),
+    ]
+
+    /// Brings the schema up to date, or refuses a file that is not ours or
+    /// is newer than this build. Each run is one transaction.
+    static func migrate(_ database: SQLiteDatabase, now: Date) throws {
+        if try currentState(database) == .upToDate { return }
+        try database.writeTransaction {
+            guard try currentState(database) == .needsMigration else { return }
+            let applied = try database.query("PRAGMA user_version")[0][0].int ?? 0
+            for migration in all[applied...] {
+                try database.execute(migration.sql)
+                try database.run(
+                    "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
+                    [.text(migration.name), .date(now)])
+            }
+            try database.execute("PRAGMA user_version = \(all.count)")
+            try database.execute("PRAGMA application_id = \(applicationID)")
+        }
+    }
+
+    private enum State { case upToDate, needsMigration }
+
+    private static func currentState(_ database: SQLiteDatabase) throws -> State {
+        let version = try database.query("PRAGMA user_version")[0][0].int ?? 0
+        let application = try database.query("PRAGMA application_id")[0][0].int ?? 0
+        let tableCount = try database.query("SELECT count(*) FROM sqlite_master")[0][0].int ?? 0
+        let isOurs = application == Int(applicationID) || (application == 0 && version == 0 && tableCount == 0)
+        guard isOurs else {
+            throw ComicsError.database("\(database.path) is not a comics database; give another path with --db or move the file aside")
+        }
+        guard version <= all.count else {
+            throw ComicsError.database("\(database.path) has schema version \(version), newer than this comics understands (\(all.count)); upgrade comics")
+        }
+        return version == all.count ? .upToDate : .needsMigration
+    }
+}

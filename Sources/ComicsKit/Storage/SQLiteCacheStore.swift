@@ -1,0 +1,281 @@
+import CSQLite
+import Foundation
+
+/// The cache and the user's favourites in one SQLite file. Every write is
+/// one `BEGIN IMMEDIATE` transaction; network I/O never happens inside one.
+public final class SQLiteCacheStore: CacheStore {
+    private let database: SQLiteDatabase
+
+    /// Opens (creating if needed) the database at `path`: the directory is
+    /// made 0700 and the file 0600, then the schema is migrated.
+    public init(path: String, now: Date = Date()) throws {
+        do {
+            try Self.prepareFile(at: path)
+            database = try SQLiteDatabase(path: path)
+            try Migrations.migrate(database, now: now)
+        } catch let error as SQLiteError {
+            throw Self.describe(error, path: path)
+        }
+    }
+
+    /// Creates missing directories (0700) and the file (0600) before SQLite
+    /// does, so neither is ever readable by other users.
+    private static func prepareFile(at path: String) throws {
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ComicsError.database("cannot create the directory \(directory) for the database")
+            }
+        }
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EACCES && errno != EROFS {
+            throw ComicsError.database("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func describe(_ error: SQLiteError, path: String) -> ComicsError {
+        switch error.primaryCode {
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .database("the database \(path) stayed locked by another comics process; try again")
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
+            return .database("\(path) is damaged or not a comics database (\(error.message)); move it aside to start a new one")
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
+            return .database("cannot write the database \(path) (\(error.message)); check that it and its directory are writable")
+        case SQLITE_FULL, SQLITE_IOERR:
+            return .database("cannot write the database \(path) (\(error.message)); is the disk full?")
+        default:
+            return .database("the database \(path) failed: \(error)")
+        }
+    }
+
+    /// Turns SQLite failures into user-facing errors.
+    private func guarded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SQLiteError {
+            throw Self.describe(error, path: database.path)
+        }
+    }
+
+    // MARK: - Items
+
+    private static let itemColumns = "i.source, i.id, i.title, i.url, i.attributes, i.cached_at, i.etag, i.last_modified, f.id IS NOT NULL"
+
+    public func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem] {
+        try guarded {
+            let statement = try database.prepare("""
+                SELECT \(Self.itemColumns) FROM items i
+                LEFT JOIN favorites f ON f.source = i.source AND f.id = i.id
+                WHERE i.source = ? AND i.id = ?
+                """)
+            var found: [ItemRef: CachedItem] = [:]
+            try database.readTransaction {
+                for ref in Set(refs) {
+                    try statement.bind([.text(ref.source.rawValue), .integer(Int64(ref.id))])
+                    if let row = try statement.allRows().first, let item = Self.cachedItem(from: row) {
+                        found[ref] = item
+                    }
+                }
+            }
+            return found
+        }
+    }
+
+    private static func cachedItem(from row: [SQLiteValue]) -> CachedItem? {
+        guard let sourceName = row[0].text, let source = SourceName(rawValue: sourceName), let id = row[1].int,
+              let title = row[2].text, let url = row[3].text, let attributesText = row[4].text,
+              let cachedAt = row[5].double,
+              case let .object(members)? = try? JSONValue.parse(attributesText)
+        else { return nil }
+        let item = Item(ref: ItemRef(source: source, id: id), title: title, url: url,
+                        attributes: members.map { Attribute($0.0, $0.1) })
+        return CachedItem(
+            item: item, cachedAt: Date(timeIntervalSince1970: cachedAt), isFavorite: row[8].int == 1,
+            validators: Validators(etag: row[6].text, lastModified: row[7].text))
+    }
+
+    public func save(_ items: [FetchedItem], at date: Date) throws {
+        guard !items.isEmpty else { return }
+        try guarded {
+            try database.writeTransaction { try upsert(items, at: date) }
+        }
+    }
+
+    private func upsert(_ items: [FetchedItem], at date: Date) throws {
+        let statement = try database.prepare("""
+            INSERT INTO items (source, id, title, url, attributes, cached_at, etag, last_modified)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (source, id) DO UPDATE SET
+                title = excluded.title, url = excluded.url, attributes = excluded.attributes,
+                cached_at = excluded.cached_at, etag = excluded.etag, last_modified = excluded.last_modified
+            """)
+        for fetched in items {
+            let item = fetched.item
+            let attributes = JSONValue.object(item.attributes.map { ($0.key, $0.value) }).serialized
+            try statement.bind([
+                .text(item.ref.source.rawValue), .integer(Int64(item.ref.id)), .text(item.title), .text(item.url),
+                .text(attributes), .date(date),
+                .optionalText(fetched.validators.etag), .optionalText(fetched.validators.lastModified),
+            ])
+            _ = try statement.allRows()
+        }
+    }
+
+    public func markRevalidated(_ ref: ItemRef, validators: Validators, at date: Date) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("""
+                    UPDATE items SET cached_at = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified)
+                    WHERE source = ? AND id = ?
+                    """,
+                    [.date(date), .optionalText(validators.etag), .optionalText(validators.lastModified),
+                     .text(ref.source.rawValue), .integer(Int64(ref.id))])
+            }
+        }
+    }
+
+    // MARK: - Pages and cursors
+
+    public func page(_ key: PageKey) throws -> StoredPage? {
+        try guarded {
+            let rows = try database.query("""
+                SELECT item_ids, next_position, fetched_at, etag, last_modified FROM pages
+                WHERE source = ? AND query = ? AND position = ?
+                """, [.text(key.source.rawValue), .text(key.query), .text(key.position)])
+            guard let row = rows.first, let idsText = row[0].text, let fetchedAt = row[2].double,
+                  let ids = try? JSONValue.parse(idsText).arrayValue?.compactMap(\.intValue)
+            else { return nil }
+            return StoredPage(
+                key: key, itemIDs: ids, nextPosition: row[1].text, fetchedAt: Date(timeIntervalSince1970: fetchedAt),
+                validators: Validators(etag: row[3].text, lastModified: row[4].text))
+        }
+    }
+
+    public func save(_ page: StoredPage, items: [FetchedItem]) throws {
+        try guarded {
+            try database.writeTransaction {
+                try upsert(items, at: page.fetchedAt)
+                let ids = JSONValue.array(page.itemIDs.map(JSONValue.int)).serialized
+                try database.run("""
+                    INSERT OR REPLACE INTO pages (source, query, position, item_ids, next_position, fetched_at, etag, last_modified)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                    [.text(page.key.source.rawValue), .text(page.key.query), .text(page.key.position), .text(ids),
+                     .optionalText(page.nextPosition), .date(page.fetchedAt),
+                     .optionalText(page.validators.etag), .optionalText(page.validators.lastModified)])
+            }
+        }
+    }
+
+    public func cursor(source: SourceName, query: String) throws -> PageCursor? {
+        try guarded {
+            let rows = try database.query(
+                "SELECT next_position FROM cursors WHERE source = ? AND query = ?",
+                [.text(source.rawValue), .text(query)])
+            guard let row = rows.first else { return nil }
+            return row[0].text.map { .next(position: $0) } ?? .endOfArchive
+        }
+    }
+
+    public func setCursor(_ cursor: PageCursor, source: SourceName, query: String, at date: Date) throws {
+        let position: SQLiteValue = switch cursor {
+        case let .next(position): .text(position)
+        case .endOfArchive: .null
+        }
+        try guarded {
+            try database.writeTransaction {
+                try database.run(
+                    "INSERT OR REPLACE INTO cursors (source, query, next_position, updated_at) VALUES (?, ?, ?, ?)",
+                    [.text(source.rawValue), .text(query), position, .date(date)])
+            }
+        }
+    }
+
+    // MARK: - Favourites
+
+    public func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool {
+        try guarded {
+            try database.writeTransaction {
+                let key: [SQLiteValue] = [.text(ref.source.rawValue), .integer(Int64(ref.id))]
+                let isFavorite = try !database.query("SELECT 1 FROM favorites WHERE source = ? AND id = ?", key).isEmpty
+                let wanted = switch change {
+                case .add: true
+                case .remove: false
+                case .toggle: !isFavorite
+                }
+                if wanted && !isFavorite {
+                    try database.run("INSERT INTO favorites (source, id, added_at) VALUES (?, ?, ?)", key + [.date(date)])
+                } else if !wanted && isFavorite {
+                    try database.run("DELETE FROM favorites WHERE source = ? AND id = ?", key)
+                }
+                return wanted
+            }
+        }
+    }
+
+    public func favorites(source: SourceName?) throws -> [CachedItem] {
+        try guarded {
+            let rows = try database.query("""
+                SELECT \(Self.itemColumns) FROM favorites f
+                JOIN items i ON i.source = f.source AND i.id = f.id
+                WHERE ?1 IS NULL OR f.source = ?1
+                ORDER BY f.source, f.id
+                """, [.optionalText(source?.rawValue)])
+            return rows.compactMap(Self.cachedItem)
+        }
+    }
+
+    // MARK: - Cleanup
+
+    public func removeItems(
+        dryRun: Bool, select: ([CleanupRules.Candidate]) -> [CleanupRules.Candidate]
+    ) throws -> [CleanupRules.Candidate] {
+        try guarded {
+            try database.writeTransaction {
+                let rows = try database.query("""
+                    SELECT i.source, i.id, i.cached_at FROM items i
+                    WHERE NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = i.source AND f.id = i.id)
+                    """)
+                let candidates = rows.compactMap { row -> CleanupRules.Candidate? in
+                    guard let name = row[0].text, let source = SourceName(rawValue: name),
+                          let id = row[1].int, let cachedAt = row[2].double
+                    else { return nil }
+                    return CleanupRules.Candidate(
+                        ref: ItemRef(source: source, id: id), cachedAt: Date(timeIntervalSince1970: cachedAt))
+                }
+                let selected = select(candidates)
+                guard !dryRun else { return selected }
+                let delete = try database.prepare("""
+                    DELETE FROM items WHERE source = ?1 AND id = ?2
+                    AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = ?2)
+                    """)
+                for candidate in selected {
+                    try delete.bind([.text(candidate.ref.source.rawValue), .integer(Int64(candidate.ref.id))])
+                    _ = try delete.allRows()
+                }
+                return selected
+            }
+        }
+    }
+
+    // MARK: - Settings
+
+    public func setting(_ key: String) throws -> String? {
+        try guarded {
+            try database.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?[0].text
+        }
+    }
+
+    public func setSetting(_ key: String, to value: String) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", [.text(key), .text(value)])
+            }
+        }
+    }
+}
