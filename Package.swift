@@ -33,7 +33,7 @@ let package = Package(
         ),
         .testTarget(
             name: "comicsTests",
-            dependencies: ["ComicsKit"],
+            dependencies: ["comics", "ComicsKit"],
             path: "Tests/comicsTests"
         ),
     ]

@@ -57,6 +57,39 @@ extension JSONValue {
         return output
     }
 
+    /// Indented JSON for people reading a terminal; same content as `serialized`.
+    public var prettySerialized: String {
+        var output = ""
+        writePretty(to: &output, indent: "")
+        return output
+    }
+
+    private func writePretty(to output: inout String, indent: String) {
+        let inner = indent + "  "
+        switch self {
+        case let .array(values) where !values.isEmpty:
+            output += "[\n"
+            for (index, value) in values.enumerated() {
+                output += inner
+                value.writePretty(to: &output, indent: inner)
+                output += index == values.count - 1 ? "\n" : ",\n"
+            }
+            output += indent + "]"
+        case let .object(members) where !members.isEmpty:
+            output += "{\n"
+            for (index, (key, value)) in members.enumerated() {
+                output += inner
+                JSONValue.writeString(key, to: &output)
+                output += ": "
+                value.writePretty(to: &output, indent: inner)
+                output += index == members.count - 1 ? "\n" : ",\n"
+            }
+            output += indent + "}"
+        default:
+            write(to: &output)
+        }
+    }
+
     private func write(to output: inout String) {
         switch self {
         case .null: output += "null"

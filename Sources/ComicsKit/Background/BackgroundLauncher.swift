@@ -1,0 +1,80 @@
+import Foundation
+
+/// Starts deferred work in a detached process after a command has printed,
+/// at most one at a time per database. The lock is an exclusive `flock` on
+/// a file beside the database, taken here and inherited by the child, so it
+/// is held exactly as long as the child runs: a second launch while one is
+/// running does nothing.
+public struct BackgroundLauncher: Sendable {
+    /// The hidden subcommand the child runs.
+    public static let command = "__background"
+
+    public let databasePath: String
+
+    public init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+
+    /// The lock file; tests and scripts may `flock` it to wait for the work.
+    public var lockPath: String { databasePath + ".background-lock" }
+
+    /// Returns false when nothing was started: no work, or work already running.
+    @discardableResult
+    public func launch(_ tasks: [BackgroundTask], executable: String, environment: [String: String]) -> Bool {
+        guard !tasks.isEmpty else { return true }
+        let lock = open(lockPath, O_CREAT | O_RDWR, 0o600)
+        guard lock >= 0 else { return false }
+        defer { close(lock) }
+        guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
+            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A new session: the child outlives the terminal and ignores its Ctrl-C.
+        posix_spawnattr_setflags(&attributes, posixSpawnSetSID)
+
+        var childEnvironment = environment
+        childEnvironment["COMICS_DB"] = databasePath
+        let arguments = [executable, Self.command] + tasks.map(\.argument)
+        let environmentLines = childEnvironment.map { "\($0.key)=\($0.value)" }
+        var pid = pid_t()
+        let status = withCStrings(arguments) { argv in
+            withCStrings(environmentLines) { envp in
+                posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+            }
+        }
+        return status == 0
+    }
+
+    /// Waits (up to `timeout`) for a running background job to finish.
+    public func waitForIdle(timeout: TimeInterval) -> Bool {
+        let lock = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { return false }
+        defer { close(lock) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if flock(lock, LOCK_EX | LOCK_NB) == 0 {
+                flock(lock, LOCK_UN)
+                return true
+            }
+            usleep(10_000)
+        }
+        return false
+    }
+}
+
+private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var pointers = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { pointers.forEach { free($0) } }
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// glibc's POSIX_SPAWN_SETSID, which its headers show only under _GNU_SOURCE.
+private let posixSpawnSetSID: Int16 = 0x80

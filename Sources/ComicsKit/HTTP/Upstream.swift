@@ -1,0 +1,29 @@
+/// Turns what went wrong talking to one upstream into one line a user can
+/// act on, always naming the host.
+struct Upstream {
+    let host: String
+
+    func failure(_ error: HTTPError) -> ComicsError {
+        switch error.reason {
+        case .cannotConnect: .network("cannot reach \(host): \(error.detail)")
+        case .timedOut: .network("\(host) did not answer in time")
+        case .interrupted: .network("the connection to \(host) broke: \(error.detail)")
+        case .tooLarge: .network("\(host) sent a \(error.detail); refused")
+        case .refusedRedirect: .network("\(host): \(error.detail)")
+        case .insecure: .network("refused an insecure connection to \(host): \(error.detail)")
+        case .other: .network("request to \(host) failed: \(error.detail)")
+        }
+    }
+
+    func unexpectedStatus(_ status: Int) -> ComicsError {
+        switch status {
+        case 429: .network("\(host) is rate-limiting requests (HTTP 429); try again later")
+        case 500...599: .network("\(host) failed (HTTP \(status)); try again later")
+        default: .network("\(host) answered HTTP \(status)")
+        }
+    }
+
+    func malformed(_ reason: String) -> ComicsError {
+        .network("\(host) sent a response comics cannot read: \(reason)")
+    }
+}

@@ -1,0 +1,58 @@
+/// The outcome of asking upstream for one item.
+public enum ItemFetch: Equatable, Sendable {
+    case fetched(FetchedItem)
+    /// The cached copy is still current (HTTP 304).
+    case notModified(Validators)
+    case notFound
+}
+
+/// The outcome of asking upstream for one page of a listing.
+public enum PageFetch: Equatable, Sendable {
+    case page(FetchedPage)
+    /// The cached page is still current (HTTP 304).
+    case notModified(Validators)
+}
+
+/// A page as upstream returned it: the item ids in order, the items that
+/// had to be fetched for it, and where the next page starts.
+public struct FetchedPage: Equatable, Sendable {
+    public var itemIDs: [Int]
+    public var items: [FetchedItem]
+    public var nextPosition: String?
+    public var validators: Validators
+
+    public init(itemIDs: [Int], items: [FetchedItem], nextPosition: String?, validators: Validators) {
+        self.itemIDs = itemIDs
+        self.items = items
+        self.nextPosition = nextPosition
+        self.validators = validators
+    }
+}
+
+/// An upstream comics can browse. One conformance per source; everything
+/// else (cache, favourites, cleanup, output) is shared.
+public protocol ItemSource {
+    var name: SourceName { get }
+    /// How a person calls one item: "xkcd comic", "book".
+    var itemNoun: String { get }
+    /// The host users would recognise in messages ("xkcd.com").
+    var hostDescription: String { get }
+    /// Whether `latest` means something here.
+    var hasLatest: Bool { get }
+    /// The attributes worth a column when items are listed in a table.
+    var summaryAttributes: [String] { get }
+
+    /// What identifies a page of this query in the cache.
+    func pageQueryKey(_ query: ListQuery) -> String
+    /// What `more` keeps its cursor under: queries that share it walk one archive.
+    func cursorQueryKey(_ query: ListQuery) -> String
+
+    /// Fetches the page at `position`, conditionally when validators are
+    /// given; `isCached` says which ids need no request.
+    func fetchPage(
+        at position: String, query: ListQuery, validators: Validators, isCached: ([Int]) throws -> Set<Int>
+    ) throws -> PageFetch
+
+    /// Fetches items concurrently; each answer in the order asked.
+    func fetchItems(_ requests: [(id: Int, validators: Validators)]) throws -> [ItemFetch]
+}

@@ -1,0 +1,85 @@
+/// Reads one xkcd `info.0.json` document into an item, surviving the
+/// archive's quirks: numbers sent as strings, HTML entities and mis-encoded
+/// text in titles, empty transcripts, `extra_parts` on interactive comics,
+/// and an `img` with no file name.
+public enum XKCDComicDecoder {
+    public static func decode(_ body: [UInt8]) throws(XKCDDecodingError) -> Item {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(body)
+        } catch {
+            throw XKCDDecodingError(reason: "not JSON (\(error))")
+        }
+        guard case .object = document else { throw XKCDDecodingError(reason: "expected a JSON object") }
+        guard let number = integer(document["num"]), number > 0 else {
+            throw XKCDDecodingError(reason: "no comic number")
+        }
+        let rawTitle = text(document["title"]).flatMap { $0.isEmpty ? nil : $0 } ?? text(document["safe_title"]) ?? ""
+        let title = cleaned(rawTitle)
+        let attributes: [Attribute] = [
+            Attribute("date", date(document).map(JSONValue.string) ?? .null),
+            Attribute("alt", .string(cleaned(text(document["alt"]) ?? ""))),
+            Attribute("transcript", .string(Mojibake.repair(text(document["transcript"]) ?? ""))),
+            Attribute("image_url", imageURL(text(document["img"])).map(JSONValue.string) ?? .null),
+            Attribute("interactive", .bool(isInteractive(document["extra_parts"]))),
+        ]
+        return Item(
+            ref: ItemRef(source: .xkcd, id: number), title: title.isEmpty ? "#\(number)" : title,
+            url: "https://xkcd.com/\(number)/", attributes: attributes)
+    }
+
+    private static func cleaned(_ text: String) -> String {
+        Mojibake.repair(HTMLEntities.decode(text))
+    }
+
+    private static func text(_ value: JSONValue?) -> String? {
+        switch value {
+        case let .string(text)?: text
+        case let .int(number)?: String(number)
+        default: nil
+        }
+    }
+
+    private static func integer(_ value: JSONValue?) -> Int? {
+        switch value {
+        case let .int(number)?: number
+        case let .string(text)?: Int(text)
+        default: nil
+        }
+    }
+
+    /// `YYYY-MM-DD`, or nil when the parts are missing or impossible.
+    private static func date(_ document: JSONValue) -> String? {
+        guard let year = integer(document["year"]), let month = integer(document["month"]),
+              let day = integer(document["day"]),
+              (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { return nil }
+        func padded(_ number: Int, _ width: Int) -> String {
+            let digits = String(number)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+    }
+
+    /// The image URL, or nil when it names no file (`https://imgs.xkcd.com/comics/`).
+    private static func imageURL(_ text: String?) -> String? {
+        guard let text, text.hasPrefix("http://") || text.hasPrefix("https://"),
+              let lastSlash = text.lastIndex(of: "/"), text[text.index(after: lastSlash)...].contains(".")
+        else { return nil }
+        return text
+    }
+
+    private static func isInteractive(_ extraParts: JSONValue?) -> Bool {
+        switch extraParts {
+        case nil, .null?: false
+        case let .object(members)?: !members.isEmpty
+        default: true
+        }
+    }
+}
+
+/// Why an xkcd document could not be read.
+public struct XKCDDecodingError: Error, Equatable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}

@@ -1,0 +1,104 @@
+/// xkcd: `BASE/info.0.json` names the newest comic, `BASE/N/info.0.json`
+/// each one. A page is the next `limit` numbers downwards, one request per
+/// comic not yet cached, sent together; numbers the server has no comic for
+/// (404 is famously missing) are skipped.
+public struct XKCDSource: ItemSource {
+    public let name = SourceName.xkcd
+    public let itemNoun = "xkcd comic"
+    public let hasLatest = true
+    public let summaryAttributes = ["date"]
+    public let hostDescription: String
+
+    private let baseURL: String
+    private let http: HTTPClient
+    private var upstream: Upstream { Upstream(host: hostDescription) }
+
+    /// `baseURL` is `https://xkcd.com` or a mirror with the same layout.
+    public init(baseURL: String, http: HTTPClient) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.http = http
+        hostDescription = URLOrigin(baseURL)?.host ?? baseURL
+    }
+
+    public func pageQueryKey(_ query: ListQuery) -> String { query.key }
+
+    /// Comic numbers mean the same whatever the page size, so every page
+    /// size walks one archive with one cursor.
+    public func cursorQueryKey(_ query: ListQuery) -> String { "" }
+
+    private func url(for id: Int?) -> String {
+        id.map { "\(baseURL)/\($0)/info.0.json" } ?? "\(baseURL)/info.0.json"
+    }
+
+    public func fetchItems(_ requests: [(id: Int, validators: Validators)]) throws -> [ItemFetch] {
+        let responses = http.get(requests.map { HTTPRequest.conditional(url: url(for: $0.id), validators: $0.validators) })
+        return try responses.map(itemFetch)
+    }
+
+    private func itemFetch(_ result: Result<HTTPResponse, HTTPError>) throws -> ItemFetch {
+        let response = try result.mapError(upstream.failure).get()
+        switch response.status {
+        case 200:
+            do {
+                return .fetched(FetchedItem(item: try XKCDComicDecoder.decode(response.body), validators: response.validators))
+            } catch {
+                throw upstream.malformed(error.reason)
+            }
+        case 304: return .notModified(response.validators)
+        case 404, 410: return .notFound
+        default: throw upstream.unexpectedStatus(response.status)
+        }
+    }
+
+    public func fetchPage(
+        at position: String, query: ListQuery, validators: Validators, isCached: ([Int]) throws -> Set<Int>
+    ) throws -> PageFetch {
+        var fetched: [FetchedItem] = []
+        var pageValidators = Validators.none
+        let start: Int
+        if position == PageKey.firstPosition {
+            let latest = http.get(HTTPRequest.conditional(url: url(for: nil), validators: validators))
+            switch try itemFetch(latest) {
+            case let .fetched(item):
+                fetched.append(item)
+                pageValidators = item.validators
+                start = item.item.ref.id
+            case let .notModified(validators):
+                return .notModified(validators)
+            case .notFound:
+                throw upstream.malformed("\(url(for: nil)) answered 404")
+            }
+        } else {
+            guard let number = Int(position), number >= 1 else {
+                throw ComicsError.unexpected("bad xkcd page position '\(position)'")
+            }
+            start = number
+        }
+
+        var ids: [Int] = []
+        var next = start
+        while ids.count < query.limit && next >= 1 {
+            let candidates = Array(stride(from: next, to: max(0, next - (query.limit - ids.count)), by: -1))
+            next = (candidates.last ?? 1) - 1
+            let known = try isCached(candidates).union(fetched.map(\.item.ref.id))
+            let missing = candidates.filter { !known.contains($0) }
+            let answers = try fetchItems(missing.map { (id: $0, validators: .none) })
+            var absent = Set<Int>()
+            for (id, answer) in zip(missing, answers) {
+                switch answer {
+                case let .fetched(item): fetched.append(item)
+                case .notFound, .notModified: absent.insert(id)
+                }
+            }
+            ids += candidates.filter { !absent.contains($0) }
+        }
+        return .page(FetchedPage(
+            itemIDs: ids, items: fetched, nextPosition: next >= 1 ? String(next) : nil, validators: pageValidators))
+    }
+}
+
+extension ComicsError {
+    static func unexpected(_ message: String) -> ComicsError {
+        ComicsError(.unexpected, message)
+    }
+}

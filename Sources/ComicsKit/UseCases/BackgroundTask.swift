@@ -1,0 +1,54 @@
+/// Work that is done after the command has printed, in a detached process,
+/// so stale data is refreshed and the cache kept tidy without anyone waiting.
+public enum BackgroundTask: Hashable, Sendable {
+    case refreshPage(PageKey)
+    case refreshItem(ItemRef)
+    case cleanup
+
+    /// One command-line argument that `init(argument:)` reads back.
+    public var argument: String {
+        switch self {
+        case let .refreshPage(key):
+            ["page", key.source.rawValue, key.query, key.position].joined(separator: "\t")
+        case let .refreshItem(ref):
+            ["item", ref.source.rawValue, String(ref.id)].joined(separator: "\t")
+        case .cleanup:
+            "cleanup"
+        }
+    }
+
+    public init?(argument: String) {
+        let fields = argument.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        switch fields.first {
+        case "page" where fields.count == 4:
+            guard let source = SourceName(rawValue: fields[1]) else { return nil }
+            self = .refreshPage(PageKey(source: source, query: fields[2], position: fields[3]))
+        case "item" where fields.count == 3:
+            guard let source = SourceName(rawValue: fields[1]), let id = Int(fields[2]) else { return nil }
+            self = .refreshItem(ItemRef(source: source, id: id))
+        case "cleanup" where fields.count == 1:
+            self = .cleanup
+        default:
+            return nil
+        }
+    }
+}
+
+/// How the catalog reaches the network: normally cache-first, never
+/// (`--offline`), or always and waiting for the answer (`--refresh`).
+public enum NetworkMode: Sendable {
+    case cacheFirst, offline, refresh
+}
+
+/// Something the user should know that is not the data itself, such as
+/// stale data served because the network failed. Printed on stderr.
+public struct Notice: Equatable, Sendable {
+    public enum Level: Sendable { case warning, info }
+    public let level: Level
+    public let message: String
+
+    public init(_ level: Level, _ message: String) {
+        self.level = level
+        self.message = message
+    }
+}

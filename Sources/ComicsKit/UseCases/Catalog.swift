@@ -1,0 +1,330 @@
+import Foundation
+
+/// The use cases behind every command: list, more, show, favourites and
+/// cleanup, with the cache rules of the spec. Reads what it returns from the
+/// store after any fetch has been stored; never prints.
+public final class Catalog {
+    private let store: CacheStore
+    private let sources: [SourceName: ItemSource]
+    private let clock: WallClock
+    private let policy: CachePolicy
+    public let mode: NetworkMode
+
+    /// Messages for stderr gathered while serving the command.
+    public private(set) var notices: [Notice] = []
+    /// Refreshes the command decided on; started after output is written.
+    public private(set) var deferredTasks: [BackgroundTask] = []
+
+    public init(
+        store: CacheStore, sources: [ItemSource], clock: WallClock = .system,
+        policy: CachePolicy = .standard, mode: NetworkMode = .cacheFirst
+    ) {
+        self.store = store
+        self.sources = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0) })
+        self.clock = clock
+        self.policy = policy
+        self.mode = mode
+    }
+
+    public func source(_ name: SourceName) throws -> ItemSource {
+        guard let source = sources[name] else { throw ComicsError.usage("the \(name.rawValue) source is not available") }
+        return source
+    }
+
+    // MARK: - Listing
+
+    /// The newest page; resets `more` to continue after it.
+    public func list(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
+        let source = try source(sourceName)
+        let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
+        let (page, items) = try servePage(key, query: query, source: source)
+        try store.setCursor(cursor(after: page), source: sourceName, query: source.cursorQueryKey(query), at: clock.now)
+        return items
+    }
+
+    /// The page after the last one `list` or `more` showed.
+    public func more(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
+        let source = try source(sourceName)
+        let cursorKey = source.cursorQueryKey(query)
+        let position: String
+        switch try store.cursor(source: sourceName, query: cursorKey) {
+        case nil:
+            position = PageKey.firstPosition
+        case .endOfArchive:
+            throw ComicsError.notFound("no more to show: the end of the archive was reached (`comics list` starts again from the newest)")
+        case let .next(next):
+            position = next
+        }
+        let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: position)
+        let (page, items) = try servePage(key, query: query, source: source)
+        try store.setCursor(cursor(after: page), source: sourceName, query: cursorKey, at: clock.now)
+        return items
+    }
+
+    private func cursor(after page: StoredPage) -> PageCursor {
+        page.nextPosition.map { .next(position: $0) } ?? .endOfArchive
+    }
+
+    /// Cache-first for one page: a complete, fresh copy is served as is; a
+    /// stale one is served and refreshed in the background; anything else is
+    /// fetched now. If fetching fails, whatever is cached is served with a warning.
+    private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> (StoredPage, [CachedItem]) {
+        let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
+        let cached = try completePage(key)
+        if let cached, mode == .offline || (mode == .cacheFirst && isFresh(cached.page.fetchedAt, ttl: ttl)) {
+            return cached
+        }
+        if let cached, mode == .cacheFirst {
+            deferredTasks.append(.refreshPage(key))
+            return cached
+        }
+        guard mode != .offline else {
+            throw ComicsError.network("nothing cached for this page, and --offline forbids the network")
+        }
+        do {
+            try refreshPage(key, query: query, source: source, complete: cached != nil)
+        } catch let error as ComicsError where error.kind == .network {
+            guard let cached else { throw error }
+            warnServingStale(cached.page.fetchedAt, because: error)
+            return cached
+        }
+        guard let fresh = try completePage(key) else {
+            throw ComicsError.unexpected("the page was stored but could not be read back; run the command again")
+        }
+        return fresh
+    }
+
+    /// The stored page with every item it names, or nil if any is missing.
+    private func completePage(_ key: PageKey) throws -> (page: StoredPage, items: [CachedItem])? {
+        guard let page = try store.page(key) else { return nil }
+        let refs = page.itemIDs.map { ItemRef(source: key.source, id: $0) }
+        let found = try store.cachedItems(refs)
+        let items = refs.compactMap { found[$0] }
+        return items.count == refs.count ? (page, items) : nil
+    }
+
+    private func refreshPage(_ key: PageKey, query: ListQuery, source: ItemSource, complete: Bool) throws {
+        let stored = complete ? try store.page(key) : nil
+        let outcome = try source.fetchPage(
+            at: key.position, query: query, validators: stored?.validators ?? .none,
+            isCached: { [store] ids in
+                Set(try store.cachedItems(ids.map { ItemRef(source: key.source, id: $0) }).keys.map(\.id))
+            })
+        let now = clock.now
+        switch outcome {
+        case let .page(fetched):
+            let page = StoredPage(
+                key: key, itemIDs: fetched.itemIDs, nextPosition: fetched.nextPosition, fetchedAt: now,
+                validators: fetched.validators)
+            try store.save(page, items: fetched.items)
+        case let .notModified(validators):
+            guard var page = stored else { return }
+            page.fetchedAt = now
+            if !validators.isEmpty { page.validators = validators }
+            try store.save(page, items: [])
+        }
+    }
+
+    // MARK: - One item
+
+    /// One item in full, by number or `latest`.
+    public func show(_ reference: ItemReference) throws -> CachedItem {
+        let ref = try resolve(reference)
+        let source = try source(ref.source)
+        let cached = try store.cachedItem(ref)
+        if let cached, mode == .offline || (mode == .cacheFirst && isFresh(cached.cachedAt, ttl: policy.detailTTL)) {
+            return cached
+        }
+        if let cached, mode == .cacheFirst {
+            deferredTasks.append(.refreshItem(ref))
+            return cached
+        }
+        return try fetchItem(ref, source: source, cached: cached)
+    }
+
+    /// Fetches an item now (conditionally when cached); a network failure
+    /// falls back to the cached copy with a warning.
+    private func fetchItem(_ ref: ItemRef, source: ItemSource, cached: CachedItem?) throws -> CachedItem {
+        guard mode != .offline else {
+            throw ComicsError.network("\(ref) is not cached, and --offline forbids the network")
+        }
+        do {
+            try refreshItem(ref, source: source, validators: cached?.validators ?? .none)
+        } catch let error as ComicsError where error.kind == .network {
+            guard let cached else { throw error }
+            warnServingStale(cached.cachedAt, because: error)
+            return cached
+        }
+        guard let stored = try store.cachedItem(ref) else {
+            throw ComicsError.unexpected("\(ref) was stored but could not be read back; run the command again")
+        }
+        return stored
+    }
+
+    private func refreshItem(_ ref: ItemRef, source: ItemSource, validators: Validators) throws {
+        let now = clock.now
+        switch try source.fetchItems([(id: ref.id, validators: validators)])[0] {
+        case let .fetched(item):
+            try store.save([item], at: now)
+        case let .notModified(newValidators):
+            try store.markRevalidated(ref, validators: newValidators, at: now)
+        case .notFound:
+            throw ComicsError.notFound("there is no \(source.itemNoun) \(ref.id)")
+        }
+    }
+
+    /// `latest` is the first item of the newest one-item page.
+    private func resolve(_ reference: ItemReference) throws -> ItemRef {
+        switch reference {
+        case let .item(ref):
+            return ref
+        case let .latest(sourceName):
+            let source = try source(sourceName)
+            guard source.hasLatest else {
+                throw ComicsError.usage("\(sourceName.rawValue) has no latest item", hint: "name one by its number")
+            }
+            let query = ListQuery(limit: 1)
+            let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
+            guard let id = try servePage(key, query: query, source: source).0.itemIDs.first else {
+                throw ComicsError.notFound("\(source.hostDescription) has no comics yet")
+            }
+            return ItemRef(source: sourceName, id: id)
+        }
+    }
+
+    // MARK: - Favourites
+
+    /// The result of a favourite change: the item, whether it is now a
+    /// favourite, and whether anything changed.
+    public struct FavoriteOutcome: Equatable, Sendable {
+        public let item: CachedItem
+        public let isFavorite: Bool
+        public let changed: Bool
+    }
+
+    /// Marks or unmarks an item, fetching it first if it is not cached.
+    public func changeFavorite(_ reference: ItemReference, _ change: FavoriteChange) throws -> FavoriteOutcome {
+        let ref = try resolve(reference)
+        let source = try source(ref.source)
+        let before = try store.cachedItem(ref) ?? fetchItem(ref, source: source, cached: nil)
+        let isFavorite = try store.changeFavorite(ref, change, at: clock.now)
+        var item = before
+        item.isFavorite = isFavorite
+        return FavoriteOutcome(item: item, isFavorite: isFavorite, changed: isFavorite != before.isFavorite)
+    }
+
+    public func favorites(source: SourceName?) throws -> [CachedItem] {
+        try store.favorites(source: source)
+    }
+
+    // MARK: - Background work
+
+    /// Does one deferred task; called in the detached background process.
+    public func perform(_ task: BackgroundTask) throws {
+        switch task {
+        case let .refreshPage(key):
+            let source = try source(key.source)
+            guard let query = ListQuery(key: key.query) else { return }
+            try refreshPage(key, query: query, source: source, complete: try completePage(key) != nil)
+        case let .refreshItem(ref):
+            try refreshItem(ref, source: try source(ref.source), validators: try store.cachedItem(ref)?.validators ?? .none)
+        case .cleanup:
+            _ = try cleanup(overrides: CleanupOverrides(), dryRun: false)
+        }
+    }
+
+    /// The deferred tasks, plus a cleanup when a day has passed since the last.
+    public func backgroundWork() throws -> [BackgroundTask] {
+        var tasks = deferredTasks
+        if try isCleanupDue() { tasks.append(.cleanup) }
+        return tasks
+    }
+
+    private func isCleanupDue() throws -> Bool {
+        guard let text = try store.setting(SettingKey.lastCleanup), let last = Double(text) else {
+            // A new database starts its day now rather than cleaning at once.
+            try store.setSetting(SettingKey.lastCleanup, to: String(clock.now.timeIntervalSince1970))
+            return false
+        }
+        return clock.now.timeIntervalSince1970 - last >= CleanupRules.automaticInterval
+    }
+
+    // MARK: - Cleanup
+
+    /// Limits given for one run, over the persisted ones.
+    public struct CleanupOverrides: Sendable {
+        public var maxAge: TimeInterval?
+        public var maxItems: Int?
+
+        public init(maxAge: TimeInterval? = nil, maxItems: Int? = nil) {
+            self.maxAge = maxAge
+            self.maxItems = maxItems
+        }
+    }
+
+    /// What a cleanup removed (or, dry, would remove) and under which rules.
+    public struct CleanupReport: Sendable {
+        public let rules: CleanupRules
+        public let removed: [CleanupRules.Candidate]
+        /// The items that would go, with their data; filled on a dry run only.
+        public let wouldRemove: [CachedItem]
+        public let favoritesKept: Int
+    }
+
+    public func cleanup(overrides: CleanupOverrides, dryRun: Bool) throws -> CleanupReport {
+        var rules = try persistedCleanupRules()
+        if let maxAge = overrides.maxAge { rules.maxAge = maxAge }
+        if let maxItems = overrides.maxItems { rules.maxItems = maxItems }
+        let now = clock.now
+        let removed = try store.removeItems(dryRun: dryRun) { rules.selectForRemoval(from: $0, now: now) }
+        if !dryRun {
+            try store.setSetting(SettingKey.lastCleanup, to: String(now.timeIntervalSince1970))
+        }
+        let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
+        return CleanupReport(
+            rules: rules, removed: removed, wouldRemove: removed.compactMap { details[$0.ref] },
+            favoritesKept: try store.favorites(source: nil).count)
+    }
+
+    private func persistedCleanupRules() throws -> CleanupRules {
+        var rules = CleanupRules.standard
+        if let text = try store.setting(SettingKey.maxAge), let maxAge = CleanupRules.parseDuration(text) {
+            rules.maxAge = maxAge
+        }
+        if let text = try store.setting(SettingKey.maxItems), let maxItems = Int(text), maxItems >= 0 {
+            rules.maxItems = maxItems
+        }
+        return rules
+    }
+
+    // MARK: - Helpers
+
+    private func isFresh(_ date: Date, ttl: TimeInterval) -> Bool {
+        policy.freshness(cachedAt: date, ttl: ttl, now: clock.now) == .fresh
+    }
+
+    private func warnServingStale(_ cachedAt: Date, because error: ComicsError) {
+        let age = RelativeAge.describe(clock.now.timeIntervalSince(cachedAt))
+        notices.append(Notice(.warning, "\(error.message); showing the copy cached \(age)"))
+    }
+}
+
+/// Names of the persisted settings.
+public enum SettingKey {
+    public static let lastCleanup = "cleanup.last_run"
+    public static let maxAge = "cleanup.max_age"
+    public static let maxItems = "cleanup.max_items"
+}
+
+/// "3 hours ago", for messages about cached copies.
+public enum RelativeAge {
+    public static func describe(_ interval: TimeInterval) -> String {
+        let seconds = max(0, Int(interval))
+        let units = [(86400, "day"), (3600, "hour"), (60, "minute")]
+        for (size, name) in units where seconds >= size {
+            let count = seconds / size
+            return "\(count) \(name)\(count == 1 ? "" : "s") ago"
+        }
+        return "just now"
+    }
+}

@@ -1,0 +1,67 @@
+import ComicsKit
+
+/// The one exit path: parse, run the command, and turn every error into a
+/// one-line message on stderr and the exit code the spec gives it.
+enum Application {
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        do {
+            let parsed = try ArgumentParser().parse(arguments)
+            if parsed.has("version") {
+                try OutputSink.writeStdout("comics \(ComicsVersion.current)\n")
+                return 0
+            }
+            if parsed.has("help") {
+                try OutputSink.writeStdout(HelpText.render(parsed.commandPath))
+                return 0
+            }
+            guard let command = parsed.commandPath.first else {
+                OutputSink.writeStderr(HelpText.usageSummary() + "\n")
+                return 2
+            }
+            if command == "help" {
+                try OutputSink.writeStdout(HelpText.render(try helpPath(parsed.positionals)))
+                return 0
+            }
+            let context = try CommandContext(arguments: parsed, environment: environment)
+            try dispatch(context)
+            try context.finish()
+            return 0
+        } catch is OutputSink.BrokenPipe {
+            return 0
+        } catch let error as ComicsError {
+            let hint = error.hint.map { "; \($0)" } ?? ""
+            OutputSink.writeStderr("comics: error: \(TerminalText.sanitize(error.message, singleLine: true))\(hint)\n")
+            return error.exitCode
+        } catch {
+            OutputSink.writeStderr("comics: error: \(TerminalText.sanitize(String(describing: error), singleLine: true))\n")
+            return 1
+        }
+    }
+
+    private static func dispatch(_ context: CommandContext) throws {
+        switch context.arguments.commandPath {
+        case ["list"]: try ListCommand.run(context, page: .newest)
+        case ["more"]: try ListCommand.run(context, page: .next)
+        case ["show"]: try ShowCommand.run(context)
+        case ["fav"]: try FavoriteCommand.change(context, .toggle)
+        case ["fav", "add"]: try FavoriteCommand.change(context, .add)
+        case ["fav", "remove"]: try FavoriteCommand.change(context, .remove)
+        case ["fav", "list"]: try FavoriteCommand.list(context)
+        case ["cleanup"]: try CleanupCommand.run(context)
+        case [BackgroundLauncher.command]: try BackgroundCommand.run(context)
+        default: throw ComicsError.usage("unknown command", hint: "see 'comics --help'")
+        }
+    }
+
+    private static func helpPath(_ positionals: [String]) throws -> [String] {
+        let parser = ArgumentParser()
+        var path: [String] = []
+        for name in positionals {
+            guard parser.command(at: path).subcommand(named: name) != nil else {
+                throw ComicsError.usage("no help for unknown command '\(positionals.joined(separator: " "))'", hint: "see 'comics --help'")
+            }
+            path.append(name)
+        }
+        return path
+    }
+}

@@ -1,0 +1,150 @@
+import ComicsKit
+import Foundation
+
+/// Everything a command needs, resolved once from the arguments and the
+/// environment; the database is opened only when a command asks for it.
+final class CommandContext {
+    let arguments: ParsedArguments
+    let environment: [String: String]
+    let format: OutputFormat
+    let source: SourceName
+    let mode: NetworkMode
+    let isQuiet: Bool
+    let isVerbose: Bool
+    let terminal: Terminal
+    let databasePath: String
+    let query: ListQuery
+    private let xkcdURL: String
+    private var openedCatalog: Catalog?
+
+    init(arguments: ParsedArguments, environment: [String: String]) throws {
+        self.arguments = arguments
+        self.environment = environment
+        format = try OutputFormat.parse(arguments.value("format"))
+        source = try Self.source(arguments.value("source") ?? environment["COMICS_SOURCE"])
+        let offline = arguments.has("offline") || Self.isTrue(environment["COMICS_OFFLINE"])
+        if offline && arguments.has("refresh") {
+            throw ComicsError.usage("--offline and --refresh contradict each other", hint: "use one of them")
+        }
+        mode = offline ? .offline : arguments.has("refresh") ? .refresh : .cacheFirst
+        isQuiet = arguments.has("quiet")
+        isVerbose = arguments.has("verbose") && !isQuiet
+        terminal = Terminal.detect(noColorFlag: arguments.has("no-color"), environment: environment)
+        databasePath = try Self.databasePath(option: arguments.value("db"), environment: environment)
+        query = ListQuery(limit: try Self.limit(arguments.value("limit")))
+        xkcdURL = try Self.baseURL(environment["COMICS_XKCD_URL"], default: "https://xkcd.com", variable: "COMICS_XKCD_URL")
+    }
+
+    /// The catalog over the database, opened (and migrated) on first use.
+    func catalog() throws -> Catalog {
+        if let openedCatalog { return openedCatalog }
+        let store = try SQLiteCacheStore(path: databasePath)
+        guard let http = CurlHTTPClient() else {
+            throw ComicsError(.unexpected, "libcurl could not be initialised")
+        }
+        let catalog = Catalog(store: store, sources: [XKCDSource(baseURL: xkcdURL, http: http)], mode: mode)
+        openedCatalog = catalog
+        return catalog
+    }
+
+    func write(_ text: String) throws {
+        try OutputSink.writeStdout(text)
+    }
+
+    func warn(_ message: String) {
+        if !isQuiet { OutputSink.writeStderr("comics: warning: \(message)\n") }
+    }
+
+    func info(_ message: String) {
+        if isVerbose { OutputSink.writeStderr("comics: \(message)\n") }
+    }
+
+    /// After the output: warnings gathered on the way, then deferred work
+    /// handed to a detached process so nobody waits for it.
+    func finish() throws {
+        guard let catalog = openedCatalog else { return }
+        for notice in catalog.notices {
+            switch notice.level {
+            case .warning: warn(notice.message)
+            case .info: info(notice.message)
+            }
+        }
+        let tasks = try catalog.backgroundWork()
+        guard !tasks.isEmpty, let executable = Self.executablePath() else { return }
+        let launcher = BackgroundLauncher(databasePath: databasePath)
+        if launcher.launch(tasks, executable: executable, environment: environment) {
+            info("refreshing in the background: \(tasks.map(\.argument).joined(separator: ", "))")
+        } else {
+            info("a background refresh is already running")
+        }
+    }
+
+    func positional(_ name: String) throws -> String {
+        let path = (["comics"] + arguments.commandPath).joined(separator: " ")
+        guard let first = arguments.positionals.first else {
+            throw ComicsError.usage("'\(path)' needs \(name)", hint: "see '\(path) --help'")
+        }
+        guard arguments.positionals.count == 1 else {
+            throw ComicsError.usage("'\(path)' takes one \(name), got \(arguments.positionals.count)", hint: "see '\(path) --help'")
+        }
+        return first
+    }
+
+    func requireNoPositionals() throws {
+        guard let extra = arguments.positionals.first else { return }
+        let path = (["comics"] + arguments.commandPath).joined(separator: " ")
+        throw ComicsError.usage("unexpected argument '\(extra)' for '\(path)'", hint: "see '\(path) --help'")
+    }
+
+    // MARK: - Resolving settings
+
+    private static func isTrue(_ value: String?) -> Bool {
+        guard let value = value?.lowercased() else { return false }
+        return ["1", "true", "yes", "on"].contains(value)
+    }
+
+    private static func source(_ text: String?) throws -> SourceName {
+        guard let text else { return .xkcd }
+        guard let source = SourceName(userInput: text) else {
+            throw ComicsError.usage(
+                "unknown source '\(text)'", hint: "sources are: \(SourceName.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return source
+    }
+
+    private static func limit(_ text: String?) throws -> Int {
+        guard let text else { return ListQuery.defaultLimit }
+        guard let limit = Int(text), (1...ListQuery.maximumLimit).contains(limit) else {
+            throw ComicsError.usage("--limit must be a whole number from 1 to \(ListQuery.maximumLimit), not '\(text)'")
+        }
+        return limit
+    }
+
+    private static func baseURL(_ value: String?, default fallback: String, variable: String) throws -> String {
+        guard let value, !value.isEmpty else { return fallback }
+        guard URLOrigin(value) != nil else {
+            throw ComicsError.usage("\(variable) must be an http or https URL, not '\(value)'")
+        }
+        return value
+    }
+
+    /// `--db`, then `COMICS_DB`, then `$XDG_DATA_HOME/comics/comics.db`,
+    /// then `~/.local/share/comics/comics.db`.
+    static func databasePath(option: String?, environment: [String: String]) throws -> String {
+        if let path = option ?? environment["COMICS_DB"], !path.isEmpty { return path }
+        if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
+            return "\(dataHome)/comics/comics.db"
+        }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw ComicsError.usage("cannot find a place for the database: HOME is not set", hint: "give one with --db PATH")
+        }
+        return "\(home)/.local/share/comics/comics.db"
+    }
+
+    private static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

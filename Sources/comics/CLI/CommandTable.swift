@@ -1,0 +1,111 @@
+/// One option as the parser, the help text and (later) completions see it.
+struct OptionSpec: Equatable {
+    let long: String
+    let short: Character?
+    /// The placeholder shown in help; nil for a flag that takes no value.
+    let valueName: String?
+    let help: String
+    /// The environment variable that sets the same thing, shown in help.
+    let environment: String?
+
+    init(_ long: String, short: Character? = nil, value: String? = nil, env: String? = nil, _ help: String) {
+        self.long = long
+        self.short = short
+        valueName = value
+        environment = env
+        self.help = help
+    }
+
+    var takesValue: Bool { valueName != nil }
+}
+
+/// A positional argument of a command.
+struct ArgumentSpec: Equatable {
+    let name: String
+    let help: String
+}
+
+/// A command: its name, what it does, what it accepts. The whole CLI is a
+/// tree of these; the parser walks it and help is printed from it.
+struct CommandSpec: Equatable {
+    let name: String
+    let abstract: String
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    var subcommands: [CommandSpec] = []
+    var examples: [String] = []
+    var hidden = false
+
+    func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
+    }
+}
+
+/// The comics command line, declared once.
+enum CommandTable {
+    static let globalOptions: [OptionSpec] = [
+        OptionSpec("source", short: "s", value: "NAME", env: "COMICS_SOURCE", "the source to browse: xkcd (default)"),
+        OptionSpec("format", short: "f", value: "FORMAT", "output format: table (default), json, ndjson, csv, tsv"),
+        OptionSpec("limit", short: "n", value: "N", "comics per xkcd page, 1 to \(200) (default 10)"),
+        OptionSpec("offline", env: "COMICS_OFFLINE=1", "never touch the network; serve the cache"),
+        OptionSpec("refresh", "revalidate now and wait for fresh data"),
+        OptionSpec("db", value: "PATH", env: "COMICS_DB", "the database file (default $XDG_DATA_HOME/comics/comics.db)"),
+        OptionSpec("quiet", short: "q", "print less on stderr"),
+        OptionSpec("verbose", short: "v", "print more on stderr"),
+        OptionSpec("no-color", env: "NO_COLOR", "never use colour (it is only used on a terminal)"),
+        OptionSpec("help", short: "h", "show help for the command"),
+        OptionSpec("version", "print the version"),
+    ]
+
+    static let itemReference = ArgumentSpec(
+        name: "REF", help: "a number (353), a qualified reference (xkcd:353) or latest")
+
+    static let root = CommandSpec(
+        name: "comics",
+        abstract: "browse xkcd comics from the shell, offline-first",
+        subcommands: [
+            CommandSpec(
+                name: "list", abstract: "show the newest page and start paging from it",
+                examples: ["comics list", "comics list -n 5 --format json"]),
+            CommandSpec(
+                name: "more", abstract: "show the page after the last one shown",
+                examples: ["comics list && comics more && comics more"]),
+            CommandSpec(
+                name: "show", abstract: "show one comic in full",
+                arguments: [itemReference],
+                examples: ["comics show 353", "comics show latest --format json"]),
+            CommandSpec(
+                name: "fav", abstract: "toggle a favourite, or manage favourites",
+                arguments: [itemReference],
+                subcommands: [
+                    CommandSpec(name: "add", abstract: "mark a favourite", arguments: [itemReference]),
+                    CommandSpec(name: "remove", abstract: "unmark a favourite", arguments: [itemReference]),
+                    CommandSpec(
+                        name: "list", abstract: "list favourites (the export for scripts)",
+                        examples: ["comics fav list --format json | jq -r '.[].url'"]),
+                ],
+                examples: ["comics fav 353", "comics fav add latest", "comics fav list --format csv"]),
+            CommandSpec(
+                name: "cleanup", abstract: "apply the cache limits now; favourites are never removed",
+                options: [
+                    OptionSpec("dry-run", "list what would be removed and remove nothing"),
+                    OptionSpec("max-age", value: "AGE", "remove items not refreshed for AGE (30d, 12h, 2w; default 30d)"),
+                    OptionSpec("max-items", value: "N", "keep at most N non-favourites per source (default 500)"),
+                ],
+                examples: ["comics cleanup --dry-run", "comics cleanup --quiet   # from cron"]),
+            CommandSpec(
+                name: "help", abstract: "show help for a command",
+                arguments: [ArgumentSpec(name: "COMMAND", help: "the command to explain")]),
+            CommandSpec(
+                name: "__background", abstract: "run deferred refreshes and cleanup (internal)",
+                arguments: [ArgumentSpec(name: "TASK", help: "a task description")], hidden: true),
+        ],
+        examples: [
+            "comics list",
+            "comics more",
+            "comics show 353",
+            "comics fav 353",
+            "comics fav list --format json",
+            "comics cleanup --dry-run",
+        ])
+}

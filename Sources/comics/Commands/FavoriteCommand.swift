@@ -1,0 +1,30 @@
+import ComicsKit
+
+/// `comics fav REF` (toggle), `fav add`, `fav remove` and `fav list`.
+enum FavoriteCommand {
+    static func change(_ context: CommandContext, _ change: FavoriteChange) throws {
+        let reference = try ItemReference.parse(try context.positional("a REF"), defaultSource: context.source)
+        let outcome = try context.catalog().changeFavorite(reference, change)
+        guard context.format == .table else {
+            try context.write(Records.render([Records.item(outcome.item)], as: context.format, single: true))
+            return
+        }
+        let item = outcome.item.item
+        let name = "\(item.ref) \(TerminalText.sanitize(item.title, singleLine: true))"
+        let sentence = switch (outcome.isFavorite, outcome.changed) {
+        case (true, true): "\(context.terminal.yellow("★")) added \(name) to favourites"
+        case (false, true): "removed \(name) from favourites"
+        case (true, false): "\(name) is already a favourite"
+        case (false, false): "\(name) is not a favourite"
+        }
+        try context.write(sentence + "\n")
+    }
+
+    static func list(_ context: CommandContext) throws {
+        try context.requireNoPositionals()
+        let source = context.arguments.value("source") != nil || context.environment["COMICS_SOURCE"] != nil
+            ? context.source : nil
+        let items = try context.catalog().favorites(source: source)
+        try context.write(ItemsOutput.render(items, context: context, showSource: true))
+    }
+}

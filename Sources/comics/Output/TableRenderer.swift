@@ -1,0 +1,106 @@
+import ComicsKit
+import Foundation
+
+/// The `table` format: for people. Every string from the network goes
+/// through `TerminalText.sanitize` before it is printed.
+struct TableRenderer {
+    let terminal: Terminal
+
+    private func clean(_ text: String) -> String {
+        TerminalText.sanitize(text, singleLine: true)
+    }
+
+    /// One row per item: favourite mark, [source,] id, summary attributes, title.
+    func list(_ items: [CachedItem], summaryAttributes: [String], showSource: Bool) -> String {
+        guard !items.isEmpty else { return "" }
+        var headers = ["", "ID"]
+        if showSource { headers.insert("SOURCE", at: 1) }
+        headers += summaryAttributes.map { $0.uppercased() }
+        let rows: [[String]] = items.map { cached in
+            var row = [cached.isFavorite ? "★" : " ", String(cached.ref.id)]
+            if showSource { row.insert(cached.ref.source.rawValue, at: 1) }
+            row += summaryAttributes.map { key in cell(cached.item[key]) }
+            return row
+        }
+        var widths = headers.map(DisplayWidth.of)
+        for row in rows {
+            for (index, value) in row.enumerated() {
+                widths[index] = max(widths[index], DisplayWidth.of(value))
+            }
+        }
+        let fixedWidth = widths.reduce(0, +) + widths.count
+        let titleWidth = terminal.width.map { max(10, $0 - fixedWidth) }
+        let idColumn = showSource ? 2 : 1
+
+        func line(_ row: [String], title: String, isHeader: Bool) -> String {
+            let cells = row.enumerated().map { index, value in
+                index == idColumn
+                    ? String(repeating: " ", count: widths[index] - DisplayWidth.of(value)) + value
+                    : DisplayWidth.pad(value, to: widths[index])
+            }
+            let fitted = titleWidth.map { DisplayWidth.truncate(title, to: $0) } ?? title
+            var text = (cells + [fitted]).joined(separator: " ")
+            while text.hasSuffix(" ") { text.removeLast() }
+            return isHeader ? terminal.dim(text) : text
+        }
+
+        var output = line(headers, title: "TITLE", isHeader: true) + "\n"
+        for (cached, row) in zip(items, rows) {
+            var marked = row
+            if cached.isFavorite { marked[0] = terminal.yellow("★") }
+            output += line(marked, title: clean(cached.item.title), isHeader: false) + "\n"
+        }
+        return output
+    }
+
+    /// One item in full: a heading, short fields as `Label: value`, long
+    /// text as wrapped paragraphs.
+    func detail(_ cached: CachedItem) -> String {
+        let item = cached.item
+        let width = min(terminal.width ?? 100, 100)
+        var output = terminal.bold("\(item.ref.source.rawValue) \(item.ref.id): \(clean(item.title))") + "\n"
+        var fields: [(String, String)] = [("URL", clean(item.url))]
+        var paragraphs: [(String, String)] = []
+        for attribute in item.attributes {
+            let text = TerminalText.sanitize(cell(attribute.value, multiline: true))
+            guard !text.isEmpty else { continue }
+            if text.contains("\n") || DisplayWidth.of(text) > 60 {
+                paragraphs.append((label(attribute.key), text))
+            } else {
+                fields.append((label(attribute.key), text))
+            }
+        }
+        fields.append(("Favourite", cached.isFavorite ? terminal.yellow("★ yes") : "no"))
+        fields.append(("Cached", Records.timestamp(cached.cachedAt)))
+        let labelWidth = fields.map { DisplayWidth.of($0.0) }.max() ?? 0
+        for (name, value) in fields {
+            output += terminal.dim(DisplayWidth.pad(name + ":", to: labelWidth + 1)) + " " + value + "\n"
+        }
+        for (name, text) in paragraphs {
+            output += "\n" + terminal.dim(name + ":") + "\n"
+            output += DisplayWidth.wrap(text, width: max(20, width - 2)).map { "  \($0)\n" }.joined()
+        }
+        return output
+    }
+
+    /// A value as one cell of text; arrays become comma-separated lists.
+    private func cell(_ value: JSONValue?, multiline: Bool = false) -> String {
+        let text: String = switch value {
+        case nil, .null?: ""
+        case let .string(text)?: text
+        case let .bool(flag)?: flag ? "yes" : "no"
+        case let .int(number)?: String(number)
+        case let .array(values)?: values.map { cell($0) }.joined(separator: ", ")
+        case let value?: value.serialized
+        }
+        return multiline ? text : clean(text)
+    }
+
+    /// `image_url` reads as "Image URL".
+    private func label(_ key: String) -> String {
+        key.split(separator: "_").enumerated().map { index, word in
+            if word == "url" { return "URL" }
+            return index == 0 ? word.prefix(1).uppercased() + word.dropFirst() : String(word)
+        }.joined(separator: " ")
+    }
+}

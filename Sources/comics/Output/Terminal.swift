@@ -1,0 +1,96 @@
+import Foundation
+
+/// What the terminal can do: whether stdout is one, its width, colour.
+struct Terminal {
+    let isTerminal: Bool
+    /// Nil when output should not be fitted (a pipe with no `COLUMNS`).
+    let width: Int?
+    let useColor: Bool
+
+    static func detect(noColorFlag: Bool, environment: [String: String]) -> Terminal {
+        let isTerminal = isatty(STDOUT_FILENO) == 1
+        var width: Int?
+        if isTerminal {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+                width = Int(size.ws_col)
+            }
+        }
+        if width == nil, let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 {
+            width = columns
+        }
+        if isTerminal, width == nil { width = 80 }
+        let noColor = noColorFlag || !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
+        return Terminal(isTerminal: isTerminal, width: width, useColor: isTerminal && !noColor)
+    }
+
+    func bold(_ text: String) -> String { styled(text, "1") }
+    func dim(_ text: String) -> String { styled(text, "2") }
+    func yellow(_ text: String) -> String { styled(text, "33") }
+
+    private func styled(_ text: String, _ code: String) -> String {
+        useColor ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}
+
+/// How many terminal columns text takes: wide East Asian characters and
+/// emoji take two, combining marks none.
+enum DisplayWidth {
+    static func of(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + of($1) }
+    }
+
+    static func of(_ scalar: Unicode.Scalar) -> Int {
+        let properties = scalar.properties
+        if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark
+            || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) {
+            return 0
+        }
+        switch scalar.value {
+        case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+             0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+            return 2
+        default:
+            return 1
+        }
+    }
+
+    /// Cuts text to `width` columns, ending with "…" when it had to cut.
+    static func truncate(_ text: String, to width: Int) -> String {
+        guard of(text) > width else { return text }
+        guard width > 1 else { return width == 1 ? "…" : "" }
+        var result = ""
+        var used = 0
+        for character in text {
+            let characterWidth = of(String(character))
+            if used + characterWidth > width - 1 { break }
+            result.append(character)
+            used += characterWidth
+        }
+        return result + "…"
+    }
+
+    static func pad(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - of(text)))
+    }
+
+    /// Breaks text into lines of at most `width` columns at spaces.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                let candidate = line.isEmpty ? String(word) : "\(line) \(word)"
+                if of(candidate) > width, !line.isEmpty {
+                    lines.append(line)
+                    line = String(word)
+                } else {
+                    line = candidate
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""A loopback stand-in for xkcd.com, for comics' tests.
+
+Serves the real xkcd documents in a fixture folder laid out as xkcd.com
+serves them (N/info.0.json, info.0.json for the latest), with ETag and
+Last-Modified validators and 304s, and the archive's 404 for comic 404.
+Tests steer it through /__control (JSON body) and read /__stats:
+
+  {"latest": 200}                     which comic info.0.json names
+  {"comics": {"201": {...}}}          extra or replacement documents
+  {"fault": "500", "count": 2}        the next 2 requests fail that way
+  {"fault": "hang"}                   hold requests until {"fault": null}
+  {"reset": true}                     forget faults, overrides and counts
+
+Faults: "500", "503", "429" (with Retry-After: 0), "truncated", "html",
+"refuse" (close the connection at once), "hang".
+Prints the port it listens on, then serves until stdin closes or it is killed.
+"""
+import hashlib
+import json
+import os
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "xkcd")
+STATE_LOCK = threading.Condition()
+STATE = {"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0}
+
+
+def comic_document(number):
+    key = str(number)
+    if key in STATE["comics"]:
+        return json.dumps(STATE["comics"][key]).encode()
+    if number == 404:
+        return None
+    path = os.path.join(ROOT, key, "info.0.json")
+    if number > STATE["latest"] or not os.path.exists(path):
+        return None
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def send_body(self, status, body, content_type="application/json", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        command = json.loads(self.rfile.read(length) or b"{}")
+        with STATE_LOCK:
+            if command.get("reset"):
+                STATE.update({"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0})
+            if "latest" in command:
+                STATE["latest"] = command["latest"]
+            STATE["comics"].update(command.get("comics", {}))
+            if "fault" in command:
+                STATE["fault"] = command["fault"]
+                STATE["count"] = command.get("count")
+            STATE_LOCK.notify_all()
+        self.send_body(200, b"{}")
+
+    def take_fault(self):
+        with STATE_LOCK:
+            fault = STATE["fault"]
+            if fault is None:
+                return None
+            if STATE["count"] is not None:
+                STATE["count"] -= 1
+                if STATE["count"] <= 0:
+                    STATE["fault"], STATE["count"] = None, None
+            return fault
+
+    def do_GET(self):
+        path = self.path.split("?")[0]
+        if path == "/__stats":
+            with STATE_LOCK:
+                body = json.dumps({"total": STATE["total"], "hits": STATE["hits"]}).encode()
+            return self.send_body(200, body)
+        with STATE_LOCK:
+            STATE["total"] += 1
+            STATE["hits"][path] = STATE["hits"].get(path, 0) + 1
+        fault = self.take_fault()
+        if fault == "hang":
+            with STATE_LOCK:
+                STATE_LOCK.wait_for(lambda: STATE["fault"] != "hang", timeout=60)
+            fault = None
+        if fault in ("500", "503"):
+            return self.send_body(int(fault), b"<html>server error</html>", "text/html")
+        if fault == "429":
+            return self.send_body(429, b"slow down", "text/plain", [("Retry-After", "0")])
+        if fault == "refuse":
+            self.close_connection = True
+            return
+        parts = [part for part in path.split("/") if part]
+        if parts == ["info.0.json"]:
+            body = comic_document(STATE["latest"])
+        elif len(parts) == 2 and parts[1] == "info.0.json" and parts[0].isdigit():
+            body = comic_document(int(parts[0]))
+        else:
+            body = None
+        if body is None:
+            return self.send_body(404, b"<html>404 Not Found</html>", "text/html")
+        if fault == "truncated":
+            return self.send_body(200, body[: len(body) // 2])
+        if fault == "html":
+            return self.send_body(200, b"<!doctype html><title>oops</title>", "text/html")
+        etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+        modified = "Mon, 01 Jan 2024 00:00:00 GMT"
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self.send_body(200, body, headers=[("ETag", etag), ("Last-Modified", modified)])
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # Stop when the test that started us goes away.
+    sys.stdin.read()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
