@@ -26,14 +26,19 @@ let package = Package(
             name: "comics",
             dependencies: ["ComicsKit"]
         ),
+        .target(
+            name: "TestSupport",
+            dependencies: ["ComicsKit", "CSQLite"],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "ComicsKitTests",
-            dependencies: ["ComicsKit"],
+            dependencies: ["ComicsKit", "TestSupport"],
             path: "Tests/ComicsKitTests"
         ),
         .testTarget(
             name: "comicsTests",
-            dependencies: ["comics", "ComicsKit"],
+            dependencies: ["comics", "ComicsKit", "TestSupport"],
             path: "Tests/comicsTests"
         ),
     ]

@@ -17,6 +17,16 @@ public enum BackgroundTask: Hashable, Sendable {
         }
     }
 
+    /// For `--verbose`: "the newest xkcd page", "xkcd:353", "cleanup".
+    public var summary: String {
+        switch self {
+        case let .refreshPage(key):
+            key.isFirst ? "the newest \(key.source.rawValue) page" : "the \(key.source.rawValue) page from \(key.position)"
+        case let .refreshItem(ref): ref.description
+        case .cleanup: "cleanup"
+        }
+    }
+
     public init?(argument: String) {
         let fields = argument.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
         switch fields.first {

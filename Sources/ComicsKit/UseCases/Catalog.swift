@@ -81,17 +81,19 @@ public final class Catalog {
         guard mode != .offline else {
             throw ComicsError.network("nothing cached for this page, and --offline forbids the network")
         }
-        do {
-            try refreshPage(key, query: query, source: source, complete: cached != nil)
-        } catch let error as ComicsError where error.kind == .network {
-            guard let cached else { throw error }
-            warnServingStale(cached.page.fetchedAt, because: error)
-            return cached
+        // A cleanup in another process may remove items between storing the
+        // page and reading it back; fetching again restores them.
+        for _ in 1...3 {
+            do {
+                try refreshPage(key, query: query, source: source)
+            } catch let error as ComicsError where error.kind == .network {
+                guard let cached else { throw error }
+                warnServingStale(cached.page.fetchedAt, because: error)
+                return cached
+            }
+            if let fresh = try completePage(key) { return fresh }
         }
-        guard let fresh = try completePage(key) else {
-            throw ComicsError.unexpected("the page was stored but could not be read back; run the command again")
-        }
-        return fresh
+        throw ComicsError.unexpected("the page kept being removed by a concurrent cleanup; run the command again")
     }
 
     /// The stored page with every item it names, or nil if any is missing.
@@ -103,8 +105,10 @@ public final class Catalog {
         return items.count == refs.count ? (page, items) : nil
     }
 
-    private func refreshPage(_ key: PageKey, query: ListQuery, source: ItemSource, complete: Bool) throws {
-        let stored = complete ? try store.page(key) : nil
+    /// Fetches a page; conditionally only when every item it names is
+    /// cached, since a 304 cannot bring back an item that is gone.
+    private func refreshPage(_ key: PageKey, query: ListQuery, source: ItemSource) throws {
+        let stored = try completePage(key)?.page
         let outcome = try source.fetchPage(
             at: key.position, query: query, validators: stored?.validators ?? .none,
             isCached: { [store] ids in
@@ -225,7 +229,7 @@ public final class Catalog {
         case let .refreshPage(key):
             let source = try source(key.source)
             guard let query = ListQuery(key: key.query) else { return }
-            try refreshPage(key, query: query, source: source, complete: try completePage(key) != nil)
+            try refreshPage(key, query: query, source: source)
         case let .refreshItem(ref):
             try refreshItem(ref, source: try source(ref.source), validators: try store.cachedItem(ref)?.validators ?? .none)
         case .cleanup:

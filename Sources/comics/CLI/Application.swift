@@ -24,7 +24,9 @@ enum Application {
             }
             let context = try CommandContext(arguments: parsed, environment: environment)
             try dispatch(context)
-            try context.finish()
+            if command != BackgroundLauncher.command {
+                try context.finish()
+            }
             return 0
         } catch is OutputSink.BrokenPipe {
             return 0

@@ -116,7 +116,7 @@ struct ArgumentParser {
 enum Suggestion {
     static func closest(to typed: String, among names: [String]) -> String? {
         let scored = names.map { ($0, distance(Array(typed), Array($0))) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(1, typed.count / 3) else { return nil }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, typed.count / 3) else { return nil }
         return best.0
     }
 

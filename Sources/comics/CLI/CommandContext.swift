@@ -73,7 +73,7 @@ final class CommandContext {
         guard !tasks.isEmpty, let executable = Self.executablePath() else { return }
         let launcher = BackgroundLauncher(databasePath: databasePath)
         if launcher.launch(tasks, executable: executable, environment: environment) {
-            info("refreshing in the background: \(tasks.map(\.argument).joined(separator: ", "))")
+            info("in the background: \(tasks.map(\.summary).joined(separator: ", "))")
         } else {
             info("a background refresh is already running")
         }

@@ -4,6 +4,15 @@ enum HelpText {
     static func render(_ path: [String], parser: ArgumentParser = ArgumentParser()) -> String {
         let command = parser.command(at: path)
         let fullName = (["comics"] + path).joined(separator: " ")
+        let visibleSubcommands = command.subcommands.filter { !$0.hidden }
+        let commandRows = visibleSubcommands.map { (arguments($0).isEmpty ? $0.name : "\($0.name) \(arguments($0))", $0.abstract) }
+        let argumentRows = command.arguments.map { ($0.name, $0.help) }
+        let optionRows = command.options.map(optionRow)
+        let globalRows = parser.globalOptions.map(optionRow)
+        // One column width for the whole page, so every table lines up.
+        let width = min(28, (commandRows + argumentRows + optionRows + globalRows).map(\.0.count).max() ?? 0)
+        func table(_ rows: [(String, String)]) -> [String] { HelpText.table(rows, width: width) }
+
         var lines: [String] = []
         lines.append("\(fullName): \(command.abstract)")
         lines.append("")
@@ -11,25 +20,24 @@ enum HelpText {
         for usage in usages(command, fullName: fullName) {
             lines.append("  \(usage)")
         }
-        let visibleSubcommands = command.subcommands.filter { !$0.hidden }
-        if !visibleSubcommands.isEmpty {
+        if !commandRows.isEmpty {
             lines.append("")
             lines.append("Commands:")
-            lines += table(visibleSubcommands.map { (arguments($0) .isEmpty ? $0.name : "\($0.name) \(arguments($0))", $0.abstract) })
+            lines += table(commandRows)
         }
-        if !command.arguments.isEmpty {
+        if !argumentRows.isEmpty {
             lines.append("")
             lines.append("Arguments:")
-            lines += table(command.arguments.map { ($0.name, $0.help) })
+            lines += table(argumentRows)
         }
-        if !command.options.isEmpty {
+        if !optionRows.isEmpty {
             lines.append("")
             lines.append("Options:")
-            lines += table(command.options.map(optionRow))
+            lines += table(optionRows)
         }
         lines.append("")
         lines.append(path.isEmpty ? "Options (anywhere on the line):" : "Global options:")
-        lines += table(parser.globalOptions.map(optionRow))
+        lines += table(globalRows)
         if !command.examples.isEmpty {
             lines.append("")
             lines.append("Examples:")
@@ -76,9 +84,8 @@ enum HelpText {
         return (names, help)
     }
 
-    private static func table(_ rows: [(String, String)]) -> [String] {
-        let width = min(28, rows.map(\.0.count).max() ?? 0)
-        return rows.map { left, right in
+    private static func table(_ rows: [(String, String)], width: Int) -> [String] {
+        rows.map { left, right in
             let padding = left.count < width ? String(repeating: " ", count: width - left.count) : ""
             return left.count > width ? "  \(left)\n  \(String(repeating: " ", count: width))  \(right)" : "  \(left)\(padding)  \(right)"
         }

@@ -29,7 +29,7 @@ public enum XKCDComicDecoder {
     }
 
     private static func cleaned(_ text: String) -> String {
-        Mojibake.repair(HTMLEntities.decode(text))
+        HTMLEntities.decode(Mojibake.repair(text))
     }
 
     private static func text(_ value: JSONValue?) -> String? {

@@ -1,0 +1,148 @@
+import ComicsKit
+import Foundation
+
+/// What one run of the built `comics` binary did.
+public struct RunResult: CustomStringConvertible {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+
+    public var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+    /// Line `index` of stdout, or "" when there are fewer lines.
+    public func line(_ index: Int) -> String {
+        let lines = stdoutLines
+        return index < lines.count ? lines[index] : ""
+    }
+}
+
+/// Runs the built `comics` binary as a user would, in an isolated
+/// environment: its own HOME and database, the fixture server as upstream.
+public final class ComicsRunner {
+    public let home: TemporaryDirectory
+    public var environment: [String: String]
+    public var databasePath: String { environment["COMICS_DB"] ?? "" }
+
+    /// The `comics` executable SwiftPM built beside the test bundle.
+    public static var executable: String {
+        let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: testBinary).deletingLastPathComponent().appendingPathComponent("comics").path
+    }
+
+    public init(server: FixtureServer?) throws {
+        home = try TemporaryDirectory()
+        environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": home.path,
+            "COMICS_DB": home.file("data/comics.db"),
+            "COMICS_XKCD_URL": server?.baseURL ?? "http://127.0.0.1:9",
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    /// Runs `comics ARGUMENTS`; `clockOffset` (such as "+2h") runs it
+    /// under libfaketime, so the cache ages without anyone sleeping.
+    @discardableResult
+    public func run(_ arguments: [String], clockOffset: String? = nil, stdin: String? = nil, timeout: TimeInterval = 60) throws -> RunResult {
+        try start(arguments, clockOffset: clockOffset, stdin: stdin).finish(timeout: timeout)
+    }
+
+    /// Runs several commands at the same time and returns their results in order.
+    public func runTogether(_ commands: [[String]], timeout: TimeInterval = 60) throws -> [RunResult] {
+        let running = try commands.map { try start($0) }
+        return try running.map { try $0.finish(timeout: timeout) }
+    }
+
+    /// A shell command line, with `comics` standing for the binary under test.
+    public func shell(_ script: String) throws -> RunResult {
+        var environment = self.environment
+        environment["COMICS"] = Self.executable
+        return try RunningComics(
+            executable: "/bin/bash", arguments: ["-c", script], environment: environment,
+            directory: home, stdin: nil, label: script
+        ).finish(timeout: 60)
+    }
+
+    /// Starts `comics ARGUMENTS` without waiting for it.
+    public func start(_ arguments: [String], clockOffset: String? = nil, stdin: String? = nil) throws -> RunningComics {
+        if let clockOffset {
+            return try RunningComics(
+                executable: "/usr/bin/faketime", arguments: ["-f", clockOffset, Self.executable] + arguments,
+                environment: environment, directory: home, stdin: stdin, label: arguments.joined(separator: " "))
+        }
+        return try RunningComics(
+            executable: Self.executable, arguments: arguments, environment: environment, directory: home,
+            stdin: stdin, label: arguments.joined(separator: " "))
+    }
+
+    /// Waits for the detached background refresh, if one is running.
+    public func waitForBackgroundWork(timeout: TimeInterval = 30) -> Bool {
+        BackgroundLauncher(databasePath: databasePath).waitForIdle(timeout: timeout)
+    }
+}
+
+/// A started process whose output goes to files (no pipe can fill up and stall it).
+public final class RunningComics {
+    private let process = Process()
+    private let stdoutPath: String
+    private let stderrPath: String
+    private let label: String
+
+    init(executable: String, arguments: [String], environment: [String: String], directory: TemporaryDirectory,
+         stdin: String?, label: String) throws {
+        self.label = label
+        let name = UUID().uuidString
+        stdoutPath = directory.file("stdout-\(name)")
+        stderrPath = directory.file("stderr-\(name)")
+        guard FileManager.default.createFile(atPath: stdoutPath, contents: nil),
+              FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        else { throw FixtureError("cannot create output files in \(directory.path)") }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        if let stdin {
+            let pipe = Pipe()
+            process.standardInput = pipe
+            try process.run()
+            pipe.fileHandleForWriting.write(Data(stdin.utf8))
+            try pipe.fileHandleForWriting.close()
+        } else {
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+        }
+    }
+
+    /// Waits until stdout holds `count` lines; false if it did not in time.
+    public func waitForStdoutLines(_ count: Int, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let text = (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
+            if text.split(separator: "\n").count >= count { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    public func finish(timeout: TimeInterval) throws -> RunResult {
+        defer {
+            try? FileManager.default.removeItem(atPath: stdoutPath)
+            try? FileManager.default.removeItem(atPath: stderrPath)
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline {
+            usleep(5_000)
+        }
+        if process.isRunning {
+            process.terminate()
+            throw FixtureError("comics \(label) ran longer than \(timeout) s")
+        }
+        return RunResult(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,131 @@
+import ComicsKit
+import Foundation
+
+/// The loopback xkcd server of `Tests/Fixtures/server.py`, started on a free
+/// port for one test and stopped with it.
+public final class FixtureServer {
+    public let port: Int
+    private let process: Process
+    private let input: Pipe
+    private let http: CurlHTTPClient
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    public init() throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Fixtures.path("server.py"), Fixtures.path("xkcd")]
+        input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        let line = output.fileHandleForReading.availableLine()
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw FixtureError("the fixture server did not start (said '\(line)')")
+        }
+        self.port = port
+        var settings = HTTPSettings()
+        settings.maxAttempts = 1
+        guard let http = CurlHTTPClient(settings: settings) else { throw FixtureError("no libcurl") }
+        self.http = http
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server; later requests find nothing listening.
+    public func stop() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Sends a control command (see server.py).
+    public func control(_ command: JSONValue) throws {
+        let body = command.serialized
+        let result = try postJSON(body)
+        guard result == 200 else { throw FixtureError("control request failed: \(result)") }
+    }
+
+    /// How many requests reached comic paths, and per path.
+    public func stats() throws -> (total: Int, hits: [String: Int]) {
+        let response = try http.get(HTTPRequest(url: "\(baseURL)/__stats")).get()
+        let document = try JSONValue.parse(response.body)
+        var hits: [String: Int] = [:]
+        if case let .object(members)? = document["hits"] {
+            for (path, count) in members { hits[path] = count.intValue ?? 0 }
+        }
+        return (document["total"]?.intValue ?? 0, hits)
+    }
+
+    public var requestCount: Int { (try? stats().total) ?? -1 }
+
+    /// A comic document shaped as xkcd serves it.
+    public static func comic(_ number: Int, title: String, alt: String = "alt text", transcript: String = "") -> JSONValue {
+        .object([
+            ("month", .string("1")), ("num", .int(number)), ("link", .string("")), ("year", .string("2007")),
+            ("news", .string("")), ("safe_title", .string(title)), ("transcript", .string(transcript)),
+            ("alt", .string(alt)), ("img", .string("https://imgs.xkcd.com/comics/test_\(number).png")),
+            ("title", .string(title)), ("day", .string("2")),
+        ])
+    }
+
+    /// POST through a raw socket: the client under test only speaks GET.
+    private func postJSON(_ body: String) throws -> Int {
+        let socketHandle = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketHandle >= 0 else { throw FixtureError("socket failed") }
+        defer { close(socketHandle) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketHandle, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw FixtureError("cannot connect to the fixture server") }
+        let request = "POST /__control HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        _ = request.withCString { send(socketHandle, $0, strlen($0), 0) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let received = recv(socketHandle, &buffer, buffer.count, 0)
+        let head = String(decoding: buffer.prefix(max(0, received)), as: UTF8.self)
+        return Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+}
+
+public struct FixtureError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Paths of the files under Tests/Fixtures.
+public enum Fixtures {
+    public static var directory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures").path
+    }
+
+    public static func path(_ name: String) -> String { directory + "/" + name }
+
+    public static func xkcd(_ number: Int?) throws -> [UInt8] {
+        let name = number.map { "xkcd/\($0)/info.0.json" } ?? "xkcd/info.0.json"
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path(name))))
+    }
+}
+
+extension FileHandle {
+    /// Reads up to the first newline, byte by byte (the server prints its port then waits).
+    func availableLine() -> String {
+        var bytes: [UInt8] = []
+        while let byte = try? read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
+            bytes.append(first)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

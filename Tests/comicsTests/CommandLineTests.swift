@@ -1,0 +1,172 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+@testable import comics
+
+/// The command line itself: help, version, usage errors and output formats.
+final class CommandLineTests: XCTestCase {
+    private var server: FixtureServer!
+    private var comics: ComicsRunner!
+
+    override func setUpWithError() throws {
+        server = try FixtureServer()
+        comics = try ComicsRunner(server: server)
+    }
+
+    override func tearDown() {
+        _ = comics.waitForBackgroundWork()
+        server.stop()
+    }
+
+    func testVersionAndHelpAreCleanExitsOnStdout() throws {
+        let version = try comics.run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertEqual(version.stdout, "comics \(ComicsVersion.current)\n")
+        let help = try comics.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        XCTAssertEqual(help.stdout, HelpText.render([]))
+        XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics from the shell, offline-first\n"))
+        for command in [["list"], ["more"], ["show"], ["fav"], ["fav", "add"], ["fav", "remove"], ["fav", "list"], ["cleanup"]] {
+            let result = try comics.run(command + ["--help"])
+            XCTAssertEqual(result.status, 0)
+            XCTAssertEqual(result.stdout, HelpText.render(command))
+            XCTAssertEqual(try comics.run(["help"] + command).stdout, result.stdout)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: comics.databasePath), "help opens no database")
+    }
+
+    func testCleanupHelpText() throws {
+        XCTAssertEqual(try comics.run(["cleanup", "-h"]).stdout, """
+            comics cleanup: apply the cache limits now; favourites are never removed
+
+            Usage:
+              comics cleanup [options]
+
+            Options:
+                  --dry-run        list what would be removed and remove nothing
+                  --max-age AGE    remove items not refreshed for AGE (30d, 12h, 2w; default 30d)
+                  --max-items N    keep at most N non-favourites per source (default 500)
+
+            Global options:
+              -s, --source NAME    the source to browse: xkcd (default) [env: COMICS_SOURCE]
+              -f, --format FORMAT  output format: table (default), json, ndjson, csv, tsv
+              -n, --limit N        comics per xkcd page, 1 to 200 (default 10)
+                  --offline        never touch the network; serve the cache [env: COMICS_OFFLINE=1]
+                  --refresh        revalidate now and wait for fresh data
+                  --db PATH        the database file (default $XDG_DATA_HOME/comics/comics.db) [env: COMICS_DB]
+              -q, --quiet          print less on stderr
+              -v, --verbose        print more on stderr
+                  --no-color       never use colour (it is only used on a terminal) [env: NO_COLOR]
+              -h, --help           show help for the command
+                  --version        print the version
+
+            Examples:
+              comics cleanup --dry-run
+              comics cleanup --quiet   # from cron
+
+            """)
+    }
+
+    func testUsageErrorsAreOneLineWithAHintAndExit2() throws {
+        let cases: [([String], String)] = [
+            (["lsit"], "comics: error: unknown command 'lsit'; did you mean 'list'? see 'comics --help'\n"),
+            (["list", "--limt", "3"], "comics: error: unknown option '--limt' for 'comics list'; did you mean '--limit'? see 'comics list --help'\n"),
+            (["list", "-n", "0"], "comics: error: --limit must be a whole number from 1 to 200, not '0'\n"),
+            (["list", "--format", "xml"], "comics: error: unknown format 'xml'; use one of: table, json, ndjson, csv, tsv\n"),
+            (["-s", "dilbert", "list"], "comics: error: unknown source 'dilbert'; sources are: xkcd\n"),
+            (["show"], "comics: error: 'comics show' needs a REF; see 'comics show --help'\n"),
+            (["show", "abc"], "comics: error: 'abc' is not an item reference; use a number such as 353, a qualified reference such as xkcd:353, or latest\n"),
+            (["show", "1", "2"], "comics: error: 'comics show' takes one a REF, got 2; see 'comics show --help'\n"),
+            (["list", "--offline", "--refresh"], "comics: error: --offline and --refresh contradict each other; use one of them\n"),
+            (["list", "extra"], "comics: error: unexpected argument 'extra' for 'comics list'; see 'comics list --help'\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try comics.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result)")
+            XCTAssertEqual(result.stderr, expected, "\(arguments)")
+            XCTAssertEqual(result.stdout, "")
+        }
+        let bare = try comics.run([])
+        XCTAssertEqual(bare.status, 2)
+        XCTAssertTrue(bare.stderr.hasPrefix("usage: comics COMMAND"))
+    }
+
+    func testGlobalOptionsWorkAnywhere() throws {
+        let before = try comics.run(["-f", "json", "-n", "2", "list"])
+        let after = try comics.run(["list", "--format=json", "-n2"])
+        XCTAssertEqual(before.status, 0, "\(before)")
+        XCTAssertEqual(try JSONValue.parse(before.stdout).arrayValue?.count, 2)
+        XCTAssertEqual(before.stdout, after.stdout)
+    }
+
+    func testJSONCarriesTheSpecFields() throws {
+        let result = try comics.run(["list", "-n", "3", "-f", "json"])
+        let items = try XCTUnwrap(JSONValue.parse(result.stdout).arrayValue)
+        XCTAssertEqual(items.count, 3)
+        guard case let .object(members) = items[0] else { return XCTFail("not an object") }
+        XCTAssertEqual(members.map(\.0), [
+            "source", "id", "title", "url", "favorite", "cached_at", "date", "alt", "transcript", "image_url", "interactive",
+        ])
+        XCTAssertEqual(items[0]["source"], .string("xkcd"))
+        XCTAssertEqual(items[0]["id"], .int(200))
+        XCTAssertEqual(items[0]["url"], .string("https://xkcd.com/200/"))
+        XCTAssertEqual(items[0]["favorite"], .bool(false))
+        XCTAssertEqual(items[0]["date"], .string("2006-12-22"))
+        XCTAssertEqual(items[0]["image_url"], .string("https://imgs.xkcd.com/comics/bill_nye.png"))
+        let cachedAt = try XCTUnwrap(items[0]["cached_at"]?.stringValue)
+        XCTAssertNotNil(try? Date(cachedAt, strategy: .iso8601), cachedAt)
+
+        let show = try comics.run(["show", "200", "-f", "json"])
+        XCTAssertEqual(try JSONValue.parse(show.stdout)["title"], .string("Bill Nye"), "show prints one object")
+    }
+
+    func testNDJSONCSVAndTSV() throws {
+        XCTAssertEqual(try comics.run(["list", "-n", "2"]).status, 0)
+        let ndjson = try comics.run(["list", "-n", "2", "-f", "ndjson"])
+        XCTAssertEqual(ndjson.stdoutLines.count, 2)
+        XCTAssertEqual(try JSONValue.parse(ndjson.line(1))["id"], .int(199))
+
+        let csv = try comics.run(["list", "-n", "2", "-f", "csv"])
+        let rows = csv.stdout.components(separatedBy: "\r\n")
+        XCTAssertEqual(rows[0], "source,id,title,url,favorite,cached_at,date,alt,transcript,image_url,interactive")
+        XCTAssertTrue(rows[1].hasPrefix("xkcd,200,Bill Nye,https://xkcd.com/200/,false,"), rows[1])
+        XCTAssertTrue(rows[1].contains(#""[[A restaurant. A mother"#), "a transcript with newlines is quoted")
+        let parsed = try pythonCSVRowCount(csv.stdout)
+        XCTAssertEqual(parsed, 3, "RFC 4180: a header and two records")
+
+        let tsv = try comics.run(["list", "-n", "2", "-f", "tsv"])
+        XCTAssertEqual(tsv.line(0).split(separator: "\t").count, 11)
+    }
+
+    func testTheTableFitsTheTerminalWidth() throws {
+        try server.control(.object([
+            ("latest", .int(201)),
+            ("comics", .object([("201", FixtureServer.comic(201, title: String(repeating: "Long title ", count: 20)))])),
+        ]))
+        comics.environment["COLUMNS"] = "40"
+        let result = try comics.run(["list", "-n", "2"])
+        XCTAssertEqual(result.stdoutLines.map(\.count).max(), 40, result.stdout)
+        XCTAssertTrue(result.line(1).hasSuffix("…"))
+    }
+
+    func testTheDefaultDatabaseFollowsXDGDataHome() throws {
+        comics.environment["COMICS_DB"] = nil
+        XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
+        let defaultPath = comics.home.file(".local/share/comics/comics.db")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: defaultPath))
+        let attributes = try FileManager.default.attributesOfItem(atPath: defaultPath)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let directory = try FileManager.default.attributesOfItem(atPath: comics.home.file(".local/share/comics"))
+        XCTAssertEqual((directory[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+
+        comics.environment["XDG_DATA_HOME"] = comics.home.file("xdg")
+        XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: comics.home.file("xdg/comics/comics.db")))
+    }
+
+    private func pythonCSVRowCount(_ text: String) throws -> Int {
+        let result = try comics.shell("python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin))))' <<'EOF'\n\(text)EOF")
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+}

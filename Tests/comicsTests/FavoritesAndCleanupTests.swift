@@ -1,0 +1,98 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// `fav` and `cleanup` from the built binary, checked in the database too.
+final class FavoritesAndCleanupTests: XCTestCase {
+    private var server: FixtureServer!
+    private var comics: ComicsRunner!
+
+    override func setUpWithError() throws {
+        server = try FixtureServer()
+        comics = try ComicsRunner(server: server)
+    }
+
+    override func tearDown() {
+        _ = comics.waitForBackgroundWork()
+        server.stop()
+    }
+
+    func testFavToggleAddRemoveAndList() throws {
+        let added = try comics.run(["fav", "150"])
+        XCTAssertEqual(added.status, 0, "\(added)")
+        XCTAssertEqual(added.stdout, "★ added xkcd:150 Grownups to favourites\n")
+        XCTAssertEqual(try comics.run(["fav", "add", "150"]).stdout, "xkcd:150 Grownups is already a favourite\n")
+        XCTAssertEqual(try comics.run(["fav", "add", "xkcd:1"]).status, 0)
+
+        let listed = try comics.run(["fav", "list", "-f", "json"])
+        let favorites = try JSONValue.parse(listed.stdout).arrayValue ?? []
+        XCTAssertEqual(favorites.map { $0["id"] }, [.int(1), .int(150)])
+        XCTAssertEqual(favorites.map { $0["favorite"] }, [.bool(true), .bool(true)])
+
+        XCTAssertEqual(try comics.run(["fav", "150"]).stdout, "removed xkcd:150 Grownups from favourites\n")
+        XCTAssertEqual(try comics.run(["fav", "remove", "150"]).stdout, "xkcd:150 Grownups is not a favourite\n")
+        let table = try comics.run(["fav", "list"])
+        XCTAssertEqual(table.stdoutLines, ["  SOURCE ID DATE       TITLE", "★ xkcd    1 2006-01-01 Barrel - Part 1"])
+    }
+
+    func testFavOfAnUncachedItemFetchesItFirst() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "42"]).status, 0)
+        XCTAssertEqual(try server.stats().hits["/42/info.0.json"], 1)
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM items WHERE id = 42"), 1)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites WHERE id = 42"), 1)
+    }
+
+    func testFavOfAMissingComicIsNotFoundAndRecordsNothing() throws {
+        let result = try comics.run(["fav", "404"])
+        XCTAssertEqual(result.status, 3)
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).count("SELECT count(*) FROM favorites"), 0)
+    }
+
+    func testCleanupNeverRemovesFavourites() throws {
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "195"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "7"]).status, 0)
+
+        let dryRun = try comics.run(["cleanup", "--dry-run", "--max-age", "0s"])
+        XCTAssertEqual(dryRun.status, 0, "\(dryRun)")
+        XCTAssertTrue(dryRun.stdout.contains("would remove 9 items (xkcd 9); kept 2 favourites"), dryRun.stdout)
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).count("SELECT count(*) FROM items"), 11)
+
+        let cleaned = try comics.run(["cleanup", "--max-items", "0"], clockOffset: "+31d")
+        XCTAssertEqual(cleaned.status, 0, "\(cleaned)")
+        XCTAssertEqual(cleaned.stdout, "removed 9 items (xkcd 9); kept 2 favourites; max age 30d, max 0 items per source\n")
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.rows("SELECT id FROM items ORDER BY id").map { $0[0] }, ["7", "195"])
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites"), 2)
+    }
+
+    func testCleanupKeepsTheNewestWithinMaxItems() throws {
+        XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "2"], clockOffset: "+1m").status, 0)
+        XCTAssertEqual(try comics.run(["show", "3"], clockOffset: "+2m").status, 0)
+        let result = try comics.run(["cleanup", "--max-items", "1", "--format", "json"], clockOffset: "+3m")
+        let removed = try JSONValue.parse(result.stdout).arrayValue?.map { $0["id"] }
+        XCTAssertEqual(removed, [.int(1), .int(2)])
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).rows("SELECT id FROM items").map { $0[0] }, ["3"])
+    }
+
+    func testCleanupQuietPrintsNothingAndBadLimitsAreUsageErrors() throws {
+        let quiet = try comics.run(["cleanup", "--quiet"])
+        XCTAssertEqual(quiet.status, 0)
+        XCTAssertEqual(quiet.stdout + quiet.stderr, "")
+        let badAge = try comics.run(["cleanup", "--max-age", "soon"])
+        XCTAssertEqual(badAge.status, 2)
+        XCTAssertTrue(badAge.stderr.hasPrefix("comics: error: --max-age must be a duration"))
+        XCTAssertEqual(try comics.run(["cleanup", "--max-items", "-3"]).status, 2)
+    }
+
+    func testAutomaticCleanupRunsInTheBackgroundOnceADay() throws {
+        XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "2"], clockOffset: "+40d").status, 0)
+        XCTAssertTrue(comics.waitForBackgroundWork())
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.rows("SELECT id FROM items ORDER BY id").map { $0[0] }, ["2"], "comic 1 expired")
+    }
+}
