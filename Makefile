@@ -37,7 +37,7 @@ run: release
 	.build/release/comics list
 
 test: deps
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 install: release
 	install -d "$(BINDIR)"

@@ -13,7 +13,9 @@ Tests steer it through /__control (JSON body) and read /__stats:
   {"reset": true}                     forget faults, overrides and counts
 
 Faults: "500", "503", "429" (with Retry-After: 0), "truncated", "html",
-"refuse" (close the connection at once), "hang".
+"refuse" (close the connection at once), "hang", "huge" (an endless body
+with no Content-Length), "redirect:URL" (301 to URL; a relative URL stays
+on this server).
 Prints the port it listens on, then serves until stdin closes or it is killed.
 """
 import hashlib
@@ -103,6 +105,21 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_body(429, b"slow down", "text/plain", [("Retry-After", "0")])
         if fault == "refuse":
             self.close_connection = True
+            return
+        if fault and fault.startswith("redirect:"):
+            return self.send_body(301, b"", "text/html", [("Location", fault[len("redirect:"):])])
+        if fault == "huge":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = b"[" * 65536
+            try:
+                for _ in range(1024):  # at most 64 MiB, then give up
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
             return
         parts = [part for part in path.split("/") if part]
         if parts == ["info.0.json"]:

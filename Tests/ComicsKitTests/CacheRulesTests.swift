@@ -1,0 +1,63 @@
+import ComicsKit
+import Foundation
+import XCTest
+
+final class FreshnessTests: XCTestCase {
+    private let start = Date(timeIntervalSince1970: 1_000_000)
+
+    func testFreshStaleAndMissing() {
+        let policy = CachePolicy.standard
+        XCTAssertEqual(policy.freshness(cachedAt: nil, ttl: 3600, now: start), .missing)
+        XCTAssertEqual(policy.freshness(cachedAt: start, ttl: 3600, now: start.addingTimeInterval(3599)), .fresh)
+        XCTAssertEqual(policy.freshness(cachedAt: start, ttl: 3600, now: start.addingTimeInterval(3600)), .stale(age: 3600))
+        XCTAssertEqual(policy.freshness(cachedAt: start, ttl: policy.detailTTL, now: start.addingTimeInterval(86401)), .stale(age: 86401))
+    }
+
+    func testACopyFromTheFutureIsFreshNotForever() {
+        let policy = CachePolicy.standard
+        XCTAssertEqual(policy.freshness(cachedAt: start.addingTimeInterval(600), ttl: 3600, now: start), .fresh)
+    }
+}
+
+final class CleanupRulesTests: XCTestCase {
+    private let now = Date(timeIntervalSince1970: 10_000_000)
+
+    private func candidate(_ source: SourceName, _ id: Int, daysAgo: Double) -> CleanupRules.Candidate {
+        CleanupRules.Candidate(ref: ItemRef(source: source, id: id), cachedAt: now.addingTimeInterval(-daysAgo * 86400))
+    }
+
+    func testExpiredItemsGoFirst() {
+        let rules = CleanupRules(maxAge: 30 * 86400, maxItems: 500)
+        let selected = rules.selectForRemoval(from: [
+            candidate(.xkcd, 1, daysAgo: 31), candidate(.xkcd, 2, daysAgo: 29), candidate(.xkcd, 3, daysAgo: 45),
+        ], now: now)
+        XCTAssertEqual(selected.map(\.ref.id), [3, 1])
+    }
+
+    func testTheOldestGoBeyondMaxItems() {
+        let rules = CleanupRules(maxAge: 30 * 86400, maxItems: 2)
+        let selected = rules.selectForRemoval(from: [
+            candidate(.xkcd, 1, daysAgo: 1), candidate(.xkcd, 2, daysAgo: 3), candidate(.xkcd, 3, daysAgo: 2),
+            candidate(.xkcd, 4, daysAgo: 0), candidate(.xkcd, 5, daysAgo: 40),
+        ], now: now)
+        XCTAssertEqual(selected.map(\.ref.id), [5, 2, 3], "5 expired, then the oldest beyond two")
+    }
+
+    func testNothingToRemove() {
+        XCTAssertEqual(CleanupRules.standard.selectForRemoval(from: [], now: now), [])
+        XCTAssertEqual(CleanupRules.standard.selectForRemoval(from: [candidate(.xkcd, 1, daysAgo: 1)], now: now), [])
+    }
+
+    func testDurations() {
+        XCTAssertEqual(CleanupRules.parseDuration("30d"), 30 * 86400)
+        XCTAssertEqual(CleanupRules.parseDuration("12h"), 12 * 3600)
+        XCTAssertEqual(CleanupRules.parseDuration("2w"), 14 * 86400)
+        XCTAssertEqual(CleanupRules.parseDuration("0s"), 0)
+        for bad in ["", "d", "30", "-1d", "1.5d", "30x", "99999999999d"] {
+            XCTAssertNil(CleanupRules.parseDuration(bad), bad)
+        }
+        XCTAssertEqual(CleanupRules.formatDuration(30 * 86400), "30d")
+        XCTAssertEqual(CleanupRules.formatDuration(14 * 86400), "2w")
+        XCTAssertEqual(CleanupRules.formatDuration(90), "90s")
+    }
+}

@@ -1,0 +1,134 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// The use cases with a clock the test controls, over a real SQLite file
+/// and the loopback server.
+final class CatalogTests: XCTestCase {
+    private var server: FixtureServer!
+    private var directory: TemporaryDirectory!
+    private var store: SQLiteCacheStore!
+    private let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    override func setUpWithError() throws {
+        server = try FixtureServer()
+        directory = try TemporaryDirectory()
+        store = try SQLiteCacheStore(path: directory.file("comics.db"), now: start)
+    }
+
+    override func tearDown() {
+        server.stop()
+    }
+
+    private func catalog(at offset: TimeInterval = 0, mode: NetworkMode = .cacheFirst) throws -> Catalog {
+        var settings = HTTPSettings()
+        settings.baseBackoff = 0.01
+        let http = try XCTUnwrap(CurlHTTPClient(settings: settings))
+        return Catalog(
+            store: store, sources: [XKCDSource(baseURL: server.baseURL, http: http)],
+            clock: .fixed(start.addingTimeInterval(offset)), mode: mode)
+    }
+
+    func testFreshStaleAndMissingPages() throws {
+        let first = try catalog()
+        XCTAssertEqual(try first.list(.xkcd, query: ListQuery(limit: 3)).map(\.ref.id), [200, 199, 198])
+        XCTAssertEqual(first.deferredTasks, [])
+        XCTAssertEqual(try server.stats().total, 3)
+
+        let fresh = try catalog(at: 3599)
+        _ = try fresh.list(.xkcd, query: ListQuery(limit: 3))
+        XCTAssertEqual(fresh.deferredTasks, [], "fresh within the hour")
+        XCTAssertEqual(try server.stats().total, 3)
+
+        let stale = try catalog(at: 3600)
+        XCTAssertEqual(try stale.list(.xkcd, query: ListQuery(limit: 3)).map(\.ref.id), [200, 199, 198])
+        let key = PageKey(source: .xkcd, query: "limit=3", position: "")
+        XCTAssertEqual(stale.deferredTasks, [.refreshPage(key)])
+        XCTAssertEqual(try server.stats().total, 3, "stale data is served without a request")
+
+        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", FixtureServer.comic(201, title: "New"))]))]))
+        try stale.perform(.refreshPage(key))
+        XCTAssertEqual(try catalog(at: 3601).list(.xkcd, query: ListQuery(limit: 3)).map(\.ref.id), [201, 200, 199])
+    }
+
+    func testAnUnchangedNewestPageIsRevalidatedWith304() throws {
+        _ = try catalog().list(.xkcd, query: ListQuery(limit: 2))
+        let key = PageKey(source: .xkcd, query: "limit=2", position: "")
+        try catalog(at: 7200).perform(.refreshPage(key))
+        XCTAssertEqual(try server.stats().hits["/info.0.json"], 2)
+        XCTAssertEqual(try store.page(key)?.fetchedAt, start.addingTimeInterval(7200), "the 304 renewed the page")
+        XCTAssertEqual(try server.stats().total, 3, "and fetched no comic again")
+    }
+
+    func testItemsFollowTheDetailTTL() throws {
+        _ = try catalog().show(.item(ItemRef(source: .xkcd, id: 10)))
+        let fresh = try catalog(at: 86399)
+        _ = try fresh.show(.item(ItemRef(source: .xkcd, id: 10)))
+        XCTAssertEqual(fresh.deferredTasks, [])
+        let stale = try catalog(at: 86400)
+        _ = try stale.show(.item(ItemRef(source: .xkcd, id: 10)))
+        XCTAssertEqual(stale.deferredTasks, [.refreshItem(ItemRef(source: .xkcd, id: 10))])
+        let refreshed = try catalog(at: 86400, mode: .refresh).show(.item(ItemRef(source: .xkcd, id: 10)))
+        XCTAssertEqual(refreshed.cachedAt, start.addingTimeInterval(86400))
+    }
+
+    func testNetworkFailureServesTheCacheWithAWarning() throws {
+        _ = try catalog().show(.item(ItemRef(source: .xkcd, id: 10)))
+        server.stop()
+        let offlineServer = try catalog(at: 90000, mode: .refresh)
+        XCTAssertEqual(try offlineServer.show(.item(ItemRef(source: .xkcd, id: 10))).ref.id, 10)
+        XCTAssertEqual(offlineServer.notices.count, 1)
+        XCTAssertTrue(offlineServer.notices[0].message.hasSuffix("showing the copy cached 1 day ago"), offlineServer.notices[0].message)
+        XCTAssertThrowsError(try offlineServer.show(.item(ItemRef(source: .xkcd, id: 11)))) { error in
+            XCTAssertEqual((error as? ComicsError)?.exitCode, 4)
+        }
+    }
+
+    func testLatestAndTheEndOfTheArchive() throws {
+        let catalog = try catalog()
+        XCTAssertEqual(try catalog.show(.latest(.xkcd)).ref.id, 200)
+        try server.control(.object([("latest", .int(3))]))
+        let later = try self.catalog(at: 4000)
+        XCTAssertEqual(try later.list(.xkcd, query: ListQuery(limit: 2)).map(\.ref.id), [3, 2])
+        XCTAssertEqual(try later.more(.xkcd, query: ListQuery(limit: 2)).map(\.ref.id), [1])
+        XCTAssertThrowsError(try later.more(.xkcd, query: ListQuery(limit: 2))) { error in
+            XCTAssertEqual((error as? ComicsError)?.kind, .notFound)
+        }
+    }
+
+    func testCleanupUsesPersistedLimitsAndOverrides() throws {
+        let catalog = try catalog()
+        _ = try catalog.list(.xkcd, query: ListQuery(limit: 4))
+        _ = try catalog.changeFavorite(.item(ItemRef(source: .xkcd, id: 199)), .add)
+        try store.setSetting(SettingKey.maxItems, to: "1")
+        let report = try self.catalog(at: 10).cleanup(overrides: .init(), dryRun: false)
+        XCTAssertEqual(report.rules.maxItems, 1)
+        XCTAssertEqual(report.removed.count, 2)
+        XCTAssertEqual(report.favoritesKept, 1)
+        let overridden = try self.catalog(at: 20).cleanup(overrides: .init(maxItems: 0), dryRun: true)
+        XCTAssertEqual(overridden.wouldRemove.count, 1)
+        XCTAssertEqual(try self.catalog(at: 30).favorites(source: nil).map(\.ref.id), [199])
+    }
+
+    func testAutomaticCleanupIsDueOnceADay() throws {
+        XCTAssertEqual(try catalog().backgroundWork(), [], "a new database starts its day")
+        XCTAssertEqual(try catalog(at: 86399).backgroundWork(), [])
+        XCTAssertEqual(try catalog(at: 86400).backgroundWork(), [.cleanup])
+        _ = try catalog(at: 86400).cleanup(overrides: .init(), dryRun: false)
+        XCTAssertEqual(try catalog(at: 86401).backgroundWork(), [])
+    }
+
+    func testBackgroundTasksSurviveTheCommandLine() {
+        let tasks: [BackgroundTask] = [
+            .refreshPage(PageKey(source: .xkcd, query: "limit=10", position: "")),
+            .refreshPage(PageKey(source: .xkcd, query: "limit=3", position: "180")),
+            .refreshItem(ItemRef(source: .xkcd, id: 353)), .cleanup,
+        ]
+        for task in tasks {
+            XCTAssertEqual(BackgroundTask(argument: task.argument), task)
+        }
+        XCTAssertNil(BackgroundTask(argument: "page\tnope\tx\t"))
+        XCTAssertNil(BackgroundTask(argument: "item\txkcd"))
+    }
+}

@@ -1,0 +1,156 @@
+@testable import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+final class SQLiteCacheStoreTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    override func setUpWithError() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    private func comic(_ id: Int, _ title: String = "Title") -> FetchedItem {
+        FetchedItem(
+            item: Item(ref: ItemRef(source: .xkcd, id: id), title: title, url: "https://xkcd.com/\(id)/",
+                       attributes: [Attribute("alt", .string("alt \(id)")), Attribute("tags", .array([.string("a")]))]),
+            validators: Validators(etag: "\"e\(id)\"", lastModified: nil))
+    }
+
+    /// The same checks against an on-disk file and SQLite's in-memory database.
+    private func eachStore(_ body: (SQLiteCacheStore) throws -> Void) throws {
+        try body(try SQLiteCacheStore(path: directory.file("nested/dir/comics.db"), now: now))
+        try body(try SQLiteCacheStore(path: ":memory:", now: now))
+    }
+
+    func testItemsRoundTripAndUpsertKeepsFavourites() throws {
+        try eachStore { store in
+            try store.save([comic(1), comic(2)], at: now)
+            XCTAssertTrue(try store.changeFavorite(ItemRef(source: .xkcd, id: 1), .add, at: now))
+            try store.save([comic(1, "Renamed")], at: now.addingTimeInterval(10))
+            let cached = try XCTUnwrap(try store.cachedItem(ItemRef(source: .xkcd, id: 1)))
+            XCTAssertEqual(cached.item.title, "Renamed")
+            XCTAssertEqual(cached.item, comic(1, "Renamed").item)
+            XCTAssertTrue(cached.isFavorite)
+            XCTAssertEqual(cached.cachedAt, now.addingTimeInterval(10))
+            XCTAssertEqual(cached.validators.etag, "\"e1\"")
+            XCTAssertEqual(try store.favorites(source: nil).map(\.ref.id), [1])
+            XCTAssertEqual(try store.favorites(source: .xkcd).count, 1)
+        }
+    }
+
+    func testFavouriteChanges() throws {
+        try eachStore { store in
+            try store.save([comic(5)], at: now)
+            let ref = ItemRef(source: .xkcd, id: 5)
+            XCTAssertTrue(try store.changeFavorite(ref, .toggle, at: now))
+            XCTAssertFalse(try store.changeFavorite(ref, .toggle, at: now))
+            XCTAssertFalse(try store.changeFavorite(ref, .remove, at: now))
+            XCTAssertTrue(try store.changeFavorite(ref, .add, at: now))
+            XCTAssertTrue(try store.changeFavorite(ref, .add, at: now))
+        }
+    }
+
+    func testPagesAndCursors() throws {
+        try eachStore { store in
+            let key = PageKey(source: .xkcd, query: "limit=2", position: "")
+            XCTAssertNil(try store.page(key))
+            let page = StoredPage(key: key, itemIDs: [2, 1], nextPosition: nil, fetchedAt: now, validators: .none)
+            try store.save(page, items: [comic(1), comic(2)])
+            XCTAssertEqual(try store.page(key), page)
+            XCTAssertEqual(try store.cachedItems([ItemRef(source: .xkcd, id: 1), ItemRef(source: .xkcd, id: 2)]).count, 2)
+
+            XCTAssertNil(try store.cursor(source: .xkcd, query: ""))
+            try store.setCursor(.next(position: "190"), source: .xkcd, query: "", at: now)
+            XCTAssertEqual(try store.cursor(source: .xkcd, query: ""), .next(position: "190"))
+            try store.setCursor(.endOfArchive, source: .xkcd, query: "", at: now)
+            XCTAssertEqual(try store.cursor(source: .xkcd, query: ""), .endOfArchive)
+        }
+    }
+
+    func testCleanupRemovesOnlyWhatIsSelectedAndNeverFavourites() throws {
+        try eachStore { store in
+            try store.save([comic(1), comic(2), comic(3)], at: now)
+            _ = try store.changeFavorite(ItemRef(source: .xkcd, id: 2), .add, at: now)
+            var seen: [Int] = []
+            let dry = try store.removeItems(dryRun: true) { candidates in
+                seen = candidates.map(\.ref.id).sorted()
+                return candidates
+            }
+            XCTAssertEqual(seen, [1, 3], "favourites are never candidates")
+            XCTAssertEqual(dry.count, 2)
+            XCTAssertEqual(try store.cachedItems((1...3).map { ItemRef(source: .xkcd, id: $0) }).count, 3, "a dry run removes nothing")
+            let removed = try store.removeItems(dryRun: false) { $0.filter { $0.ref.id == 1 } }
+            XCTAssertEqual(removed.map(\.ref.id), [1])
+            XCTAssertEqual(try store.cachedItems((1...3).map { ItemRef(source: .xkcd, id: $0) }).keys.map(\.id).sorted(), [2, 3])
+        }
+    }
+
+    func testSettings() throws {
+        try eachStore { store in
+            XCTAssertNil(try store.setting("k"))
+            try store.setSetting("k", to: "v")
+            try store.setSetting("k", to: "w")
+            XCTAssertEqual(try store.setting("k"), "w")
+        }
+    }
+
+    func testFilesArePrivateAndMigrationsRecorded() throws {
+        let path = directory.file("private/comics.db")
+        _ = try SQLiteCacheStore(path: path, now: now)
+        let file = try FileManager.default.attributesOfItem(atPath: path)
+        XCTAssertEqual((file[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let folder = try FileManager.default.attributesOfItem(atPath: directory.file("private"))
+        XCTAssertEqual((folder[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+        let probe = try DatabaseProbe(path: path)
+        XCTAssertEqual(try probe.rows("SELECT name FROM schema_migrations").map { $0[0] }, Migrations.all.map(\.name))
+        XCTAssertEqual(try probe.count("PRAGMA user_version"), Migrations.all.count)
+        XCTAssertEqual(try probe.scalar("PRAGMA journal_mode"), "wal")
+        _ = try SQLiteCacheStore(path: path, now: now)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM schema_migrations"), Migrations.all.count, "reopening runs nothing again")
+    }
+
+    func testANewerSchemaIsRefused() throws {
+        let path = directory.file("comics.db")
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("PRAGMA application_id = \(Migrations.applicationID); PRAGMA user_version = 999; CREATE TABLE future (x)")
+        XCTAssertThrowsError(try SQLiteCacheStore(path: path, now: now)) { error in
+            XCTAssertEqual((error as? ComicsError)?.kind, .database)
+            XCTAssertTrue("\(error)".contains("schema version 999"), "\(error)")
+        }
+        XCTAssertEqual(try DatabaseProbe(path: path).count("SELECT count(*) FROM sqlite_master WHERE name = 'items'"), 0)
+    }
+
+    func testAnotherProgramsDatabaseIsRefusedUntouched() throws {
+        let path = directory.file("other.db")
+        let database = try SQLiteDatabase(path: path)
+        try database.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
+        XCTAssertThrowsError(try SQLiteCacheStore(path: path, now: now)) { error in
+            XCTAssertTrue("\(error)".contains("is not a comics database"), "\(error)")
+        }
+        XCTAssertEqual(try DatabaseProbe(path: path).rows("SELECT name FROM sqlite_master").map { $0[0] }, ["notes"])
+    }
+
+    func testGarbageAndTruncatedFilesAreDatabaseErrors() throws {
+        let garbage = directory.file("garbage.db")
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: garbage))
+        XCTAssertThrowsError(try SQLiteCacheStore(path: garbage, now: now)) { error in
+            XCTAssertEqual((error as? ComicsError)?.exitCode, 5)
+        }
+
+        let truncated = directory.file("truncated.db")
+        do {
+            // Closing the last connection checkpoints the WAL into the file.
+            let store = try SQLiteCacheStore(path: truncated, now: now)
+            try store.save((1...200).map { comic($0) }, at: now)
+        }
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: truncated)[.size] as? NSNumber).intValue
+        let copy = directory.file("copy.db")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: truncated))
+        try bytes.prefix(size / 3).write(to: URL(fileURLWithPath: copy))
+        XCTAssertThrowsError(try SQLiteCacheStore(path: copy, now: now).cachedItems((1...200).map { ItemRef(source: .xkcd, id: $0) })) { error in
+            XCTAssertEqual((error as? ComicsError)?.exitCode, 5, "\(error)")
+        }
+    }
+}
