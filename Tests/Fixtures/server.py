@@ -28,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "xkcd")
 STATE_LOCK = threading.Condition()
-STATE = {"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0}
+STATE = {"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0, "agents": []}
 
 
 def comic_document(number):
@@ -64,7 +64,7 @@ class Handler(BaseHTTPRequestHandler):
         command = json.loads(self.rfile.read(length) or b"{}")
         with STATE_LOCK:
             if command.get("reset"):
-                STATE.update({"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0})
+                STATE.update({"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0, "agents": []})
             if "latest" in command:
                 STATE["latest"] = command["latest"]
             STATE["comics"].update(command.get("comics", {}))
@@ -89,11 +89,12 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.split("?")[0]
         if path == "/__stats":
             with STATE_LOCK:
-                body = json.dumps({"total": STATE["total"], "hits": STATE["hits"]}).encode()
+                body = json.dumps({"total": STATE["total"], "hits": STATE["hits"], "agents": sorted(set(STATE["agents"]))}).encode()
             return self.send_body(200, body)
         with STATE_LOCK:
             STATE["total"] += 1
             STATE["hits"][path] = STATE["hits"].get(path, 0) + 1
+            STATE["agents"].append(self.headers.get("User-Agent", ""))
         fault = self.take_fault()
         if fault == "hang":
             with STATE_LOCK:

@@ -51,15 +51,16 @@ public final class FixtureServer {
         guard result == 200 else { throw FixtureError("control request failed: \(result)") }
     }
 
-    /// How many requests reached comic paths, and per path.
-    public func stats() throws -> (total: Int, hits: [String: Int]) {
+    /// How many requests reached comic paths, per path, and the distinct User-Agents seen.
+    public func stats() throws -> (total: Int, hits: [String: Int], agents: [String]) {
         let response = try http.get(HTTPRequest(url: "\(baseURL)/__stats")).get()
         let document = try JSONValue.parse(response.body)
         var hits: [String: Int] = [:]
         if case let .object(members)? = document["hits"] {
             for (path, count) in members { hits[path] = count.intValue ?? 0 }
         }
-        return (document["total"]?.intValue ?? 0, hits)
+        let agents = document["agents"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return (document["total"]?.intValue ?? 0, hits, agents)
     }
 
     public var requestCount: Int { (try? stats().total) ?? -1 }

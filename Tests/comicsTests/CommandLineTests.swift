@@ -165,6 +165,18 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: comics.home.file("xdg/comics/comics.db")))
     }
 
+    func testColourOnlyOnATerminalAndNeverWithNoColor() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
+        // script(1) gives comics a pseudo-terminal as stdout.
+        let terminal = try comics.shell(#"script -qec "$COMICS fav list" /dev/null"#)
+        XCTAssertTrue(terminal.stdout.contains("\u{1B}[33m★\u{1B}[0m"), terminal.stdout)
+        let noColor = try comics.shell(#"NO_COLOR=1 script -qec "$COMICS fav list" /dev/null"#)
+        XCTAssertFalse(noColor.stdout.contains("\u{1B}["), noColor.stdout)
+        let flag = try comics.shell(#"script -qec "$COMICS fav list --no-color" /dev/null"#)
+        XCTAssertFalse(flag.stdout.contains("\u{1B}["), flag.stdout)
+        XCTAssertFalse(try comics.run(["fav", "list"]).stdout.contains("\u{1B}"), "a pipe gets no colour")
+    }
+
     private func pythonCSVRowCount(_ text: String) throws -> Int {
         let result = try comics.shell("python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin))))' <<'EOF'\n\(text)EOF")
         return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

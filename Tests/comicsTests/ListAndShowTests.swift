@@ -27,6 +27,7 @@ final class ListAndShowTests: XCTestCase {
         XCTAssertEqual(result.line(10), "  191 2006-12-01 Lojban")
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(try server.stats().total, 10, "info.0.json (comic 200), then one request for each other comic")
+        XCTAssertEqual(try server.stats().agents, ["comics/\(ComicsVersion.current)"])
     }
 
     func testASecondListWithinTheHourMakesNoRequest() throws {
