@@ -5,20 +5,7 @@ import XCTest
 @testable import comics
 
 /// The command line itself: help, version, usage errors and output formats.
-final class CommandLineTests: XCTestCase {
-    private var server: FixtureServer!
-    private var comics: ComicsRunner!
-
-    override func setUpWithError() throws {
-        server = try FixtureServer()
-        comics = try ComicsRunner(server: server)
-    }
-
-    override func tearDown() {
-        _ = comics.waitForBackgroundWork()
-        server.stop()
-    }
-
+final class CommandLineTests: EndToEndTestCase {
     func testVersionAndHelpAreCleanExitsOnStdout() throws {
         let version = try comics.run(["--version"])
         XCTAssertEqual(version.status, 0)

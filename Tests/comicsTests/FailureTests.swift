@@ -4,20 +4,7 @@ import TestSupport
 import XCTest
 
 /// What a user meets when the network, the upstream or the disk fails.
-final class FailureTests: XCTestCase {
-    private var server: FixtureServer!
-    private var comics: ComicsRunner!
-
-    override func setUpWithError() throws {
-        server = try FixtureServer()
-        comics = try ComicsRunner(server: server)
-    }
-
-    override func tearDown() {
-        _ = comics.waitForBackgroundWork()
-        server.stop()
-    }
-
+final class FailureTests: EndToEndTestCase {
     func testNetworkDownWithNothingCachedIsExit4() throws {
         server.stop()
         let result = try comics.run(["list"])

@@ -4,20 +4,7 @@ import TestSupport
 import XCTest
 
 /// `fav` and `cleanup` from the built binary, checked in the database too.
-final class FavoritesAndCleanupTests: XCTestCase {
-    private var server: FixtureServer!
-    private var comics: ComicsRunner!
-
-    override func setUpWithError() throws {
-        server = try FixtureServer()
-        comics = try ComicsRunner(server: server)
-    }
-
-    override func tearDown() {
-        _ = comics.waitForBackgroundWork()
-        server.stop()
-    }
-
+final class FavoritesAndCleanupTests: EndToEndTestCase {
     func testFavToggleAddRemoveAndList() throws {
         let added = try comics.run(["fav", "150"])
         XCTAssertEqual(added.status, 0, "\(added)")

@@ -4,20 +4,7 @@ import TestSupport
 import XCTest
 
 /// `list`, `more` and `show` from the built binary against the loopback server.
-final class ListAndShowTests: XCTestCase {
-    private var server: FixtureServer!
-    private var comics: ComicsRunner!
-
-    override func setUpWithError() throws {
-        server = try FixtureServer()
-        comics = try ComicsRunner(server: server)
-    }
-
-    override func tearDown() {
-        _ = comics.waitForBackgroundWork()
-        server.stop()
-    }
-
+final class ListAndShowTests: EndToEndTestCase {
     func testListShowsTheNewestTenComicsNewestFirst() throws {
         let result = try comics.run(["list"])
         XCTAssertEqual(result.status, 0, "\(result)")

@@ -38,7 +38,7 @@ public final class Catalog {
         let source = try source(sourceName)
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
         let (page, items) = try servePage(key, query: query, source: source)
-        try store.setCursor(cursor(after: page), source: sourceName, query: source.cursorQueryKey(query), at: clock.now)
+        try moveCursor(to: cursor(after: page), source: sourceName, query: source.cursorQueryKey(query))
         return items
     }
 
@@ -57,12 +57,18 @@ public final class Catalog {
         }
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: position)
         let (page, items) = try servePage(key, query: query, source: source)
-        try store.setCursor(cursor(after: page), source: sourceName, query: cursorKey, at: clock.now)
+        try moveCursor(to: cursor(after: page), source: sourceName, query: cursorKey)
         return items
     }
 
     private func cursor(after page: StoredPage) -> PageCursor {
         page.nextPosition.map { .next(position: $0) } ?? .endOfArchive
+    }
+
+    /// Writes the cursor only when it moves, so a repeated `list` stays a pure read.
+    private func moveCursor(to cursor: PageCursor, source: SourceName, query: String) throws {
+        guard try store.cursor(source: source, query: query) != cursor else { return }
+        try store.setCursor(cursor, source: source, query: query, at: clock.now)
     }
 
     /// Cache-first for one page: a complete, fresh copy is served as is; a

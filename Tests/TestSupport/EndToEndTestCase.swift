@@ -1,0 +1,18 @@
+import XCTest
+
+/// A test of the built binary: a fresh loopback server and an isolated
+/// home for each test, and no background refresh left running after it.
+open class EndToEndTestCase: XCTestCase {
+    public private(set) var server: FixtureServer!
+    public private(set) var comics: ComicsRunner!
+
+    open override func setUpWithError() throws {
+        server = try FixtureServer()
+        comics = try ComicsRunner(server: server)
+    }
+
+    open override func tearDown() {
+        _ = comics.waitForBackgroundWork()
+        server.stop()
+    }
+}
