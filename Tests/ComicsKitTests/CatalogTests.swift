@@ -78,8 +78,8 @@ final class CatalogTests: XCTestCase {
         server.stop()
         let offlineServer = try catalog(at: 90000, mode: .refresh)
         XCTAssertEqual(try offlineServer.show(.item(ItemRef(source: .xkcd, id: 10))).ref.id, 10)
-        XCTAssertEqual(offlineServer.notices.count, 1)
-        XCTAssertTrue(offlineServer.notices[0].message.hasSuffix("showing the copy cached 1 day ago"), offlineServer.notices[0].message)
+        XCTAssertEqual(offlineServer.warnings.count, 1)
+        XCTAssertTrue(offlineServer.warnings.first?.hasSuffix("showing the copy cached 1 day ago") ?? false, "\(offlineServer.warnings)")
         XCTAssertThrowsError(try offlineServer.show(.item(ItemRef(source: .xkcd, id: 11)))) { error in
             XCTAssertEqual((error as? ComicsError)?.exitCode, 4)
         }

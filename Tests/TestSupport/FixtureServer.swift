@@ -63,8 +63,6 @@ public final class FixtureServer {
         return (document["total"]?.intValue ?? 0, hits, agents)
     }
 
-    public var requestCount: Int { (try? stats().total) ?? -1 }
-
     /// A comic document shaped as xkcd serves it.
     public static func comic(_ number: Int, title: String, alt: String = "alt text", transcript: String = "") -> JSONValue {
         .object([

@@ -20,6 +20,10 @@ public struct ComicsError: Error, Equatable, Sendable, CustomStringConvertible {
         self.hint = hint
     }
 
+    public static func unexpected(_ message: String) -> ComicsError {
+        ComicsError(.unexpected, message)
+    }
+
     public static func usage(_ message: String, hint: String? = nil) -> ComicsError {
         ComicsError(.usage, message, hint: hint)
     }

@@ -84,9 +84,6 @@ final class SQLiteDatabase {
         _ = try query(sql, values)
     }
 
-    /// The number of rows the last INSERT, UPDATE or DELETE touched.
-    var changes: Int { Int(sqlite3_changes(connection)) }
-
     /// Runs `body` in a write transaction. `BEGIN IMMEDIATE` takes the write
     /// lock up front, so a transaction that reads and then writes waits for
     /// another writer instead of failing with "database is locked".

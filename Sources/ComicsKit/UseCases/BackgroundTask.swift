@@ -49,16 +49,3 @@ public enum BackgroundTask: Hashable, Sendable {
 public enum NetworkMode: Sendable {
     case cacheFirst, offline, refresh
 }
-
-/// Something the user should know that is not the data itself, such as
-/// stale data served because the network failed. Printed on stderr.
-public struct Notice: Equatable, Sendable {
-    public enum Level: Sendable { case warning, info }
-    public let level: Level
-    public let message: String
-
-    public init(_ level: Level, _ message: String) {
-        self.level = level
-        self.message = message
-    }
-}

@@ -10,8 +10,9 @@ public final class Catalog {
     private let policy: CachePolicy
     public let mode: NetworkMode
 
-    /// Messages for stderr gathered while serving the command.
-    public private(set) var notices: [Notice] = []
+    /// Warnings for stderr gathered while serving the command, such as
+    /// stale data served because the network failed.
+    public private(set) var warnings: [String] = []
     /// Refreshes the command decided on; started after output is written.
     public private(set) var deferredTasks: [BackgroundTask] = []
 
@@ -315,7 +316,7 @@ public final class Catalog {
 
     private func warnServingStale(_ cachedAt: Date, because error: ComicsError) {
         let age = RelativeAge.describe(clock.now.timeIntervalSince(cachedAt))
-        notices.append(Notice(.warning, "\(error.message); showing the copy cached \(age)"))
+        warnings.append("\(error.message); showing the copy cached \(age)")
     }
 }
 

@@ -40,7 +40,7 @@ final class CommandContext {
         if let openedCatalog { return openedCatalog }
         let store = try SQLiteCacheStore(path: databasePath)
         guard let http = CurlHTTPClient() else {
-            throw ComicsError(.unexpected, "libcurl could not be initialised")
+            throw ComicsError.unexpected("libcurl could not be initialised")
         }
         let catalog = Catalog(store: store, sources: [XKCDSource(baseURL: xkcdURL, http: http)], mode: mode)
         openedCatalog = catalog
@@ -63,12 +63,7 @@ final class CommandContext {
     /// handed to a detached process so nobody waits for it.
     func finish() throws {
         guard let catalog = openedCatalog else { return }
-        for notice in catalog.notices {
-            switch notice.level {
-            case .warning: warn(notice.message)
-            case .info: info(notice.message)
-            }
-        }
+        catalog.warnings.forEach(warn)
         let tasks = try catalog.backgroundWork()
         guard !tasks.isEmpty, let executable = Self.executablePath() else { return }
         let launcher = BackgroundLauncher(databasePath: databasePath)

@@ -18,7 +18,7 @@ enum OutputSink {
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw BrokenPipe() }
-                throw ComicsError(.unexpected, "cannot write output: \(String(cString: strerror(errno)))")
+                throw ComicsError.unexpected("cannot write output: \(String(cString: strerror(errno)))")
             }
             offset += written
         }

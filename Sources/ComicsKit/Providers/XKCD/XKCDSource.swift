@@ -96,9 +96,3 @@ public struct XKCDSource: ItemSource {
             itemIDs: ids, items: fetched, nextPosition: next >= 1 ? String(next) : nil, validators: pageValidators))
     }
 }
-
-extension ComicsError {
-    static func unexpected(_ message: String) -> ComicsError {
-        ComicsError(.unexpected, message)
-    }
-}
