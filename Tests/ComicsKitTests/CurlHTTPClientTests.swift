@@ -102,6 +102,21 @@ final class CurlHTTPClientTests: XCTestCase {
         XCTAssertEqual(error.reason, .timedOut)
     }
 
+    func testABatchStopsAtItsDeadlineWhateverTheRetries() throws {
+        try server.control(.object([("fault", .string("hang"))]))
+        let results = try client {
+            $0.transferTimeout = 0.4
+            $0.maxAttempts = 100
+            $0.batchTimeout = 1.5
+        }.get((1...3).map { HTTPRequest(url: "\(server.baseURL)/\($0)/info.0.json") })
+        try server.control(.object([("fault", .null)]))
+        XCTAssertLessThan(try server.stats().total, 40, "the batch deadline ended the retries long before 3 × 100 attempts")
+        for result in results {
+            guard case let .failure(error) = result else { return XCTFail("a hanging server answered") }
+            XCTAssertEqual(error.reason, .timedOut)
+        }
+    }
+
     func testOnlyHTTPAndHTTPSAreFetched() throws {
         let result = try client().get(HTTPRequest(url: "file:///etc/passwd"))
         guard case let .failure(error) = result else { return XCTFail("file:// was fetched") }

@@ -33,8 +33,19 @@ public final class CurlHTTPClient: HTTPClient {
         }
         var active: [UnsafeMutableRawPointer: Attempt] = [:]
 
+        let deadline = Date().addingTimeInterval(settings.batchTimeout)
         while !waiting.isEmpty || !active.isEmpty {
             let now = Date()
+            if now >= deadline {
+                for (handle, attempt) in active {
+                    curl_multi_remove_handle(multi, handle)
+                    results[attempt.pending.index] = .failure(HTTPError(.timedOut, url: attempt.pending.request.url, detail: "timed out"))
+                }
+                for pending in waiting {
+                    results[pending.index] = .failure(HTTPError(.timedOut, url: pending.request.url, detail: "timed out"))
+                }
+                break
+            }
             waiting.sort { $0.notBefore < $1.notBefore }
             while active.count < settings.maxConcurrentRequests, let next = waiting.first, next.notBefore <= now {
                 waiting.removeFirst()
@@ -45,7 +56,7 @@ public final class CurlHTTPClient: HTTPClient {
             }
             if active.isEmpty {
                 if let next = waiting.first {
-                    Thread.sleep(forTimeInterval: max(0, next.notBefore.timeIntervalSinceNow))
+                    Thread.sleep(forTimeInterval: max(0, min(next.notBefore, deadline).timeIntervalSinceNow))
                 }
                 continue
             }
@@ -64,7 +75,8 @@ public final class CurlHTTPClient: HTTPClient {
             }
             if !active.isEmpty {
                 let untilNextStart = waiting.first.map { max(0, $0.notBefore.timeIntervalSinceNow) } ?? 1
-                curl_multi_poll(multi, nil, 0, Int32(min(1000, untilNextStart * 1000)), nil)
+                let untilDeadline = max(0, deadline.timeIntervalSinceNow)
+                curl_multi_poll(multi, nil, 0, Int32(min(1000, untilNextStart * 1000, untilDeadline * 1000)), nil)
             }
         }
         return results.map { $0 ?? .failure(HTTPError(.other, url: "", detail: "request was never sent")) }

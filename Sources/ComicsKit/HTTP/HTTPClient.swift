@@ -86,6 +86,9 @@ public struct HTTPSettings: Equatable, Sendable {
     public var lowSpeedTime: TimeInterval = 15
     /// The most one attempt may take, start to finish.
     public var transferTimeout: TimeInterval = 30
+    /// The most a whole batch may take, retries and waits included: what
+    /// is unanswered by then fails as timed out.
+    public var batchTimeout: TimeInterval = 45
     public var maxBodyBytes = 8 * 1024 * 1024
     public var maxConcurrentRequests = 8
     public var maxRedirects = 5
