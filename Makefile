@@ -28,10 +28,10 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build --product comics
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib
+	$(SWIFT) build -c release --static-swift-stdlib --product comics
 
 run: release
 	.build/release/comics list

@@ -13,10 +13,11 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .systemLibrary(
+        // libcurl's headers at build time (libcurl4-openssl-dev); the library
+        // itself is loaded at run time, only when the network is needed.
+        .target(
             name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
             name: "ComicsKit",

@@ -24,7 +24,7 @@ final class CatalogTests: XCTestCase {
     private func catalog(at offset: TimeInterval = 0, mode: NetworkMode = .cacheFirst) throws -> Catalog {
         var settings = HTTPSettings()
         settings.baseBackoff = 0.01
-        let http = try XCTUnwrap(CurlHTTPClient(settings: settings))
+        let http = CurlHTTPClient(settings: settings)
         return Catalog(
             store: store, sources: [XKCDSource(baseURL: server.baseURL, http: http)],
             clock: .fixed(start.addingTimeInterval(offset)), mode: mode)

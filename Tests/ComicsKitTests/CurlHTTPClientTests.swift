@@ -19,7 +19,7 @@ final class CurlHTTPClientTests: XCTestCase {
         var settings = HTTPSettings()
         settings.baseBackoff = 0.01
         adjust(&settings)
-        return try XCTUnwrap(CurlHTTPClient(settings: settings))
+        return CurlHTTPClient(settings: settings)
     }
 
     func testABatchIsAnsweredInOrder() throws {

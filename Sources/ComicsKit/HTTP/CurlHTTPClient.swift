@@ -1,32 +1,38 @@
 import CCurl
 import Foundation
 
-/// libcurl's global state is initialised once per process, before any handle.
-private let curlGlobalInitialisation: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-
 /// The HTTP client comics uses: libcurl's multi interface drives a batch of
 /// GETs at once over reused (HTTP/2 where offered) connections, with
 /// timeouts, a body size cap, same-origin redirects only, and retries with
 /// backoff for transient failures. Not thread-safe: one per thread.
 public final class CurlHTTPClient: HTTPClient {
     private let settings: HTTPSettings
-    private let multi: UnsafeMutableRawPointer
+    /// Created with the first request: libcurl is loaded only when needed.
+    private var multi: UnsafeMutableRawPointer?
 
-    /// Nil only when libcurl cannot allocate its state.
-    public init?(settings: HTTPSettings = HTTPSettings()) {
-        _ = curlGlobalInitialisation
+    public init(settings: HTTPSettings = HTTPSettings()) {
         self.settings = settings
-        guard let multi = curl_multi_init() else { return nil }
-        self.multi = multi
-        _ = comics_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
-        _ = comics_curl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maxConcurrentRequests)
     }
 
     deinit {
-        curl_multi_cleanup(multi)
+        if let multi { comics_curl_multi_cleanup(multi) }
+    }
+
+    /// Loads libcurl and makes the multi handle, once.
+    private func multiHandle() -> UnsafeMutableRawPointer? {
+        if let multi { return multi }
+        guard comics_curl_load() == 0, let created = comics_curl_multi_init() else { return nil }
+        _ = comics_curl_multi_setopt_long(created, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = comics_curl_multi_setopt_long(created, CURLMOPT_MAX_HOST_CONNECTIONS, settings.maxConcurrentRequests)
+        multi = created
+        return created
     }
 
     public func get(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
+        guard let multi = multiHandle() else {
+            let reason = "cannot use libcurl (\(String(cString: comics_curl_load_error()))); install the libcurl4 package"
+            return requests.map { .failure(HTTPError(.other, url: $0.url, detail: reason)) }
+        }
         var results = [Result<HTTPResponse, HTTPError>?](repeating: nil, count: requests.count)
         var waiting = requests.enumerated().map { index, request in
             PendingRequest(index: index, request: request, origin: URLOrigin(request.url), attempt: 1, notBefore: .distantPast)
@@ -38,7 +44,7 @@ public final class CurlHTTPClient: HTTPClient {
             let now = Date()
             if now >= deadline {
                 for (handle, attempt) in active {
-                    curl_multi_remove_handle(multi, handle)
+                    comics_curl_multi_remove_handle(multi, handle)
                     results[attempt.pending.index] = .failure(HTTPError(.timedOut, url: attempt.pending.request.url, detail: "timed out"))
                 }
                 for pending in waiting {
@@ -49,7 +55,7 @@ public final class CurlHTTPClient: HTTPClient {
             waiting.sort { $0.notBefore < $1.notBefore }
             while active.count < settings.maxConcurrentRequests, let next = waiting.first, next.notBefore <= now {
                 waiting.removeFirst()
-                switch start(next) {
+                switch start(next, on: multi) {
                 case let .success(attempt): active[attempt.handle] = attempt
                 case let .failure(error): results[next.index] = .failure(error)
                 }
@@ -61,13 +67,13 @@ public final class CurlHTTPClient: HTTPClient {
                 continue
             }
             var running: Int32 = 0
-            curl_multi_perform(multi, &running)
+            comics_curl_multi_perform(multi, &running)
             var queued: Int32 = 0
-            while let message = curl_multi_info_read(multi, &queued) {
+            while let message = comics_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
                       let attempt = active.removeValue(forKey: handle)
                 else { continue }
-                curl_multi_remove_handle(multi, handle)
+                comics_curl_multi_remove_handle(multi, handle)
                 switch outcome(of: attempt, code: message.pointee.data.result) {
                 case let .done(result): results[attempt.pending.index] = result
                 case let .retry(pending): waiting.append(pending)
@@ -76,7 +82,7 @@ public final class CurlHTTPClient: HTTPClient {
             if !active.isEmpty {
                 let untilNextStart = waiting.first.map { max(0, $0.notBefore.timeIntervalSinceNow) } ?? 1
                 let untilDeadline = max(0, deadline.timeIntervalSinceNow)
-                curl_multi_poll(multi, nil, 0, Int32(min(1000, untilNextStart * 1000, untilDeadline * 1000)), nil)
+                comics_curl_multi_poll(multi, Int32(min(1000, untilNextStart * 1000, untilDeadline * 1000)))
             }
         }
         return results.map { $0 ?? .failure(HTTPError(.other, url: "", detail: "request was never sent")) }
@@ -99,14 +105,14 @@ public final class CurlHTTPClient: HTTPClient {
         case retry(PendingRequest)
     }
 
-    private func start(_ pending: PendingRequest) -> Result<Attempt, HTTPError> {
+    private func start(_ pending: PendingRequest, on multi: UnsafeMutableRawPointer) -> Result<Attempt, HTTPError> {
         guard let origin = pending.origin, URLOrigin(pending.request.url) == origin else {
             return .failure(HTTPError(.refusedRedirect, url: pending.request.url, detail: "only http and https URLs on the configured host are fetched"))
         }
         guard let attempt = Attempt(pending: pending, settings: settings) else {
             return .failure(HTTPError(.other, url: pending.request.url, detail: "libcurl could not create a request"))
         }
-        curl_multi_add_handle(multi, attempt.handle)
+        comics_curl_multi_add_handle(multi, attempt.handle)
         return .success(attempt)
     }
 
@@ -174,7 +180,7 @@ public final class CurlHTTPClient: HTTPClient {
         private(set) var bodyTooLarge = false
 
         init?(pending: PendingRequest, settings: HTTPSettings) {
-            guard let handle = curl_easy_init() else { return nil }
+            guard let handle = comics_curl_easy_init() else { return nil }
             self.pending = pending
             self.handle = handle
             maxBodyBytes = settings.maxBodyBytes
@@ -182,8 +188,8 @@ public final class CurlHTTPClient: HTTPClient {
         }
 
         deinit {
-            curl_easy_cleanup(handle)
-            curl_slist_free_all(headerList)
+            comics_curl_easy_cleanup(handle)
+            comics_curl_slist_free_all(headerList)
         }
 
         private func configure(_ settings: HTTPSettings) {
@@ -205,7 +211,7 @@ public final class CurlHTTPClient: HTTPClient {
             _ = comics_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, settings.lowSpeedBytes)
             _ = comics_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, Int(settings.lowSpeedTime))
             for (name, value) in pending.request.headers.sorted(by: { $0.key < $1.key }) {
-                headerList = curl_slist_append(headerList, "\(name): \(value)")
+                headerList = comics_curl_slist_append(headerList, "\(name): \(value)")
             }
             if let headerList {
                 _ = comics_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList))
@@ -255,7 +261,7 @@ public final class CurlHTTPClient: HTTPClient {
 
         func error(for code: CURLcode) -> HTTPError {
             let url = pending.request.url
-            let detail = String(cString: curl_easy_strerror(code)).lowercased()
+            let detail = String(cString: comics_curl_easy_strerror(code)).lowercased()
             if bodyTooLarge {
                 return HTTPError(.tooLarge, url: url, detail: "response larger than \(maxBodyBytes / 1_048_576) MiB")
             }

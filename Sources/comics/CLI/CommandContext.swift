@@ -39,9 +39,7 @@ final class CommandContext {
     func catalog() throws -> Catalog {
         if let openedCatalog { return openedCatalog }
         let store = try SQLiteCacheStore(path: databasePath)
-        guard let http = CurlHTTPClient() else {
-            throw ComicsError.unexpected("libcurl could not be initialised")
-        }
+        let http = CurlHTTPClient()
         let catalog = Catalog(store: store, sources: [XKCDSource(baseURL: xkcdURL, http: http)], mode: mode)
         openedCatalog = catalog
         return catalog
