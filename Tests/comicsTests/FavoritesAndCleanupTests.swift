@@ -23,6 +23,17 @@ final class FavoritesAndCleanupTests: EndToEndTestCase {
         XCTAssertEqual(table.stdoutLines, ["  SOURCE ID DATE       TITLE", "★ xkcd    1 2006-01-01 Barrel - Part 1"])
     }
 
+    func testAnEmptyFavouriteListSaysSoToPeopleOnly() throws {
+        let table = try comics.run(["fav", "list"])
+        XCTAssertEqual(table.status, 0)
+        XCTAssertEqual(table.stdout, "")
+        XCTAssertEqual(table.stderr, "comics: no favourites yet; mark one with 'comics fav REF'\n")
+        XCTAssertEqual(try comics.run(["fav", "list", "-q"]).stderr, "")
+        let json = try comics.run(["fav", "list", "-f", "json"])
+        XCTAssertEqual(json.stdout, "[]\n")
+        XCTAssertEqual(json.stderr, "")
+    }
+
     func testFavOfAnUncachedItemFetchesItFirst() throws {
         XCTAssertEqual(try comics.run(["fav", "add", "42"]).status, 0)
         XCTAssertEqual(try server.stats().hits["/42/info.0.json"], 1)

@@ -53,6 +53,11 @@ final class CommandContext {
         if !isQuiet { OutputSink.writeStderr("comics: warning: \(message)\n") }
     }
 
+    /// A remark for people, such as why nothing was printed; `--quiet` silences it.
+    func note(_ message: String) {
+        if !isQuiet { OutputSink.writeStderr("comics: \(message)\n") }
+    }
+
     func info(_ message: String) {
         if isVerbose { OutputSink.writeStderr("comics: \(message)\n") }
     }

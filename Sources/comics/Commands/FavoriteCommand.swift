@@ -25,6 +25,9 @@ enum FavoriteCommand {
         let source = context.arguments.value("source") != nil || context.environment["COMICS_SOURCE"] != nil
             ? context.source : nil
         let items = try context.catalog().favorites(source: source)
+        if items.isEmpty && context.format == .table {
+            context.note("no favourites yet; mark one with 'comics fav REF'")
+        }
         try context.write(ItemsOutput.render(items, context: context, showSource: true))
     }
 }
