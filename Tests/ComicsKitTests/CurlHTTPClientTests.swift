@@ -117,6 +117,14 @@ final class CurlHTTPClientTests: XCTestCase {
         }
     }
 
+    func testAnUntrustedCertificateFailsClosed() throws {
+        let tlsServer = try FixtureServer(tls: true)
+        defer { tlsServer.stop() }
+        let result = try client().get(HTTPRequest(url: "\(tlsServer.baseURL)/1/info.0.json"))
+        guard case let .failure(error) = result else { return XCTFail("a self-signed certificate was trusted") }
+        XCTAssertEqual(error.reason, .insecure, "\(error)")
+    }
+
     func testOnlyHTTPAndHTTPSAreFetched() throws {
         let result = try client().get(HTTPRequest(url: "file:///etc/passwd"))
         guard case let .failure(error) = result else { return XCTFail("file:// was fetched") }

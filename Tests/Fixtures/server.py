@@ -16,17 +16,22 @@ Faults: "500", "503", "429" (with Retry-After: 0), "truncated", "html",
 "refuse" (close the connection at once), "hang", "huge" (an endless body
 with no Content-Length), "redirect:URL" (301 to URL; a relative URL stays
 on this server).
+With --tls it serves HTTPS with selfsigned.crt, a certificate no client
+trusts (for the test that TLS verification fails closed).
 Prints the port it listens on, then serves until stdin closes or it is killed.
 """
 import hashlib
 import json
 import os
+import ssl
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "xkcd")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ARGUMENTS = [argument for argument in sys.argv[1:] if argument != "--tls"]
+ROOT = ARGUMENTS[0] if ARGUMENTS else os.path.join(HERE, "xkcd")
 STATE_LOCK = threading.Condition()
 STATE = {"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0, "agents": []}
 
@@ -154,6 +159,10 @@ class Server(ThreadingHTTPServer):
 
 def main():
     server = Server(("127.0.0.1", 0), Handler)
+    if "--tls" in sys.argv:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(os.path.join(HERE, "selfsigned.crt"), os.path.join(HERE, "selfsigned.key"))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     print(server.server_address[1], flush=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -9,12 +9,16 @@ public final class FixtureServer {
     private let input: Pipe
     private let http: CurlHTTPClient
 
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private let scheme: String
 
-    public init() throws {
+    public var baseURL: String { "\(scheme)://127.0.0.1:\(port)" }
+
+    /// `tls` serves HTTPS with a self-signed certificate that nothing trusts.
+    public init(tls: Bool = false) throws {
+        scheme = tls ? "https" : "http"
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.path("server.py"), Fixtures.path("xkcd")]
+        process.arguments = ["python3", Fixtures.path("server.py"), Fixtures.path("xkcd")] + (tls ? ["--tls"] : [])
         input = Pipe()
         let output = Pipe()
         process.standardInput = input
