@@ -1,4 +1,6 @@
-/// One option as the parser, the help text and (later) completions see it.
+import ComicsKit
+
+/// One option, as the parser and the help text see it.
 struct OptionSpec: Equatable {
     let long: String
     let short: Character?
@@ -46,7 +48,7 @@ enum CommandTable {
     static let globalOptions: [OptionSpec] = [
         OptionSpec("source", short: "s", value: "NAME", env: "COMICS_SOURCE", "the source to browse: xkcd (default)"),
         OptionSpec("format", short: "f", value: "FORMAT", "output format: table (default), json, ndjson, csv, tsv"),
-        OptionSpec("limit", short: "n", value: "N", "comics per xkcd page, 1 to \(200) (default 10)"),
+        OptionSpec("limit", short: "n", value: "N", "comics per xkcd page, 1 to \(ListQuery.maximumLimit) (default \(ListQuery.defaultLimit))"),
         OptionSpec("offline", env: "COMICS_OFFLINE=1", "never touch the network; serve the cache"),
         OptionSpec("refresh", "revalidate now and wait for fresh data"),
         OptionSpec("db", value: "PATH", env: "COMICS_DB", "the database file (default $XDG_DATA_HOME/comics/comics.db)"),
