@@ -76,6 +76,22 @@ public final class ComicsRunner {
             stdin: stdin, label: arguments.joined(separator: " "))
     }
 
+    /// Waits until a detached background job holds its lock; false if none did in time.
+    public func waitForBackgroundWorkToStart(timeout: TimeInterval = 20) -> Bool {
+        let lockPath = BackgroundLauncher(databasePath: databasePath).lockPath
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let descriptor = open(lockPath, O_RDWR | O_CLOEXEC)
+            if descriptor >= 0 {
+                defer { close(descriptor) }
+                if flock(descriptor, LOCK_EX | LOCK_NB) != 0 { return true }
+                flock(descriptor, LOCK_UN)
+            }
+            usleep(10_000)
+        }
+        return false
+    }
+
     /// Waits for the detached background refresh, if one is running.
     public func waitForBackgroundWork(timeout: TimeInterval = 30) -> Bool {
         BackgroundLauncher(databasePath: databasePath).waitForIdle(timeout: timeout)

@@ -49,6 +49,23 @@ final class ListAndShowTests: EndToEndTestCase {
         XCTAssertEqual(fresh.line(1), "  201 2007-01-02 Brand New")
     }
 
+    func testNeverTwoBackgroundRefreshesAtOnce() throws {
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        try server.control(.object([("fault", .string("hang"))]))
+        let first = try comics.start(["list"], clockOffset: "+2h")
+        XCTAssertTrue(first.waitForStdoutLines(11, timeout: 20))
+        XCTAssertTrue(comics.waitForBackgroundWorkToStart())
+        // The first refresh is stuck on the server; a second stale list must not start another.
+        let second = try comics.start(["list", "-v"], clockOffset: "+2h")
+        XCTAssertTrue(second.waitForStdoutLines(11, timeout: 20))
+        try server.control(.object([("fault", .null)]))
+        let secondResult = try second.finish(timeout: 30)
+        XCTAssertEqual(secondResult.stderr, "comics: a background refresh is already running\n")
+        XCTAssertEqual(try first.finish(timeout: 30).status, 0)
+        XCTAssertTrue(comics.waitForBackgroundWork())
+        XCTAssertEqual(try server.stats().hits["/info.0.json"], 2, "the first list and one refresh")
+    }
+
     func testRefreshWaitsForFreshData() throws {
         XCTAssertEqual(try comics.run(["list"]).status, 0)
         try server.control(.object([
