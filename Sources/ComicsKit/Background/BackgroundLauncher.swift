@@ -21,7 +21,7 @@ public struct BackgroundLauncher: Sendable {
     /// Returns false when nothing was started: no work, or work already running.
     @discardableResult
     public func launch(_ tasks: [BackgroundTask], executable: String, environment: [String: String]) -> Bool {
-        guard !tasks.isEmpty else { return true }
+        guard !tasks.isEmpty else { return false }
         let lock = open(lockPath, O_CREAT | O_RDWR, 0o600)
         guard lock >= 0 else { return false }
         defer { close(lock) }

@@ -64,6 +64,7 @@ public protocol CacheStore: AnyObject {
     /// Applies the change and returns whether the item is now a favourite.
     func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
     func favorites(source: SourceName?) throws -> [CachedItem]
+    func favoriteCount() throws -> Int
     /// In one transaction: hands every non-favourite to `select`, removes
     /// what it returns unless `dryRun`, and returns that.
     func removeItems(

@@ -230,6 +230,10 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
+    public func favoriteCount() throws -> Int {
+        try guarded { try database.query("SELECT count(*) FROM favorites")[0][0].int ?? 0 }
+    }
+
     // MARK: - Cleanup
 
     public func removeItems(

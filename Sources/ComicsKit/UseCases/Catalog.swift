@@ -78,12 +78,14 @@ public final class Catalog {
     private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> (StoredPage, [CachedItem]) {
         let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
         let cached = try completePage(key)
-        if let cached, mode == .offline || (mode == .cacheFirst && isFresh(cached.page.fetchedAt, ttl: ttl)) {
-            return cached
-        }
-        if let cached, mode == .cacheFirst {
+        switch action(cachedAt: cached?.page.fetchedAt, ttl: ttl) {
+        case .serve:
+            if let cached { return cached }
+        case .serveAndRefresh:
             deferredTasks.append(.refreshPage(key))
-            return cached
+            if let cached { return cached }
+        case .fetch:
+            break
         }
         guard mode != .offline else {
             throw ComicsError.network("nothing cached for this page, and --offline forbids the network")
@@ -143,12 +145,14 @@ public final class Catalog {
         let ref = try resolve(reference)
         let source = try source(ref.source)
         let cached = try store.cachedItem(ref)
-        if let cached, mode == .offline || (mode == .cacheFirst && isFresh(cached.cachedAt, ttl: policy.detailTTL)) {
-            return cached
-        }
-        if let cached, mode == .cacheFirst {
+        switch action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL) {
+        case .serve:
+            if let cached { return cached }
+        case .serveAndRefresh:
             deferredTasks.append(.refreshItem(ref))
-            return cached
+            if let cached { return cached }
+        case .fetch:
+            break
         }
         return try fetchItem(ref, source: source, cached: cached)
     }
@@ -294,7 +298,7 @@ public final class Catalog {
         let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
         return CleanupReport(
             rules: rules, removed: removed, wouldRemove: removed.compactMap { details[$0.ref] },
-            favoritesKept: try store.favorites(source: nil).count)
+            favoritesKept: try store.favoriteCount())
     }
 
     private func persistedCleanupRules() throws -> CleanupRules {
@@ -310,8 +314,16 @@ public final class Catalog {
 
     // MARK: - Helpers
 
-    private func isFresh(_ date: Date, ttl: TimeInterval) -> Bool {
-        policy.freshness(cachedAt: date, ttl: ttl, now: clock.now) == .fresh
+    private enum CacheAction { case serve, serveAndRefresh, fetch }
+
+    /// The cache rules in one place: what to do with a copy cached at
+    /// `cachedAt` (nil: none), given its TTL, the clock and the network mode.
+    private func action(cachedAt: Date?, ttl: TimeInterval) -> CacheAction {
+        switch (policy.freshness(cachedAt: cachedAt, ttl: ttl, now: clock.now), mode) {
+        case (.missing, _), (_, .refresh): .fetch
+        case (.fresh, _), (.stale, .offline): .serve
+        case (.stale, .cacheFirst): .serveAndRefresh
+        }
     }
 
     private func warnServingStale(_ cachedAt: Date, because error: ComicsError) {

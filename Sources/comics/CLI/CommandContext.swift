@@ -7,7 +7,10 @@ final class CommandContext {
     let arguments: ParsedArguments
     let environment: [String: String]
     let format: OutputFormat
-    let source: SourceName
+    /// The source named by `--source` or `COMICS_SOURCE`, if any.
+    let explicitSource: SourceName?
+    /// The source to browse: the explicit one, else xkcd.
+    var source: SourceName { explicitSource ?? .xkcd }
     let mode: NetworkMode
     let isQuiet: Bool
     let isVerbose: Bool
@@ -21,7 +24,7 @@ final class CommandContext {
         self.arguments = arguments
         self.environment = environment
         format = try OutputFormat.parse(arguments.value("format"))
-        source = try Self.source(arguments.value("source") ?? environment["COMICS_SOURCE"])
+        explicitSource = try Self.source(arguments.value("source") ?? environment["COMICS_SOURCE"])
         let offline = arguments.has("offline") || Self.isTrue(environment["COMICS_OFFLINE"])
         if offline && arguments.has("refresh") {
             throw ComicsError.usage("--offline and --refresh contradict each other", hint: "use one of them")
@@ -77,10 +80,11 @@ final class CommandContext {
         }
     }
 
+    /// The one positional argument, such as `REF`.
     func positional(_ name: String) throws -> String {
         let path = (["comics"] + arguments.commandPath).joined(separator: " ")
         guard let first = arguments.positionals.first else {
-            throw ComicsError.usage("'\(path)' needs \(name)", hint: "see '\(path) --help'")
+            throw ComicsError.usage("'\(path)' needs a \(name)", hint: "see '\(path) --help'")
         }
         guard arguments.positionals.count == 1 else {
             throw ComicsError.usage("'\(path)' takes one \(name), got \(arguments.positionals.count)", hint: "see '\(path) --help'")
@@ -101,8 +105,8 @@ final class CommandContext {
         return ["1", "true", "yes", "on"].contains(value)
     }
 
-    private static func source(_ text: String?) throws -> SourceName {
-        guard let text else { return .xkcd }
+    private static func source(_ text: String?) throws -> SourceName? {
+        guard let text else { return nil }
         guard let source = SourceName(userInput: text) else {
             throw ComicsError.usage(
                 "unknown source '\(text)'", hint: "sources are: \(SourceName.allCases.map(\.rawValue).joined(separator: ", "))")

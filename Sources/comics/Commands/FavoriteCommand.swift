@@ -3,7 +3,7 @@ import ComicsKit
 /// `comics fav REF` (toggle), `fav add`, `fav remove` and `fav list`.
 enum FavoriteCommand {
     static func change(_ context: CommandContext, _ change: FavoriteChange) throws {
-        let reference = try ItemReference.parse(try context.positional("a REF"), defaultSource: context.source)
+        let reference = try ItemReference.parse(try context.positional("REF"), defaultSource: context.source)
         let outcome = try context.catalog().changeFavorite(reference, change)
         guard context.format == .table else {
             try context.write(Records.render([Records.item(outcome.item)], as: context.format, single: true))
@@ -22,9 +22,7 @@ enum FavoriteCommand {
 
     static func list(_ context: CommandContext) throws {
         try context.requireNoPositionals()
-        let source = context.arguments.value("source") != nil || context.environment["COMICS_SOURCE"] != nil
-            ? context.source : nil
-        let items = try context.catalog().favorites(source: source)
+        let items = try context.catalog().favorites(source: context.explicitSource)
         if items.isEmpty && context.format == .table {
             context.note("no favourites yet; mark one with 'comics fav REF'")
         }
