@@ -1,13 +1,25 @@
 #!/usr/bin/env python3
-"""A loopback stand-in for xkcd.com, for comics' tests.
+"""A loopback stand-in for xkcd.com and Gutendex, for comics' tests.
 
-Serves the real xkcd documents in a fixture folder laid out as xkcd.com
-serves them (N/info.0.json, info.0.json for the latest), with ETag and
-Last-Modified validators and 304s, and the archive's 404 for comic 404.
+xkcd: serves the real xkcd documents in a fixture folder laid out as
+xkcd.com serves them (N/info.0.json, info.0.json for the latest), with ETag
+and Last-Modified validators and 304s, and the archive's 404 for comic 404.
+
+Gutendex, under /books/: the 64 real books of gutendex/books-list-page*.json
+as the real server (Django REST framework) serves them: 32 per page, `count`,
+an absolute `next` built from the request's Host with the query's
+parameters sorted, `previous` without a page parameter on page 2, 404
+{"detail": "Invalid page."} past the end, `search` (every word in the title
+or an author's name), `languages`, `topic` (subjects and bookshelves),
+`sort` (popular, ascending, descending), `ids`; /books/ID/ for one book,
+404 {"detail": ...} for an unknown one, and 301 to add a missing slash.
+
 Tests steer it through /__control (JSON body) and read /__stats:
 
   {"latest": 200}                     which comic info.0.json names
   {"comics": {"201": {...}}}          extra or replacement documents
+  {"books": {"9001": {...}}}          extra or replacement books
+  {"next": {"1": "http://x/"}}        the `next` link page 1 sends instead
   {"fault": "500", "count": 2}        the next 2 requests fail that way
   {"fault": "hang"}                   hold requests until {"fault": null}
   {"reset": true}                     forget faults, overrides and counts
@@ -26,14 +38,35 @@ import os
 import ssl
 import sys
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, parse_qsl, urlencode
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ARGUMENTS = [argument for argument in sys.argv[1:] if argument != "--tls"]
 ROOT = ARGUMENTS[0] if ARGUMENTS else os.path.join(HERE, "xkcd")
 STATE_LOCK = threading.Condition()
-STATE = {"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0, "agents": []}
+BOOKS_PER_PAGE = 32
+
+
+def fresh_state():
+    return {"latest": 200, "comics": {}, "books": {}, "next": {}, "fault": None, "count": None,
+            "hits": {}, "requests": [], "total": 0, "agents": []}
+
+
+STATE = fresh_state()
+
+
+def load_books():
+    books = []
+    for name in ("books-list-page1.json", "books-list-page2.json"):
+        path = os.path.join(HERE, "gutendex", name)
+        if os.path.exists(path):
+            with open(path, "rb") as handle:
+                books += json.load(handle)["results"]
+    return books
+
+
+FIXTURE_BOOKS = load_books()
 
 
 def comic_document(number):
@@ -69,10 +102,12 @@ class Handler(BaseHTTPRequestHandler):
         command = json.loads(self.rfile.read(length) or b"{}")
         with STATE_LOCK:
             if command.get("reset"):
-                STATE.update({"latest": 200, "comics": {}, "fault": None, "count": None, "hits": {}, "total": 0, "agents": []})
+                STATE.update(fresh_state())
             if "latest" in command:
                 STATE["latest"] = command["latest"]
             STATE["comics"].update(command.get("comics", {}))
+            STATE["books"].update(command.get("books", {}))
+            STATE["next"].update(command.get("next", {}))
             if "fault" in command:
                 STATE["fault"] = command["fault"]
                 STATE["count"] = command.get("count")
@@ -94,11 +129,13 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.split("?")[0]
         if path == "/__stats":
             with STATE_LOCK:
-                body = json.dumps({"total": STATE["total"], "hits": STATE["hits"], "agents": sorted(set(STATE["agents"]))}).encode()
+                body = json.dumps({"total": STATE["total"], "hits": STATE["hits"], "requests": STATE["requests"],
+                                   "agents": sorted(set(STATE["agents"]))}).encode()
             return self.send_body(200, body)
         with STATE_LOCK:
             STATE["total"] += 1
             STATE["hits"][path] = STATE["hits"].get(path, 0) + 1
+            STATE["requests"].append(self.path)
             STATE["agents"].append(self.headers.get("User-Agent", ""))
         fault = self.take_fault()
         if fault == "hang":
@@ -128,6 +165,8 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             return
         parts = [part for part in path.split("/") if part]
+        if parts and parts[0] == "books":
+            return self.serve_books(path, parts, fault)
         if parts == ["info.0.json"]:
             body = comic_document(STATE["latest"])
         elif len(parts) == 2 and parts[1] == "info.0.json" and parts[0].isdigit():
@@ -149,6 +188,85 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         self.send_body(200, body, headers=[("ETag", etag), ("Last-Modified", modified)])
+
+    def serve_books(self, path, parts, fault):
+        query = self.path[len(path) + 1:] if "?" in self.path else ""
+        if not path.endswith("/"):
+            location = path + "/" + ("?" + query if query else "")
+            return self.send_body(301, b"", "text/html; charset=utf-8", [("Location", location)])
+        if len(parts) == 1:
+            status, document = self.book_page(query)
+        elif len(parts) == 2 and parts[1].isdigit():
+            book = next((book for book in all_books() if book.get("id") == int(parts[1])), None)
+            status, document = (200, book) if book else (404, {"detail": "No Book matches the given query."})
+        else:
+            status, document = 404, {"detail": "Not found."}
+        body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
+        if status == 200 and fault == "truncated":
+            return self.send_body(200, body[: len(body) // 2])
+        if status == 200 and fault == "html":
+            return self.send_body(200, b"<!doctype html><title>oops</title>", "text/html")
+        self.send_body(status, body)
+
+    def book_page(self, query):
+        arguments = {key: values[-1] for key, values in parse_qs(query, keep_blank_values=True).items()}
+        books = all_books()
+        for word in arguments.get("search", "").lower().split():
+            books = [book for book in books if word in searchable(book)]
+        if arguments.get("languages"):
+            wanted = set(arguments["languages"].lower().split(","))
+            books = [book for book in books if wanted & set(book.get("languages", []))]
+        if arguments.get("topic"):
+            topic = arguments["topic"].lower()
+            books = [book for book in books
+                     if any(topic in text.lower() for text in book.get("subjects", []) + book.get("bookshelves", []))]
+        if arguments.get("ids"):
+            ids = {int(text) for text in arguments["ids"].split(",") if text.strip().isdigit()}
+            books = [book for book in books if book.get("id") in ids]
+        order = arguments.get("sort", "popular")
+        if order == "ascending":
+            books.sort(key=lambda book: book.get("id") or 0)
+        elif order == "descending":
+            books.sort(key=lambda book: -(book.get("id") or 0))
+        else:
+            books.sort(key=lambda book: -(book.get("download_count") or 0))
+        try:
+            page = int(arguments.get("page", "1"))
+        except ValueError:
+            page = 0
+        pages = max(1, (len(books) + BOOKS_PER_PAGE - 1) // BOOKS_PER_PAGE)
+        if not 1 <= page <= pages:
+            return 404, {"detail": "Invalid page."}
+        link = "http://%s/books/" % self.headers.get("Host", "127.0.0.1")
+        next_link = self.link(link, query, page + 1) if page < pages else None
+        with STATE_LOCK:
+            next_link = STATE["next"].get(str(page), next_link)
+        previous = None
+        if page > 1:
+            previous = self.link(link, query, page - 1 if page > 2 else None)
+        results = books[(page - 1) * BOOKS_PER_PAGE: page * BOOKS_PER_PAGE]
+        return 200, {"count": len(books), "next": next_link, "previous": previous, "results": results}
+
+    @staticmethod
+    def link(base, query, page):
+        """As DRF's replace_query_param: the query's parameters sorted, page set or removed."""
+        arguments = {key: value for key, value in parse_qsl(query, keep_blank_values=True) if key != "page"}
+        if page is not None:
+            arguments["page"] = str(page)
+        encoded = urlencode(sorted(arguments.items()))
+        return base + ("?" + encoded if encoded else "")
+
+
+def all_books():
+    with STATE_LOCK:
+        overrides = dict(STATE["books"])
+    books = [overrides.pop(str(book["id"]), book) for book in FIXTURE_BOOKS]
+    return books + list(overrides.values())
+
+
+def searchable(book):
+    names = " ".join(author.get("name") or "" for author in book.get("authors", []))
+    return (str(book.get("title", "")) + " " + names).lower()
 
 
 class Server(ThreadingHTTPServer):
