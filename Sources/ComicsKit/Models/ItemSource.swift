@@ -41,6 +41,13 @@ public protocol ItemSource {
     var hasLatest: Bool { get }
     /// The attributes worth a column when items are listed in a table.
     var summaryAttributes: [String] { get }
+    /// Every attribute key its items carry, in record order, so exports
+    /// have the same columns whichever items they hold.
+    var attributeKeys: [String] { get }
+    /// Whether a listing's page size is the client's to choose (`ListQuery.limit`).
+    var acceptsPageSize: Bool { get }
+    /// Whether listings can be searched, filtered and sorted (`ListQuery.hasFilters`).
+    var acceptsFilters: Bool { get }
 
     /// What identifies a page of this query in the cache.
     func pageQueryKey(_ query: ListQuery) -> String
@@ -55,4 +62,13 @@ public protocol ItemSource {
 
     /// Fetches items concurrently; each answer in the order asked.
     func fetchItems(_ requests: [(id: Int, validators: Validators)]) throws -> [ItemFetch]
+
+    /// Plain text for people when the generic rendering of an attribute
+    /// would not read well (a list of authors with their years); `brief`
+    /// for a table cell. nil: render it generically.
+    func displayText(of attribute: Attribute, brief: Bool) -> String?
+}
+
+extension ItemSource {
+    public func displayText(of attribute: Attribute, brief: Bool) -> String? { nil }
 }

@@ -2,6 +2,7 @@
 /// (`-s xkcd`, `xkcd:353`) and the name stored in the database.
 public enum SourceName: String, CaseIterable, Sendable, Comparable {
     case xkcd
+    case books
 
     public static func < (lhs: SourceName, rhs: SourceName) -> Bool {
         lhs.rawValue < rhs.rawValue

@@ -52,15 +52,22 @@ public final class Catalog {
         case nil:
             position = PageKey.firstPosition
         case .endOfArchive:
-            throw ComicsError.notFound("no more to show: the end of the archive was reached (`comics list` starts again from the newest)")
+            throw Self.endOfArchive
         case let .next(next):
             position = next
         }
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: position)
         let (page, items) = try servePage(key, query: query, source: source)
         try moveCursor(to: cursor(after: page), source: sourceName, query: cursorKey)
+        if items.isEmpty && !key.isFirst {
+            // The listing shrank under the cursor: nothing is left past it.
+            throw Self.endOfArchive
+        }
         return items
     }
+
+    private static let endOfArchive = ComicsError.notFound(
+        "no more to show: the end of the archive was reached (`comics list` starts again from the first page)")
 
     private func cursor(after page: StoredPage) -> PageCursor {
         page.nextPosition.map { .next(position: $0) } ?? .endOfArchive

@@ -20,7 +20,11 @@ public struct XKCDSource: ItemSource {
         hostDescription = URLOrigin(baseURL)?.host ?? baseURL
     }
 
-    public func pageQueryKey(_ query: ListQuery) -> String { query.key }
+    public let acceptsPageSize = true
+    public let acceptsFilters = false
+    public let attributeKeys = ["date", "alt", "transcript", "image_url", "interactive"]
+
+    public func pageQueryKey(_ query: ListQuery) -> String { ListQuery(limit: query.pageSize).key }
 
     /// Comic numbers mean the same whatever the page size, so every page
     /// size walks one archive with one cursor.
@@ -77,8 +81,8 @@ public struct XKCDSource: ItemSource {
 
         var ids: [Int] = []
         var next = start
-        while ids.count < query.limit && next >= 1 {
-            let candidates = Array(stride(from: next, to: max(0, next - (query.limit - ids.count)), by: -1))
+        while ids.count < query.pageSize && next >= 1 {
+            let candidates = Array(stride(from: next, to: max(0, next - (query.pageSize - ids.count)), by: -1))
             next = (candidates.last ?? 1) - 1
             let known = try isCached(candidates).union(fetched.map(\.item.ref.id))
             let missing = candidates.filter { !known.contains($0) }

@@ -1,0 +1,108 @@
+/// Reads Gutendex documents: book objects (in a list page or from
+/// `/books/ID/`) into items, surviving the catalogue's gaps: null or
+/// negative years (Homer: -750), no summary or several, MIME keys with
+/// parameters (`text/plain; charset=us-ascii`), a null title.
+public enum GutendexBookDecoder {
+    /// A list page: how many books the query matches, where the next page
+    /// is (unchecked), and the books it holds. Entries without a usable id
+    /// are skipped rather than failing the page.
+    public struct Page: Equatable, Sendable {
+        public var count: Int?
+        public var next: String?
+        public var books: [Item]
+    }
+
+    public static func decodePage(_ body: [UInt8]) throws(GutendexDecodingError) -> Page {
+        let document = try parse(body)
+        guard case let .array(results)? = document["results"] else {
+            throw GutendexDecodingError(reason: "a book list without results")
+        }
+        var seen = Set<Int>()
+        let books = results.compactMap { try? decode($0) }.filter { seen.insert($0.ref.id).inserted }
+        return Page(count: integer(document["count"]), next: document["next"]?.stringValue, books: books)
+    }
+
+    /// One book from `/books/ID/`.
+    public static func decodeBook(_ body: [UInt8]) throws(GutendexDecodingError) -> Item {
+        try decode(try parse(body))
+    }
+
+    public static func decode(_ book: JSONValue) throws(GutendexDecodingError) -> Item {
+        guard case .object = book else { throw GutendexDecodingError(reason: "a book that is not a JSON object") }
+        guard let id = integer(book["id"]), id > 0 else { throw GutendexDecodingError(reason: "a book without an id") }
+        let title = book["title"]?.stringValue ?? ""
+        let formats = formats(book["formats"])
+        let attributes: [Attribute] = [
+            Attribute("authors", .array(people(book["authors"]))),
+            Attribute("languages", .array(strings(book["languages"]))),
+            Attribute("subjects", .array(strings(book["subjects"]))),
+            Attribute("bookshelves", .array(strings(book["bookshelves"]))),
+            Attribute("summaries", .array(strings(book["summaries"]))),
+            Attribute("media_type", book["media_type"]?.stringValue.map(JSONValue.string) ?? .null),
+            Attribute("copyright", boolean(book["copyright"])),
+            Attribute("download_count", integer(book["download_count"]).map(JSONValue.int) ?? .null),
+            Attribute("cover_url", formats["image/jpeg"].map(JSONValue.string) ?? .null),
+            Attribute("formats", .object(formats.pairs.map { ($0.0, .string($0.1)) })),
+        ]
+        return Item(
+            ref: ItemRef(source: .books, id: id), title: title.isEmpty ? "#\(id)" : title,
+            url: "https://www.gutenberg.org/ebooks/\(id)", attributes: attributes)
+    }
+
+    private static func parse(_ body: [UInt8]) throws(GutendexDecodingError) -> JSONValue {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(body)
+        } catch {
+            throw GutendexDecodingError(reason: "not JSON (\(error))")
+        }
+        guard case .object = document else { throw GutendexDecodingError(reason: "expected a JSON object") }
+        return document
+    }
+
+    private static func integer(_ value: JSONValue?) -> Int? {
+        switch value {
+        case let .int(number)?: number
+        case let .string(text)?: Int(text)
+        default: nil
+        }
+    }
+
+    private static func boolean(_ value: JSONValue?) -> JSONValue {
+        if case let .bool(flag)? = value { return .bool(flag) }
+        return .null
+    }
+
+    private static func strings(_ value: JSONValue?) -> [JSONValue] {
+        (value?.arrayValue ?? []).compactMap { $0.stringValue.map(JSONValue.string) }
+    }
+
+    /// `{name, birth_year, death_year}`, with years as integers or null.
+    private static func people(_ value: JSONValue?) -> [JSONValue] {
+        (value?.arrayValue ?? []).compactMap { person in
+            guard let name = person["name"]?.stringValue, !name.isEmpty else { return nil }
+            return .object([
+                ("name", .string(name)),
+                ("birth_year", integer(person["birth_year"]).map(JSONValue.int) ?? .null),
+                ("death_year", integer(person["death_year"]).map(JSONValue.int) ?? .null),
+            ])
+        }
+    }
+
+    /// MIME type to URL, in the order sent; entries that are not text are dropped.
+    private static func formats(_ value: JSONValue?) -> OrderedFormats {
+        guard case let .object(members)? = value else { return OrderedFormats(pairs: []) }
+        return OrderedFormats(pairs: members.compactMap { key, url in url.stringValue.map { (key, $0) } })
+    }
+
+    private struct OrderedFormats {
+        let pairs: [(String, String)]
+        subscript(type: String) -> String? { pairs.first { $0.0 == type }?.1 }
+    }
+}
+
+/// Why a Gutendex document could not be read.
+public struct GutendexDecodingError: Error, Equatable, CustomStringConvertible {
+    public let reason: String
+    public var description: String { reason }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// Project Gutenberg through Gutendex: `BASE/books/?search=...` lists 32
+/// full book objects a page, with an absolute `next` link; `BASE/books/ID/`
+/// is one book; `BASE/books/?ids=1,2,3` is several in one request. Each
+/// query (search, languages, topic, sort) pages with its own cursor, whose
+/// positions are the `next` links themselves, checked before they are followed.
+public struct GutendexSource: ItemSource {
+    /// Books per page, as the server sends them (and the most `ids` one request may name).
+    public static let pageSize = 32
+
+    public let name = SourceName.books
+    public let itemNoun = "book"
+    public let hasLatest = false
+    public let summaryAttributes = ["authors"]
+    public let attributeKeys = [
+        "authors", "languages", "subjects", "bookshelves", "summaries", "media_type", "copyright",
+        "download_count", "cover_url", "formats",
+    ]
+    public let acceptsPageSize = false
+    public let acceptsFilters = true
+    public let hostDescription: String
+
+    private let baseURL: String
+    private let links: GutendexLinks
+    private let http: HTTPClient
+    private var upstream: Upstream { Upstream(host: hostDescription) }
+
+    /// `baseURL` is `https://gutendex.com` or a server with the same API.
+    public init(baseURL: String, http: HTTPClient) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.http = http
+        links = GutendexLinks(listURL: self.baseURL + "/books/")
+        hostDescription = URLOrigin(baseURL)?.host ?? baseURL
+    }
+
+    /// The page size is the server's, so only the filters name a query.
+    public func pageQueryKey(_ query: ListQuery) -> String { query.filtersOnly.key }
+
+    /// Every query walks its own results, so each keeps its own cursor.
+    public func cursorQueryKey(_ query: ListQuery) -> String { query.filtersOnly.key }
+
+    public func fetchPage(
+        at position: String, query: ListQuery, validators: Validators, isCached: ([Int]) throws -> Set<Int>
+    ) throws -> PageFetch {
+        let url: String
+        let pageNumber: Int
+        if position == PageKey.firstPosition {
+            url = links.firstPage(query)
+            pageNumber = 1
+        } else {
+            pageNumber = try links.pageNumber(ofLink: position)
+            url = position
+        }
+        let response = try http.get(HTTPRequest.conditional(url: url, validators: validators)).mapError(upstream.failure).get()
+        switch response.status {
+        case 200:
+            let page: GutendexBookDecoder.Page
+            do {
+                page = try GutendexBookDecoder.decodePage(response.body)
+            } catch {
+                throw upstream.malformed(error.reason)
+            }
+            return .page(FetchedPage(
+                itemIDs: page.books.map(\.ref.id),
+                items: page.books.map { FetchedItem(item: $0, validators: .none) },
+                nextPosition: links.nextPosition(page.next, after: pageNumber, count: page.count),
+                validators: response.validators))
+        case 304:
+            return .notModified(response.validators)
+        case 404 where pageNumber > 1:
+            // "Invalid page.": the results shrank since the link was made.
+            return .page(FetchedPage(itemIDs: [], items: [], nextPosition: nil, validators: .none))
+        default:
+            throw upstream.unexpectedStatus(response.status)
+        }
+    }
+
+    /// One book is asked for at its canonical `/books/ID/` (conditionally
+    /// when cached); several go `pageSize` at a time through `?ids=`.
+    public func fetchItems(_ requests: [(id: Int, validators: Validators)]) throws -> [ItemFetch] {
+        guard requests.count > 1 else {
+            return try requests.map { request in
+                try bookFetch(http.get(HTTPRequest.conditional(url: "\(baseURL)/books/\(request.id)/", validators: request.validators)))
+            }
+        }
+        let batches = stride(from: 0, to: requests.count, by: Self.pageSize).map {
+            Array(requests[$0..<min($0 + Self.pageSize, requests.count)])
+        }
+        let responses = http.get(batches.map { batch in
+            HTTPRequest(url: "\(baseURL)/books/?ids=" + batch.map { String($0.id) }.joined(separator: ","))
+        })
+        var found: [Int: Item] = [:]
+        for result in responses {
+            let response = try result.mapError(upstream.failure).get()
+            guard response.status == 200 else { throw upstream.unexpectedStatus(response.status) }
+            do {
+                for book in try GutendexBookDecoder.decodePage(response.body).books { found[book.ref.id] = book }
+            } catch {
+                throw upstream.malformed(error.reason)
+            }
+        }
+        return requests.map { request in
+            found[request.id].map { .fetched(FetchedItem(item: $0, validators: .none)) } ?? .notFound
+        }
+    }
+
+    private func bookFetch(_ result: Result<HTTPResponse, HTTPError>) throws -> ItemFetch {
+        let response = try result.mapError(upstream.failure).get()
+        switch response.status {
+        case 200:
+            do {
+                return .fetched(FetchedItem(item: try GutendexBookDecoder.decodeBook(response.body), validators: response.validators))
+            } catch {
+                throw upstream.malformed(error.reason)
+            }
+        case 304: return .notModified(response.validators)
+        case 404, 410: return .notFound
+        default: throw upstream.unexpectedStatus(response.status)
+        }
+    }
+
+    public func displayText(of attribute: Attribute, brief: Bool) -> String? {
+        BookText.describe(attribute, brief: brief)
+    }
+}
