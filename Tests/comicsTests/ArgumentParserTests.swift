@@ -74,7 +74,9 @@ final class ArgumentParserTests: XCTestCase {
         XCTAssertEqual(try ItemReference.parse("353", defaultSource: .xkcd), .item(ItemRef(source: .xkcd, id: 353)))
         XCTAssertEqual(try ItemReference.parse("XKCD:7", defaultSource: .xkcd), .item(ItemRef(source: .xkcd, id: 7)))
         XCTAssertEqual(try ItemReference.parse("latest", defaultSource: .xkcd), .latest(.xkcd))
-        for bad in ["", "0", "-1", "abc", "books:1", "xkcd:", "٣", "1.5", "99999999999999999999"] {
+        XCTAssertEqual(try ItemReference.parse("books:1342", defaultSource: .xkcd), .item(ItemRef(source: .books, id: 1342)))
+        XCTAssertEqual(try ItemReference.parse("84", defaultSource: .books), .item(ItemRef(source: .books, id: 84)))
+        for bad in ["", "0", "-1", "abc", "dilbert:1", "xkcd:", "٣", "1.5", "99999999999999999999"] {
             XCTAssertThrowsError(try ItemReference.parse(bad, defaultSource: .xkcd), bad)
         }
     }

@@ -13,7 +13,7 @@ final class CommandLineTests: EndToEndTestCase {
         let help = try comics.run(["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertEqual(help.stdout, HelpText.render([]))
-        XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics from the shell, offline-first\n"))
+        XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics and Project Gutenberg books from the shell, offline-first\n"))
         for command in [["list"], ["more"], ["show"], ["fav"], ["fav", "add"], ["fav", "remove"], ["fav", "list"], ["cleanup"]] {
             let result = try comics.run(command + ["--help"])
             XCTAssertEqual(result.status, 0)
@@ -36,7 +36,7 @@ final class CommandLineTests: EndToEndTestCase {
                   --max-items N    keep at most N non-favourites per source (default 500)
 
             Global options:
-              -s, --source NAME    the source to browse: xkcd (default) [env: COMICS_SOURCE]
+              -s, --source NAME    the source to browse: xkcd (default) or books [env: COMICS_SOURCE]
               -f, --format FORMAT  output format: table (default), json, ndjson, csv, tsv
               -n, --limit N        comics per xkcd page, 1 to 200 (default 10)
                   --offline        never touch the network; serve the cache [env: COMICS_OFFLINE=1]
@@ -61,7 +61,7 @@ final class CommandLineTests: EndToEndTestCase {
             (["list", "--limt", "3"], "comics: error: unknown option '--limt' for 'comics list'; did you mean '--limit'? see 'comics list --help'\n"),
             (["list", "-n", "0"], "comics: error: --limit must be a whole number from 1 to 200, not '0'\n"),
             (["list", "--format", "xml"], "comics: error: unknown format 'xml'; use one of: table, json, ndjson, csv, tsv\n"),
-            (["-s", "dilbert", "list"], "comics: error: unknown source 'dilbert'; sources are: xkcd\n"),
+            (["-s", "dilbert", "list"], "comics: error: unknown source 'dilbert'; sources are: xkcd, books\n"),
             (["show"], "comics: error: 'comics show' needs a REF; see 'comics show --help'\n"),
             (["show", "abc"], "comics: error: 'abc' is not an item reference; use a number such as 353, a qualified reference such as xkcd:353, or latest\n"),
             (["show", "1", "2"], "comics: error: 'comics show' takes one REF, got 2; see 'comics show --help'\n"),

@@ -18,6 +18,7 @@ final class CommandContext {
     let databasePath: String
     let query: ListQuery
     private let xkcdURL: String
+    private let gutendexURL: String
     private var openedCatalog: Catalog?
 
     init(arguments: ParsedArguments, environment: [String: String]) throws {
@@ -34,8 +35,10 @@ final class CommandContext {
         isVerbose = arguments.has("verbose") && !isQuiet
         terminal = Terminal.detect(noColorFlag: arguments.has("no-color"), environment: environment)
         databasePath = try Self.databasePath(option: arguments.value("db"), environment: environment)
-        query = ListQuery(limit: try Self.limit(arguments.value("limit")))
+        query = try Self.query(arguments)
         xkcdURL = try Self.baseURL(environment["COMICS_XKCD_URL"], default: "https://xkcd.com", variable: "COMICS_XKCD_URL")
+        gutendexURL = try Self.baseURL(
+            environment["COMICS_GUTENDEX_URL"], default: "https://gutendex.com", variable: "COMICS_GUTENDEX_URL")
     }
 
     /// The catalog over the database, opened (and migrated) on first use.
@@ -43,9 +46,30 @@ final class CommandContext {
         if let openedCatalog { return openedCatalog }
         let store = try SQLiteCacheStore(path: databasePath)
         let http = CurlHTTPClient()
-        let catalog = Catalog(store: store, sources: [XKCDSource(baseURL: xkcdURL, http: http)], mode: mode)
+        let sources: [ItemSource] = [
+            XKCDSource(baseURL: xkcdURL, http: http),
+            GutendexSource(baseURL: gutendexURL, http: http),
+        ]
+        let catalog = Catalog(store: store, sources: sources, mode: mode)
         openedCatalog = catalog
         return catalog
+    }
+
+    /// The listing query, refused with the flags at fault when the source
+    /// cannot honour it (`--search` on xkcd, `--limit` on books).
+    func query(for source: ItemSource) throws -> ListQuery {
+        let name = source.name.rawValue
+        if query.hasFilters && !source.acceptsFilters {
+            throw ComicsError.usage(
+                "\(name) listings cannot be searched, filtered or sorted",
+                hint: "--search, --language, --topic and --sort are for '--source books'")
+        }
+        if query.limit != nil && !source.acceptsPageSize {
+            throw ComicsError.usage(
+                "\(name) pages are as long as the server makes them; --limit cannot change that",
+                hint: "--limit is for '--source xkcd'")
+        }
+        return query
     }
 
     func write(_ text: String) throws {
@@ -114,12 +138,48 @@ final class CommandContext {
         return source
     }
 
-    private static func limit(_ text: String?) throws -> Int {
-        guard let text else { return ListQuery.defaultLimit }
-        guard let limit = Int(text), (1...ListQuery.maximumLimit).contains(limit) else {
-            throw ComicsError.usage("--limit must be a whole number from 1 to \(ListQuery.maximumLimit), not '\(text)'")
+    private static func query(_ arguments: ParsedArguments) throws -> ListQuery {
+        var limit: Int?
+        if let text = arguments.value("limit") {
+            guard let number = Int(text), (1...ListQuery.maximumLimit).contains(number) else {
+                throw ComicsError.usage("--limit must be a whole number from 1 to \(ListQuery.maximumLimit), not '\(text)'")
+            }
+            limit = number
         }
-        return limit
+        var sort: ListQuery.SortOrder?
+        if let text = arguments.value("sort") {
+            sort = ListQuery.SortOrder(rawValue: text.lowercased())
+            guard sort != nil else {
+                throw ComicsError.usage(
+                    "unknown sort order '\(text)'",
+                    hint: "use one of: \(ListQuery.SortOrder.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        return ListQuery(
+            limit: limit, search: try text(arguments, "search"), languages: try languages(arguments.value("language")),
+            topic: try text(arguments, "topic"), sort: sort)
+    }
+
+    private static func text(_ arguments: ParsedArguments, _ option: String) throws -> String? {
+        guard let text = arguments.value(option) else { return nil }
+        guard text.contains(where: { !$0.isWhitespace }) else {
+            throw ComicsError.usage("--\(option) needs some text")
+        }
+        return text
+    }
+
+    /// `en,fr`: two- or three-letter language codes, as Project Gutenberg uses.
+    private static func languages(_ text: String?) throws -> [String] {
+        guard let text else { return [] }
+        let codes = text.split(separator: ",", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        for code in codes where !(2...3).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
+            throw ComicsError.usage(
+                "'\(code)' in --language '\(text)' is not a language code",
+                hint: "give two-letter codes separated by commas, such as en,fr")
+        }
+        return codes
     }
 
     private static func baseURL(_ value: String?, default fallback: String, variable: String) throws -> String {

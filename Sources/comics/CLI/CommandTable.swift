@@ -46,7 +46,7 @@ struct CommandSpec: Equatable {
 /// The comics command line, declared once.
 enum CommandTable {
     static let globalOptions: [OptionSpec] = [
-        OptionSpec("source", short: "s", value: "NAME", env: "COMICS_SOURCE", "the source to browse: xkcd (default)"),
+        OptionSpec("source", short: "s", value: "NAME", env: "COMICS_SOURCE", "the source to browse: xkcd (default) or books"),
         OptionSpec("format", short: "f", value: "FORMAT", "output format: table (default), json, ndjson, csv, tsv"),
         OptionSpec("limit", short: "n", value: "N", "comics per xkcd page, 1 to \(ListQuery.maximumLimit) (default \(ListQuery.defaultLimit))"),
         OptionSpec("offline", env: "COMICS_OFFLINE=1", "never touch the network; serve the cache"),
@@ -60,22 +60,34 @@ enum CommandTable {
     ]
 
     static let itemReference = ArgumentSpec(
-        name: "REF", help: "a number (353), a qualified reference (xkcd:353) or latest")
+        name: "REF", help: "a number (353), a qualified reference (xkcd:353, books:1342) or latest")
+
+    /// A books query; `more` continues the query it is given.
+    static let bookQueryOptions: [OptionSpec] = [
+        OptionSpec("search", value: "TEXT", "books whose title or authors contain every word of TEXT"),
+        OptionSpec("language", value: "CODES", "books in any of these languages (en,fr)"),
+        OptionSpec("topic", value: "TEXT", "books whose subjects or bookshelves contain TEXT"),
+        OptionSpec("sort", value: "ORDER", "popular (default: most downloaded first), ascending or descending (by id)"),
+    ]
 
     static let root = CommandSpec(
         name: "comics",
-        abstract: "browse xkcd comics from the shell, offline-first",
+        abstract: "browse xkcd comics and Project Gutenberg books from the shell, offline-first",
         subcommands: [
             CommandSpec(
-                name: "list", abstract: "show the newest page and start paging from it",
-                examples: ["comics list", "comics list -n 5 --format json"]),
+                name: "list", abstract: "show the newest page (books: a query's first page) and start paging from it",
+                options: bookQueryOptions,
+                examples: [
+                    "comics list", "comics list -n 5 --format json", "comics -s books list --search austen --language en",
+                ]),
             CommandSpec(
-                name: "more", abstract: "show the page after the last one shown",
-                examples: ["comics list && comics more && comics more"]),
+                name: "more", abstract: "show the page after the last one shown (of the same books query)",
+                options: bookQueryOptions,
+                examples: ["comics list && comics more && comics more", "comics -s books more --search austen"]),
             CommandSpec(
-                name: "show", abstract: "show one comic in full",
+                name: "show", abstract: "show one comic or book in full",
                 arguments: [itemReference],
-                examples: ["comics show 353", "comics show latest --format json"]),
+                examples: ["comics show 353", "comics show latest --format json", "comics show books:1342"]),
             CommandSpec(
                 name: "fav", abstract: "toggle a favourite, or manage favourites",
                 arguments: [itemReference],

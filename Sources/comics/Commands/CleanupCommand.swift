@@ -18,12 +18,12 @@ enum CleanupCommand {
                     ("cached_at", .string(Records.timestamp(candidate.cachedAt))),
                 ])
             }
-            try context.write(Records.render(records, as: context.format))
+            try context.write(Records.render(records, as: context.format, columns: ["source", "id", "cached_at"]))
             return
         }
         if dryRun && !report.wouldRemove.isEmpty {
-            try context.write(TableRenderer(terminal: context.terminal)
-                .list(report.wouldRemove, summaryAttributes: [], showSource: true))
+            try context.write(TableRenderer(terminal: context.terminal, catalog: context.catalog())
+                .list(report.wouldRemove, showSource: true))
         }
         guard !context.isQuiet else { return }
         try context.write(summary(report, dryRun: dryRun) + "\n")

@@ -6,7 +6,9 @@ enum FavoriteCommand {
         let reference = try ItemReference.parse(try context.positional("REF"), defaultSource: context.source)
         let outcome = try context.catalog().changeFavorite(reference, change)
         guard context.format == .table else {
-            try context.write(Records.render([Records.item(outcome.item)], as: context.format, single: true))
+            try context.write(Records.render(
+                [Records.item(outcome.item)], as: context.format,
+                columns: Records.columns(for: [try context.catalog().source(outcome.item.ref.source)]), single: true))
             return
         }
         let item = outcome.item.item
@@ -26,6 +28,7 @@ enum FavoriteCommand {
         if items.isEmpty && context.format == .table {
             context.note("no favourites yet; mark one with 'comics fav REF'")
         }
-        try context.write(ItemsOutput.render(items, context: context, showSource: true))
+        let sources = context.explicitSource.map { [$0] } ?? SourceName.allCases
+        try context.write(ItemsOutput.render(items, spanning: sources, context: context))
     }
 }

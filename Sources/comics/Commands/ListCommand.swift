@@ -7,24 +7,28 @@ enum ListCommand {
     static func run(_ context: CommandContext, page: Page) throws {
         try context.requireNoPositionals()
         let catalog = try context.catalog()
+        let query = try context.query(for: catalog.source(context.source))
         let items = switch page {
-        case .newest: try catalog.list(context.source, query: context.query)
-        case .next: try catalog.more(context.source, query: context.query)
+        case .newest: try catalog.list(context.source, query: query)
+        case .next: try catalog.more(context.source, query: query)
         }
-        try context.write(ItemsOutput.render(items, context: context, showSource: false))
+        if items.isEmpty && context.format == .table {
+            context.note("nothing matches this query")
+        }
+        try context.write(ItemsOutput.render(items, spanning: [context.source], context: context))
     }
 }
 
-/// Renders a list of items in the chosen format; shared by every command
-/// that prints several items.
+/// Renders items in the chosen format; shared by every command that
+/// prints items. `sources` are those the listing could hold, so exports
+/// have the same columns however many items of each it holds.
 enum ItemsOutput {
-    static func render(_ items: [CachedItem], context: CommandContext, showSource: Bool) throws -> String {
+    static func render(_ items: [CachedItem], spanning sources: [SourceName], context: CommandContext) throws -> String {
+        let catalog = try context.catalog()
         guard context.format == .table else {
-            return Records.render(items.map(Records.item), as: context.format)
+            let columns = Records.columns(for: try sources.sorted().map(catalog.source))
+            return Records.render(items.map(Records.item), as: context.format, columns: columns)
         }
-        let sources = Set(items.map(\.ref.source)).sorted()
-        let summaryAttributes = sources.count == 1 ? try context.catalog().source(sources[0]).summaryAttributes : []
-        return TableRenderer(terminal: context.terminal)
-            .list(items, summaryAttributes: summaryAttributes, showSource: showSource)
+        return TableRenderer(terminal: context.terminal, catalog: catalog).list(items, showSource: sources.count > 1)
     }
 }

@@ -18,49 +18,45 @@ enum OutputFormat: String, CaseIterable {
 /// Machine-readable records: the spec's fields, in a fixed order, for json,
 /// ndjson, csv and tsv alike.
 enum Records {
+    /// The fields every record has, before its source's own.
+    static let commonKeys = ["source", "id", "title", "url", "favorite", "cached_at"]
+
+    /// The columns of a csv/tsv export that may hold items of these sources.
+    static func columns(for sources: [ItemSource]) -> [String] {
+        commonKeys + sources.flatMap(\.attributeKeys)
+    }
+
     static func item(_ cached: CachedItem) -> JSONValue {
         let item = cached.item
-        var members: [(String, JSONValue)] = [
-            ("source", .string(item.ref.source.rawValue)),
-            ("id", .int(item.ref.id)),
-            ("title", .string(item.title)),
-            ("url", .string(item.url)),
-            ("favorite", .bool(cached.isFavorite)),
-            ("cached_at", .string(timestamp(cached.cachedAt))),
+        let common: [JSONValue] = [
+            .string(item.ref.source.rawValue), .int(item.ref.id), .string(item.title), .string(item.url),
+            .bool(cached.isFavorite), .string(timestamp(cached.cachedAt)),
         ]
-        members += item.attributes.map { ($0.key, $0.value) }
-        return .object(members)
+        return .object(Array(zip(commonKeys, common)) + item.attributes.map { ($0.key, $0.value) })
     }
 
     static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601)
     }
 
-    /// Prints records in a machine format. `single` prints one object
-    /// rather than an array (`show --format json`).
-    static func render(_ records: [JSONValue], as format: OutputFormat, single: Bool = false) -> String {
+    /// Prints records in a machine format; `columns` are the csv/tsv header.
+    /// `single` prints one object rather than an array (`show --format json`).
+    static func render(_ records: [JSONValue], as format: OutputFormat, columns: [String], single: Bool = false) -> String {
         switch format {
         case .json:
             return (single && records.count == 1 ? records[0] : .array(records)).prettySerialized + "\n"
         case .ndjson, .table:
             return records.map { $0.serialized + "\n" }.joined()
         case .csv:
-            return delimited(records, separator: ",", lineEnd: "\r\n")
+            return delimited(records, columns: columns, separator: ",", lineEnd: "\r\n")
         case .tsv:
-            return delimited(records, separator: "\t", lineEnd: "\n")
+            return delimited(records, columns: columns, separator: "\t", lineEnd: "\n")
         }
     }
 
-    /// A header row of every key seen (first-seen order), then one row per
-    /// record, quoted as RFC 4180 says; nested values are written as JSON.
-    private static func delimited(_ records: [JSONValue], separator: String, lineEnd: String) -> String {
-        var columns: [String] = []
-        for case let .object(members) in records {
-            for (key, _) in members where !columns.contains(key) {
-                columns.append(key)
-            }
-        }
-        if columns.isEmpty { columns = ["source", "id", "title", "url", "favorite", "cached_at"] }
+    /// A header row, then one row per record, quoted as RFC 4180 says;
+    /// nested values are written as JSON, absent ones as empty cells.
+    private static func delimited(_ records: [JSONValue], columns: [String], separator: String, lineEnd: String) -> String {
         var output = columns.map { quoted($0, separator: separator) }.joined(separator: separator) + lineEnd
         for record in records {
             let cells = columns.map { column -> String in

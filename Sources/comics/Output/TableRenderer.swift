@@ -5,21 +5,35 @@ import Foundation
 /// through `TerminalText.sanitize` before it is printed.
 struct TableRenderer {
     let terminal: Terminal
+    /// Where each item's source is found, for its summary columns and the
+    /// plain-text form of its attributes.
+    let catalog: Catalog
+
+    /// Summary cells wider than this are cut, so the title keeps its room.
+    private static let maximumSummaryWidth = 30
 
     private func clean(_ text: String) -> String {
         TerminalText.sanitize(text, singleLine: true)
     }
 
-    /// One row per item: favourite mark, [source,] id, summary attributes, title.
-    func list(_ items: [CachedItem], summaryAttributes: [String], showSource: Bool) -> String {
+    /// One row per item: favourite mark, [source,] id, summary attributes
+    /// of the sources present, title.
+    func list(_ items: [CachedItem], showSource: Bool) -> String {
         guard !items.isEmpty else { return "" }
+        let present = Set(items.map(\.ref.source)).sorted().compactMap { try? catalog.source($0) }
+        var summaryAttributes: [String] = []
+        for key in present.flatMap(\.summaryAttributes) where !summaryAttributes.contains(key) {
+            summaryAttributes.append(key)
+        }
         var headers = ["", "ID"]
         if showSource { headers.insert("SOURCE", at: 1) }
         headers += summaryAttributes.map { $0.uppercased() }
         let rows: [[String]] = items.map { cached in
             var row = [cached.isFavorite ? "★" : " ", String(cached.ref.id)]
             if showSource { row.insert(cached.ref.source.rawValue, at: 1) }
-            row += summaryAttributes.map { key in cell(cached.item[key]) }
+            row += summaryAttributes.map { key in
+                DisplayWidth.truncate(text(of: key, in: cached, brief: true), to: Self.maximumSummaryWidth)
+            }
             return row
         }
         var widths = headers.map(DisplayWidth.of)
@@ -62,9 +76,9 @@ struct TableRenderer {
         var fields: [(String, String)] = [("URL", clean(item.url))]
         var paragraphs: [(String, String)] = []
         for attribute in item.attributes {
-            let text = TerminalText.sanitize(cell(attribute.value, multiline: true))
+            let text = TerminalText.sanitize(text(of: attribute.key, in: cached, brief: false))
             guard !text.isEmpty else { continue }
-            if text.contains("\n") || DisplayWidth.of(text) > 60 {
+            if text.contains("\n") || (DisplayWidth.of(text) > 60 && text.contains(" ")) {
                 paragraphs.append((label(attribute.key), text))
             } else {
                 fields.append((label(attribute.key), text))
@@ -83,17 +97,24 @@ struct TableRenderer {
         return output
     }
 
-    /// A value as one cell of text; arrays become comma-separated lists.
-    private func cell(_ value: JSONValue?, multiline: Bool = false) -> String {
-        let text: String = switch value {
-        case nil, .null?: ""
-        case let .string(text)?: text
-        case let .bool(flag)?: flag ? "yes" : "no"
-        case let .int(number)?: String(number)
-        case let .array(values)?: values.map { cell($0) }.joined(separator: ", ")
-        case let value?: value.serialized
+    /// An attribute as text: the source's own wording where it has one,
+    /// else arrays as comma-separated lists. `brief` is one clean line.
+    private func text(of key: String, in cached: CachedItem, brief: Bool) -> String {
+        guard let value = cached.item[key] else { return "" }
+        let source = try? catalog.source(cached.ref.source)
+        let text = source?.displayText(of: Attribute(key, value), brief: brief) ?? Self.genericText(value)
+        return brief ? clean(text) : text
+    }
+
+    private static func genericText(_ value: JSONValue) -> String {
+        switch value {
+        case .null: ""
+        case let .string(text): text
+        case let .bool(flag): flag ? "yes" : "no"
+        case let .int(number): String(number)
+        case let .array(values): values.map(genericText).joined(separator: ", ")
+        default: value.serialized
         }
-        return multiline ? text : clean(text)
     }
 
     /// `image_url` reads as "Image URL".
