@@ -37,6 +37,7 @@ public final class ComicsRunner {
             "HOME": home.path,
             "COMICS_DB": home.file("data/comics.db"),
             "COMICS_XKCD_URL": server?.baseURL ?? "http://127.0.0.1:9",
+            "COMICS_GUTENDEX_URL": server?.baseURL ?? "http://127.0.0.1:9",
             "LANG": "C.UTF-8",
         ]
     }

@@ -1,8 +1,8 @@
 import ComicsKit
 import Foundation
 
-/// The loopback xkcd server of `Tests/Fixtures/server.py`, started on a free
-/// port for one test and stopped with it.
+/// The loopback xkcd and Gutendex server of `Tests/Fixtures/server.py`,
+/// started on a free port for one test and stopped with it.
 public final class FixtureServer {
     public let port: Int
     private let process: Process
@@ -54,16 +54,37 @@ public final class FixtureServer {
         guard result == 200 else { throw FixtureError("control request failed: \(result)") }
     }
 
-    /// How many requests reached comic paths, per path, and the distinct User-Agents seen.
+    /// How many requests reached comic and book paths, per path, and the distinct User-Agents seen.
     public func stats() throws -> (total: Int, hits: [String: Int], agents: [String]) {
-        let response = try http.get(HTTPRequest(url: "\(baseURL)/__stats")).get()
-        let document = try JSONValue.parse(response.body)
+        let document = try statsDocument()
         var hits: [String: Int] = [:]
         if case let .object(members)? = document["hits"] {
             for (path, count) in members { hits[path] = count.intValue ?? 0 }
         }
         let agents = document["agents"]?.arrayValue?.compactMap(\.stringValue) ?? []
         return (document["total"]?.intValue ?? 0, hits, agents)
+    }
+
+    /// Every request's path and query, in the order they came.
+    public func requests() throws -> [String] {
+        try statsDocument()["requests"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    private func statsDocument() throws -> JSONValue {
+        try JSONValue.parse(try http.get(HTTPRequest(url: "\(baseURL)/__stats")).get().body)
+    }
+
+    /// A book shaped as Gutendex serves it.
+    public static func book(_ id: Int, title: String, author: String = "Doe, Jane", downloads: Int = 10) -> JSONValue {
+        .object([
+            ("id", .int(id)), ("title", .string(title)),
+            ("authors", .array([.object([("name", .string(author)), ("birth_year", .int(1900)), ("death_year", .null)])])),
+            ("summaries", .array([])), ("editors", .array([])), ("translators", .array([])),
+            ("subjects", .array([.string("Test subjects -- Fiction")])), ("bookshelves", .array([])),
+            ("languages", .array([.string("en")])), ("copyright", .bool(false)), ("media_type", .string("Text")),
+            ("formats", .object([("text/plain; charset=us-ascii", .string("https://www.gutenberg.org/ebooks/\(id).txt.utf-8"))])),
+            ("download_count", .int(downloads)),
+        ])
     }
 
     /// A comic document shaped as xkcd serves it.
@@ -114,6 +135,10 @@ public enum Fixtures {
     }
 
     public static func path(_ name: String) -> String { directory + "/" + name }
+
+    public static func gutendex(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path("gutendex/\(name)"))))
+    }
 
     public static func xkcd(_ number: Int?) throws -> [UInt8] {
         let name = number.map { "xkcd/\($0)/info.0.json" } ?? "xkcd/info.0.json"
