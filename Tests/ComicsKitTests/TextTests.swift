@@ -16,7 +16,7 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.sanitize("a\u{00}b\u{07}c\u{08}d\u{7F}e\u{85}f"), "abcdef")
         XCTAssertEqual(TerminalText.sanitize("file\u{202E}gnp.exe\u{2066}\u{200F}\u{061C}"), "filegnp.exe")
         XCTAssertEqual(TerminalText.sanitize("a\r\nb\tc"), "a\nb\tc", "CR goes; newline and tab stay")
-        XCTAssertEqual(TerminalText.sanitize("a\r\nb\tc", singleLine: true), "a  b c")
+        XCTAssertEqual(TerminalText.sanitize("a\r\nb\tc\nd\re", singleLine: true), "a b c d e")
     }
 
     func testOrdinaryTextIsUntouched() {

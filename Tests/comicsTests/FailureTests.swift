@@ -88,7 +88,7 @@ final class FailureTests: EndToEndTestCase {
             }
             XCTAssertEqual(Array(forbidden), [], "\(arguments) printed control characters")
             XCTAssertFalse(result.stdout.contains("pwned"), "OSC payload printed by \(arguments)")
-            XCTAssertTrue(result.stdout.contains("EvilRedC1gnp.exe  Next"), "\(arguments): \(result.stdout)")
+            XCTAssertTrue(result.stdout.contains("EvilRedC1gnp.exe Next"), "\(arguments): \(result.stdout)")
         }
         let json = try comics.run(["show", "201", "-f", "json"])
         XCTAssertEqual(try JSONValue.parse(json.stdout)["title"], .string(hostile), "machine formats escape, not drop")

@@ -52,8 +52,15 @@ public enum TerminalText {
         case 0x1B: return .escape
         case 0x9B: return .controlSequence
         case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return .controlString
-        case 0x0A, 0x09:
+        case 0x09:
             output.append(singleLine ? " " : scalar)
+        case 0x0A:
+            // One line break is one space, CRLF included.
+            if !singleLine {
+                output.append(scalar)
+            } else if output.last != " " {
+                output.append(" ")
+            }
         case 0x0D:
             if singleLine { output.append(" ") }
         case 0x00..<0x20, 0x7F, 0x80...0x9F: break
