@@ -121,5 +121,7 @@ enum CommandTable {
             "comics fav 353",
             "comics fav list --format json",
             "comics cleanup --dry-run",
+            "comics -s books list --search austen",
+            "comics show books:1342",
         ])
 }

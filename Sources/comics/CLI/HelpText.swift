@@ -47,6 +47,8 @@ enum HelpText {
             lines.append("")
             lines.append("Exit codes: 0 ok, 1 unexpected failure, 2 usage error, 3 not found,")
             lines.append("4 network failed with nothing cached, 5 database unusable.")
+            lines.append("Environment: COMICS_XKCD_URL and COMICS_GUTENDEX_URL replace the upstream base")
+            lines.append("URLs (mirrors, tests); HTTPS_PROXY and NO_PROXY work as in curl.")
             lines.append("Run 'comics COMMAND --help' for more on a command.")
         }
         return lines.joined(separator: "\n") + "\n"
