@@ -91,6 +91,20 @@ final class CurlHTTPClientTests: XCTestCase {
         XCTAssertEqual(try server.stats().total, 5)
     }
 
+    func testRetryAfterIsWaitedOutUnlessItIsTooLong() throws {
+        try server.control(.object([("fault", .string("429")), ("count", .int(1)), ("retry_after", .string("1"))]))
+        let started = Date()
+        let waited = try client().get(HTTPRequest(url: "\(server.baseURL)/books/1342/")).get()
+        XCTAssertEqual(waited.status, 200)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.9, "the second attempt came before Retry-After")
+        XCTAssertEqual(try server.stats().total, 2)
+
+        try server.control(.object([("fault", .string("429")), ("retry_after", .string("3600"))]))
+        let refused = try client().get(HTTPRequest(url: "\(server.baseURL)/books/1342/")).get()
+        XCTAssertEqual(refused.status, 429, "an hour is not worth waiting for: the caller reports it")
+        XCTAssertEqual(try server.stats().total, 3)
+    }
+
     func testAHangingServerTimesOut() throws {
         try server.control(.object([("fault", .string("hang"))]))
         let result = try client {

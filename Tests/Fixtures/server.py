@@ -24,7 +24,7 @@ Tests steer it through /__control (JSON body) and read /__stats:
   {"fault": "hang"}                   hold requests until {"fault": null}
   {"reset": true}                     forget faults, overrides and counts
 
-Faults: "500", "503", "429" (with Retry-After: 0), "truncated", "html",
+Faults: "500", "503", "429" (with Retry-After: 0, or {"retry_after": "N"}), "truncated", "html",
 "refuse" (close the connection at once), "hang", "huge" (an endless body
 with no Content-Length), "redirect:URL" (301 to URL; a relative URL stays
 on this server).
@@ -49,7 +49,7 @@ BOOKS_PER_PAGE = 32
 
 
 def fresh_state():
-    return {"latest": 200, "comics": {}, "books": {}, "next": {}, "fault": None, "count": None,
+    return {"latest": 200, "comics": {}, "books": {}, "next": {}, "fault": None, "count": None, "retry_after": "0",
             "hits": {}, "requests": [], "total": 0, "agents": []}
 
 
@@ -105,6 +105,8 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.update(fresh_state())
             if "latest" in command:
                 STATE["latest"] = command["latest"]
+            if "retry_after" in command:
+                STATE["retry_after"] = command["retry_after"]
             STATE["comics"].update(command.get("comics", {}))
             STATE["books"].update(command.get("books", {}))
             STATE["next"].update(command.get("next", {}))
@@ -145,7 +147,7 @@ class Handler(BaseHTTPRequestHandler):
         if fault in ("500", "503"):
             return self.send_body(int(fault), b"<html>server error</html>", "text/html")
         if fault == "429":
-            return self.send_body(429, b"slow down", "text/plain", [("Retry-After", "0")])
+            return self.send_body(429, b"slow down", "text/plain", [("Retry-After", STATE["retry_after"])])
         if fault == "refuse":
             self.close_connection = True
             return

@@ -219,6 +219,13 @@ final class BooksTests: EndToEndTestCase {
         XCTAssertEqual(limited.status, 0, "\(limited)")
         XCTAssertEqual(try server.stats().total, 2)
 
+        try server.control(.object([("fault", .string("429")), ("count", .int(1)), ("retry_after", .string("3600"))]))
+        let tooLong = try books(["show", "1342", "--refresh"], clockOffset: "+2d")
+        XCTAssertEqual(tooLong.status, 0, "the cached copy is served: \(tooLong)")
+        XCTAssertEqual(
+            tooLong.stderr,
+            "comics: warning: 127.0.0.1 is rate-limiting requests (HTTP 429); try again later; showing the copy cached 2 days ago\n")
+
         try server.control(.object([("fault", .string("500")), ("count", .int(10))]))
         let failed = try books(["list", "--search", "austen"])
         XCTAssertEqual(failed.status, 4)
@@ -235,6 +242,18 @@ final class BooksTests: EndToEndTestCase {
         XCTAssertEqual(offline.stdoutLines.count, 33)
         XCTAssertTrue(offline.stderr.hasPrefix("comics: warning: cannot reach 127.0.0.1"), offline.stderr)
         XCTAssertEqual(try books(["list", "--search", "austen"]).status, 4, "nothing cached for that query")
+    }
+
+    func testProcessesAtOnceAllSucceed() throws {
+        let results = try comics.runTogether([
+            ["-s", "books", "list"], ["-s", "books", "list", "--search", "dumas"], ["show", "books:1342"],
+            ["cleanup", "--max-age", "0s"], ["fav", "add", "books:84"], ["-s", "books", "more"],
+        ])
+        for result in results {
+            XCTAssertEqual(result.status, 0, "\(result)")
+            XCTAssertFalse(result.stderr.contains("locked"), result.stderr)
+        }
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).count("SELECT count(*) FROM favorites WHERE id = 84"), 1)
     }
 
     func testBookOptionsAreRefusedWhereTheyMeanNothing() throws {
