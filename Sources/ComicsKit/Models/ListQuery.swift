@@ -53,8 +53,8 @@ public struct ListQuery: Equatable, Hashable, Sendable {
         fields.map { "\($0.name)=\(Self.percentEncoded($0.value))" }.joined(separator: "&")
     }
 
-    /// The fields as upstream query parameters would carry them, unencoded.
-    public var fields: [(name: String, value: String)] {
+    /// The fields that are set, with their names, unencoded.
+    private var fields: [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = []
         if !languages.isEmpty { fields.append(("languages", languages.joined(separator: ","))) }
         if let limit { fields.append(("limit", String(limit))) }
@@ -94,7 +94,7 @@ public struct ListQuery: Equatable, Hashable, Sendable {
     }
 
     /// Every byte but the URL-unreserved ones (RFC 3986) as `%XX`.
-    public static func percentEncoded(_ text: String) -> String {
+    private static func percentEncoded(_ text: String) -> String {
         var encoded = ""
         for byte in text.utf8 {
             switch byte {
