@@ -6,8 +6,9 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 BINDIR = $(DESTDIR)$(PREFIX)/bin
-# Build: sqlite3 and libcurl headers. Tests: python3 (fixture server), faketime.
-APT_PACKAGES = libsqlite3-dev libcurl4-openssl-dev pkg-config python3 faketime
+# Build: sqlite3, libcurl, gdk-pixbuf and chafa headers. Tests: python3
+# (fixture server), faketime.
+APT_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev pkg-config python3 faketime
 
 .PHONY: all deps build release run test install uninstall clean
 

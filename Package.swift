@@ -19,13 +19,29 @@ let package = Package(
             name: "CCurl",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // Image decoding (gdk-pixbuf) and terminal drawing (chafa), with a
+        // small C layer (CImaging) so Swift sees no GLib types.
+        .systemLibrary(
+            name: "CGdkPixbuf",
+            pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CChafa",
+            pkgConfig: "chafa",
+            providers: [.apt(["libchafa-dev"])]
+        ),
+        .target(
+            name: "CImaging",
+            dependencies: ["CGdkPixbuf", "CChafa"]
+        ),
         .target(
             name: "ComicsKit",
             dependencies: ["CSQLite", "CCurl"]
         ),
         .executableTarget(
             name: "comics",
-            dependencies: ["ComicsKit"]
+            dependencies: ["ComicsKit", "CImaging"]
         ),
         .target(
             name: "TestSupport",

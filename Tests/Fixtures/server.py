@@ -20,6 +20,7 @@ Tests steer it through /__control (JSON body) and read /__stats:
   {"comics": {"201": {...}}}          extra or replacement documents
   {"books": {"9001": {...}}}          extra or replacement books
   {"next": {"1": "http://x/"}}        the `next` link page 1 sends instead
+  {"images": {"x.png": "89504e47"}}   extra files under /images/ (hex bytes)
   {"fault": "500", "count": 2}        the next 2 requests fail that way
   {"fault": "hang"}                   hold requests until {"fault": null}
   {"reset": true}                     forget faults, overrides and counts
@@ -49,7 +50,8 @@ BOOKS_PER_PAGE = 32
 
 
 def fresh_state():
-    return {"latest": 200, "comics": {}, "books": {}, "next": {}, "fault": None, "count": None, "retry_after": "0",
+    return {"latest": 200, "comics": {}, "books": {}, "next": {}, "images": {}, "fault": None, "count": None,
+            "retry_after": "0",
             "hits": {}, "requests": [], "total": 0, "agents": []}
 
 
@@ -110,6 +112,7 @@ class Handler(BaseHTTPRequestHandler):
             STATE["comics"].update(command.get("comics", {}))
             STATE["books"].update(command.get("books", {}))
             STATE["next"].update(command.get("next", {}))
+            STATE["images"].update({name: bytes.fromhex(data) for name, data in command.get("images", {}).items()})
             if "fault" in command:
                 STATE["fault"] = command["fault"]
                 STATE["count"] = command.get("count")
@@ -169,6 +172,8 @@ class Handler(BaseHTTPRequestHandler):
         parts = [part for part in path.split("/") if part]
         if parts and parts[0] == "books":
             return self.serve_books(path, parts, fault)
+        if len(parts) == 2 and parts[0] == "images":
+            return self.serve_image(parts[1], fault)
         if parts == ["info.0.json"]:
             body = comic_document(STATE["latest"])
         elif len(parts) == 2 and parts[1] == "info.0.json" and parts[0].isdigit():
@@ -190,6 +195,20 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         self.send_body(200, body, headers=[("ETag", etag), ("Last-Modified", modified)])
+
+    def serve_image(self, name, fault):
+        with STATE_LOCK:
+            body = STATE["images"].get(name)
+        path = os.path.join(HERE, "images", os.path.basename(name))
+        if body is None and os.path.isfile(path) and not name.endswith(".py"):
+            with open(path, "rb") as handle:
+                body = handle.read()
+        if body is None:
+            return self.send_body(404, b"<html>404 Not Found</html>", "text/html")
+        if fault == "truncated":
+            body = body[: len(body) // 2]
+        types = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif"}
+        self.send_body(200, body, types.get(name.rsplit(".", 1)[-1], "application/octet-stream"))
 
     def serve_books(self, path, parts, fault):
         query = self.path[len(path) + 1:] if "?" in self.path else ""

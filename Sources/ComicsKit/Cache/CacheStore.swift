@@ -65,6 +65,8 @@ public protocol CacheStore: AnyObject {
     func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
     func favorites(source: SourceName?) throws -> [CachedItem]
     func favoriteCount() throws -> Int
+    /// Every text value any cached item has under one of `keys`.
+    func attributeStrings(forKeys keys: [String]) throws -> Set<String>
     /// In one transaction: hands every non-favourite to `select`, removes
     /// what it returns unless `dryRun`, and returns that.
     func removeItems(
@@ -72,6 +74,7 @@ public protocol CacheStore: AnyObject {
     ) throws -> [CleanupRules.Candidate]
     func setting(_ key: String) throws -> String?
     func setSetting(_ key: String, to value: String) throws
+    func removeSetting(_ key: String) throws
 }
 
 extension CacheStore {

@@ -44,6 +44,9 @@ public protocol ItemSource {
     /// Every attribute key its items carry, in record order, so exports
     /// have the same columns whichever items they hold.
     var attributeKeys: [String] { get }
+    /// The attribute holding the URL of the item's picture (xkcd's comic,
+    /// a book's cover), if it has one.
+    var imageAttribute: String? { get }
     /// Whether a listing's page size is the client's to choose (`ListQuery.limit`).
     var acceptsPageSize: Bool { get }
     /// Whether listings can be searched, filtered and sorted (`ListQuery.hasFilters`).

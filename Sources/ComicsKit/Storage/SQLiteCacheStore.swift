@@ -234,6 +234,19 @@ public final class SQLiteCacheStore: CacheStore {
         try guarded { try database.query("SELECT count(*) FROM favorites")[0][0].int ?? 0 }
     }
 
+    public func attributeStrings(forKeys keys: [String]) throws -> Set<String> {
+        try guarded {
+            var values = Set<String>()
+            for key in keys {
+                let path = "$.\"\(key.replacingOccurrences(of: "\"", with: ""))\""
+                let rows = try database.query(
+                    "SELECT json_extract(attributes, ?1) FROM items WHERE json_type(attributes, ?1) = 'text'", [.text(path)])
+                values.formUnion(rows.compactMap { $0[0].text })
+            }
+            return values
+        }
+    }
+
     // MARK: - Cleanup
 
     public func removeItems(
@@ -272,6 +285,14 @@ public final class SQLiteCacheStore: CacheStore {
     public func setting(_ key: String) throws -> String? {
         try guarded {
             try database.query("SELECT value FROM settings WHERE key = ?", [.text(key)]).first?[0].text
+        }
+    }
+
+    public func removeSetting(_ key: String) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("DELETE FROM settings WHERE key = ?", [.text(key)])
+            }
         }
     }
 

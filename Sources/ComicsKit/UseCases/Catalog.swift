@@ -4,11 +4,12 @@ import Foundation
 /// cleanup, with the cache rules of the spec. Reads what it returns from the
 /// store after any fetch has been stored; never prints.
 public final class Catalog {
-    private let store: CacheStore
+    let store: CacheStore
     private let sources: [SourceName: ItemSource]
     private let clock: WallClock
     private let policy: CachePolicy
     public let mode: NetworkMode
+    let images: ItemImages?
 
     /// Warnings for stderr gathered while serving the command, such as
     /// stale data served because the network failed.
@@ -17,10 +18,11 @@ public final class Catalog {
     public private(set) var deferredTasks: [BackgroundTask] = []
 
     public init(
-        store: CacheStore, sources: [ItemSource], clock: WallClock = .system,
+        store: CacheStore, sources: [ItemSource], images: ItemImages? = nil, clock: WallClock = .system,
         policy: CachePolicy = .standard, mode: NetworkMode = .cacheFirst
     ) {
         self.store = store
+        self.images = images
         self.sources = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0) })
         self.clock = clock
         self.policy = policy
@@ -291,6 +293,8 @@ public final class Catalog {
         /// The items that would go, with their data; filled on a dry run only.
         public let wouldRemove: [CachedItem]
         public let favoritesKept: Int
+        /// The cached images of removed items, removed with them.
+        public let imagesRemoved: ImageCacheUsage
     }
 
     public func cleanup(overrides: CleanupOverrides, dryRun: Bool) throws -> CleanupReport {
@@ -299,13 +303,15 @@ public final class Catalog {
         if let maxItems = overrides.maxItems { rules.maxItems = maxItems }
         let now = clock.now
         let removed = try store.removeItems(dryRun: dryRun) { rules.selectForRemoval(from: $0, now: now) }
+        var imagesRemoved = ImageCacheUsage()
         if !dryRun {
             try store.setSetting(SettingKey.lastCleanup, to: String(now.timeIntervalSince1970))
+            imagesRemoved = try removeOrphanedImages()
         }
         let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
         return CleanupReport(
             rules: rules, removed: removed, wouldRemove: removed.compactMap { details[$0.ref] },
-            favoritesKept: try store.favoriteCount())
+            favoritesKept: try store.favoriteCount(), imagesRemoved: imagesRemoved)
     }
 
     private func persistedCleanupRules() throws -> CleanupRules {

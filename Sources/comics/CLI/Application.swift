@@ -50,6 +50,10 @@ enum Application {
         case ["fav", "remove"]: try FavoriteCommand.change(context, .remove)
         case ["fav", "list"]: try FavoriteCommand.list(context)
         case ["cleanup"]: try CleanupCommand.run(context)
+        case ["config"], ["config", "list"]: try ConfigCommand.list(context)
+        case ["config", "get"]: try ConfigCommand.get(context)
+        case ["config", "set"]: try ConfigCommand.set(context)
+        case ["config", "unset"]: try ConfigCommand.unset(context)
         case [BackgroundLauncher.command]: try BackgroundCommand.run(context)
         default: throw ComicsError.usage("unknown command", hint: "see 'comics --help'")
         }

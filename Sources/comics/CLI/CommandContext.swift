@@ -50,9 +50,15 @@ final class CommandContext {
             XKCDSource(baseURL: xkcdURL, http: http),
             GutendexSource(baseURL: gutendexURL, http: http),
         ]
-        let catalog = Catalog(store: store, sources: sources, mode: mode)
+        let images = ItemImages(cache: FileImageCache(directory: imagesDirectory), http: http)
+        let catalog = Catalog(store: store, sources: sources, images: images, mode: mode)
         openedCatalog = catalog
         return catalog
+    }
+
+    /// Pictures are kept in `images` beside the database.
+    var imagesDirectory: String {
+        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("images").path
     }
 
     /// The listing query, refused with the flags at fault when the source

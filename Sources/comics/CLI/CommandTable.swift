@@ -62,6 +62,9 @@ enum CommandTable {
     static let itemReference = ArgumentSpec(
         name: "REF", help: "a number (353), a qualified reference (xkcd:353, books:1342) or latest")
 
+    static let configKey = ArgumentSpec(
+        name: "KEY", help: ConfigKey.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; "))
+
     /// A books query; `more` continues the query it is given.
     static let bookQueryOptions: [OptionSpec] = [
         OptionSpec("search", value: "TEXT", "books whose title or authors contain every word of TEXT"),
@@ -85,9 +88,18 @@ enum CommandTable {
                 options: bookQueryOptions,
                 examples: ["comics list && comics more && comics more", "comics -s books more --search austen"]),
             CommandSpec(
-                name: "show", abstract: "show one comic or book in full",
+                name: "show", abstract: "show one comic or book in full, and its picture on a terminal",
                 arguments: [itemReference],
-                examples: ["comics show 353", "comics show latest --format json", "comics show books:1342"]),
+                options: [
+                    OptionSpec("image", "draw the picture (xkcd's comic, a book's cover) under the text"),
+                    OptionSpec(
+                        "image-format", value: "FORMAT",
+                        "draw with \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default auto: the best the terminal supports)"),
+                ],
+                examples: [
+                    "comics show 353", "comics show latest --format json", "comics show books:1342",
+                    "comics show 353 --image-format symbols",
+                ]),
             CommandSpec(
                 name: "fav", abstract: "toggle a favourite, or manage favourites",
                 arguments: [itemReference],
@@ -107,6 +119,17 @@ enum CommandTable {
                     OptionSpec("max-items", value: "N", "keep at most N non-favourites per source (default 500)"),
                 ],
                 examples: ["comics cleanup --dry-run", "comics cleanup --quiet   # from cron"]),
+            CommandSpec(
+                name: "config", abstract: "show or change the persisted settings",
+                subcommands: [
+                    CommandSpec(name: "list", abstract: "every setting, its value and whether it is the default"),
+                    CommandSpec(name: "get", abstract: "print one setting's value", arguments: [configKey]),
+                    CommandSpec(
+                        name: "set", abstract: "change a setting",
+                        arguments: [configKey, ArgumentSpec(name: "VALUE", help: "the new value")]),
+                    CommandSpec(name: "unset", abstract: "return a setting to its default", arguments: [configKey]),
+                ],
+                examples: ["comics config", "comics config set images never", "comics config get images"]),
             CommandSpec(
                 name: "help", abstract: "show help for a command",
                 arguments: [ArgumentSpec(name: "COMMAND", help: "the command to explain")]),

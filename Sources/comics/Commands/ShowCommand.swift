@@ -1,9 +1,12 @@
 import ComicsKit
 
-/// `comics show REF`: one item in full.
+/// `comics show REF`: one item in full, and its picture when wanted.
 enum ShowCommand {
     static func run(_ context: CommandContext) throws {
         let reference = try ItemReference.parse(try context.positional("REF"), defaultSource: context.source)
+        let picture = PictureOutput(context: context)
+        let format = try picture.format()
+        let wantsPicture = try picture.isWanted()
         let catalog = try context.catalog()
         let item = try catalog.show(reference)
         if context.format == .table {
@@ -11,6 +14,9 @@ enum ShowCommand {
         } else {
             let columns = Records.columns(for: [try catalog.source(item.ref.source)])
             try context.write(Records.render([Records.item(item)], as: context.format, columns: columns, single: true))
+        }
+        if wantsPicture {
+            try picture.draw(item, format: format)
         }
     }
 }

@@ -1,27 +1,38 @@
 import Foundation
 
-/// What the terminal can do: whether stdout is one, its width, colour.
+/// What the terminal can do: whether stdout is one, its size, colour.
 struct Terminal {
     let isTerminal: Bool
     /// Nil when output should not be fitted (a pipe with no `COLUMNS`).
     let width: Int?
-    let useColor: Bool
+    /// Rows, from the terminal or `LINES`; nil when unknown.
+    let height: Int?
+    /// One character cell in pixels, when the terminal says (for graphics).
+    let cellSize: (width: Int, height: Int)?
+    /// Colour was ruled out (`--no-color`, `NO_COLOR`, `TERM=dumb`).
+    let colorForbidden: Bool
+    /// Colour for text: only on a terminal, and only when not forbidden.
+    var useColor: Bool { isTerminal && !colorForbidden }
 
     static func detect(noColorFlag: Bool, environment: [String: String]) -> Terminal {
         let isTerminal = isatty(STDOUT_FILENO) == 1
-        var width: Int?
-        if isTerminal {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-                width = Int(size.ws_col)
-            }
-        }
+        var size = winsize()
+        let measured = isTerminal && ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0
+        var width = measured && size.ws_col > 0 ? Int(size.ws_col) : nil
+        var height = measured && size.ws_row > 0 ? Int(size.ws_row) : nil
         if width == nil, let columns = environment["COLUMNS"].flatMap(Int.init), columns > 0 {
             width = columns
         }
+        if height == nil, let lines = environment["LINES"].flatMap(Int.init), lines > 0 {
+            height = lines
+        }
         if isTerminal, width == nil { width = 80 }
+        var cellSize: (width: Int, height: Int)?
+        if measured, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
+            cellSize = (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
+        }
         let noColor = noColorFlag || !(environment["NO_COLOR"] ?? "").isEmpty || environment["TERM"] == "dumb"
-        return Terminal(isTerminal: isTerminal, width: width, useColor: isTerminal && !noColor)
+        return Terminal(isTerminal: isTerminal, width: width, height: height, cellSize: cellSize, colorForbidden: noColor)
     }
 
     func bold(_ text: String) -> String { styled(text, "1") }

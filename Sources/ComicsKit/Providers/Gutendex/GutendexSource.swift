@@ -17,6 +17,7 @@ public struct GutendexSource: ItemSource {
         "authors", "languages", "subjects", "bookshelves", "summaries", "media_type", "copyright",
         "download_count", "cover_url", "formats",
     ]
+    public let imageAttribute: String? = "cover_url"
     public let acceptsPageSize = false
     public let acceptsFilters = true
     public let hostDescription: String

@@ -20,6 +20,7 @@ public struct XKCDSource: ItemSource {
         hostDescription = URLOrigin(baseURL)?.host ?? baseURL
     }
 
+    public let imageAttribute: String? = "image_url"
     public let acceptsPageSize = true
     public let acceptsFilters = false
     public let attributeKeys = ["date", "alt", "transcript", "image_url", "interactive"]

@@ -1,0 +1,58 @@
+import CImaging
+import ComicsKit
+import Foundation
+
+/// Decoding and drawing pictures through CImaging (gdk-pixbuf and chafa).
+enum Imaging {
+    /// What chafa's terminal database says the terminal can do.
+    static func abilities(environment: [String: String]) -> TerminalAbilities {
+        TerminalAbilities(rawValue: withEnvironment(environment) { comics_imaging_terminal_abilities($0) })
+    }
+
+    /// The picture drawn into at most `columns` x `rows` cells.
+    static func draw(
+        _ image: ImageFile, columns: Int, rows: Int, choice: GraphicsChoice, cellSize: (width: Int, height: Int),
+        environment: [String: String]
+    ) throws(ImagingError) -> DrawnImage {
+        var usedColumns: Int32 = 0, usedRows: Int32 = 0, animated: Int32 = 0
+        var error = [CChar](repeating: 0, count: 256)
+        let drawn = withEnvironment(environment) { environmentPointer in
+            image.bytes.withUnsafeBufferPointer { bytes in
+                comics_imaging_draw(
+                    bytes.baseAddress, bytes.count, image.header.format.rawValue, Int32(columns), Int32(rows),
+                    choice.mode.rawValue, choice.colors.rawValue, Int32(cellSize.width), Int32(cellSize.height),
+                    environmentPointer, &usedColumns, &usedRows, &animated, &error, error.count)
+            }
+        }
+        guard let drawn else {
+            throw ImagingError(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        defer { comics_imaging_free(drawn) }
+        return DrawnImage(
+            text: String(cString: drawn), columns: Int(usedColumns), rows: Int(usedRows), isAnimated: animated != 0)
+    }
+
+    /// A NULL-terminated `NAME=value` array for the duration of `body`.
+    private static func withEnvironment<Result>(
+        _ environment: [String: String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Result
+    ) -> Result {
+        var entries: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { entries.forEach { free($0) } }
+        return entries.withUnsafeMutableBufferPointer { body($0.baseAddress) }
+    }
+}
+
+/// What was drawn.
+struct DrawnImage {
+    let text: String
+    let columns: Int
+    let rows: Int
+    /// The source had several frames; the first was drawn.
+    let isAnimated: Bool
+}
+
+/// Why a picture could not be drawn, in one line.
+struct ImagingError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

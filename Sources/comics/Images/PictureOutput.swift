@@ -1,0 +1,70 @@
+import ComicsKit
+
+/// The picture under `show`: whether to draw one, and drawing it. A
+/// picture that cannot be had or drawn is a one-line notice on stderr;
+/// the item's text has been printed already and the command succeeds.
+struct PictureOutput {
+    let context: CommandContext
+
+    /// `--image` or `--image-format` ask for it; otherwise the `images`
+    /// setting decides (`auto`: when stdout is a terminal). Only tables draw.
+    func isWanted() throws -> Bool {
+        let asked = context.arguments.has("image") || context.arguments.value("image-format") != nil
+        if asked && context.format != .table {
+            throw ComicsError.usage(
+                "pictures are drawn in table output only, not \(context.format.rawValue)",
+                hint: "the record's image_url or cover_url says where the picture is")
+        }
+        guard context.format == .table else { return false }
+        if asked { return true }
+        switch try context.catalog().imagePreference {
+        case .always: return true
+        case .never: return false
+        case .auto: return context.terminal.isTerminal
+        }
+    }
+
+    func format() throws -> ImageFormat {
+        guard let text = context.arguments.value("image-format") else { return .auto }
+        guard let format = ImageFormat(rawValue: text.lowercased()) else {
+            throw ComicsError.usage(
+                "unknown image format '\(text)'",
+                hint: "use one of: \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return format
+    }
+
+    func draw(_ item: CachedItem, format: ImageFormat) throws {
+        let catalog = try context.catalog()
+        let file: ImageFile
+        switch catalog.image(of: item) {
+        case let .unavailable(reason):
+            return context.note(reason)
+        case let .image(found):
+            file = found
+        }
+        let terminal = context.terminal
+        let environment = context.environment
+        let choice = GraphicsChoice.choose(
+            format, environment: environment, abilities: Imaging.abilities(environment: environment),
+            colorForbidden: terminal.colorForbidden)
+        let drawn: DrawnImage
+        do {
+            drawn = try Imaging.draw(
+                file, columns: terminal.width ?? 80, rows: terminal.height.map { max(8, $0 - 2) } ?? 60,
+                choice: choice, cellSize: terminal.cellSize ?? (width: 10, height: 20), environment: environment)
+        } catch {
+            catalog.discardImage(file)
+            return context.note("cannot draw the picture of \(item.ref): \(error)")
+        }
+        var text = choice.wrapped(drawn.text)
+        if !text.hasSuffix("\n") { text += "\n" }
+        try context.write("\n" + text)
+        if drawn.isAnimated {
+            context.note("the picture of \(item.ref) is animated; this is its first frame")
+        }
+        if item.item["interactive"] == .bool(true) {
+            context.note("\(item.ref) is interactive; this is its still picture, the real thing is at \(item.item.url)")
+        }
+    }
+}
