@@ -136,6 +136,10 @@ public enum Fixtures {
 
     public static func path(_ name: String) -> String { directory + "/" + name }
 
+    public static func image(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path("images/\(name)"))))
+    }
+
     public static func gutendex(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path("gutendex/\(name)"))))
     }

@@ -1,4 +1,5 @@
 import ComicsKit
+import Foundation
 
 /// `comics cleanup`: applies the cache limits now.
 enum CleanupCommand {
@@ -37,7 +38,22 @@ enum CleanupCommand {
         let detail = perSource.isEmpty ? "" : " (\(perSource.joined(separator: ", ")))"
         let verb = dryRun ? "would remove" : "removed"
         let limits = "max age \(CleanupRules.formatDuration(report.rules.maxAge)), max \(report.rules.maxItems) items per source"
-        return "\(verb) \(count) item\(count == 1 ? "" : "s")\(detail); kept \(report.favoritesKept) favourite\(report.favoritesKept == 1 ? "" : "s"); \(limits)"
+        let images = report.imagesRemoved.files
+        let pictures = images == 0 ? "" : " and \(images) picture\(images == 1 ? "" : "s") (\(byteCount(report.imagesRemoved.bytes)))"
+        return "\(verb) \(count) item\(count == 1 ? "" : "s")\(detail)\(pictures); kept \(report.favoritesKept) favourite\(report.favoritesKept == 1 ? "" : "s"); \(limits)"
+    }
+
+    /// "840 B", "12.5 KiB", "3.2 MiB".
+    private static func byteCount(_ bytes: Int) -> String {
+        guard bytes >= 1024 else { return "\(bytes) B" }
+        let units = ["KiB", "MiB", "GiB"]
+        var value = Double(bytes) / 1024
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " " + units[unit]
     }
 
     private static func parseMaxAge(_ text: String) throws -> Double {
