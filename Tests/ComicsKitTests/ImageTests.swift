@@ -23,6 +23,9 @@ final class ImageHeaderTests: XCTestCase {
             (Array("GIF89a".utf8), .truncated),
             (Array(png.prefix(20)), .truncated),
             (Array(jpeg.prefix(30)), .truncated),
+            (Array(png.prefix(png.count / 2)), .truncated),
+            (Array(jpeg.prefix(jpeg.count - 40)), .truncated),
+            (Array(try Fixtures.image("animated.gif").dropLast()), .truncated),
             (zeroWidth, .zeroSize),
             (bomb, .tooLarge(width: 100_000, height: 100_000)),
         ]

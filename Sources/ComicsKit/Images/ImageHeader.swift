@@ -1,7 +1,8 @@
 /// What an image file says about itself in its first bytes: its format and
-/// size. Read before anything decodes it, so that only PNG, JPEG and GIF
-/// reach the decoder, and a small file that would unpack into gigabytes of
-/// pixels (a decompression bomb) is refused unopened.
+/// size; and whether it ends as its format ends. Read before anything
+/// decodes it, so that only whole PNG, JPEG and GIF files reach the decoder
+/// (which would draw a cut-off file half grey), and a small file that would
+/// unpack into gigabytes of pixels (a decompression bomb) is refused unopened.
 public struct ImageHeader: Equatable, Sendable {
     public enum Format: String, Sendable {
         case png, jpeg, gif
@@ -33,7 +34,22 @@ public struct ImageHeader: Equatable, Sendable {
         guard header.width <= maximumSide, header.height <= maximumSide,
               header.width * header.height <= maximumPixels
         else { throw .tooLarge(width: header.width, height: header.height) }
+        guard hasEnding(bytes, of: header.format) else { throw .truncated }
         return header
+    }
+
+    /// PNG ends with its IEND chunk, JPEG with the EOI marker, GIF with the
+    /// trailer byte; a few bytes of padding after them are tolerated.
+    private static func hasEnding(_ bytes: [UInt8], of format: Format) -> Bool {
+        let tail = Array(bytes.suffix(32))
+        switch format {
+        case .png:
+            return tail.indices.dropLast(3).contains { Array(tail[$0..<$0 + 4]) == Array("IEND".utf8) }
+        case .jpeg:
+            return tail.indices.dropLast().contains { tail[$0] == 0xFF && tail[$0 + 1] == 0xD9 }
+        case .gif:
+            return tail.last { $0 != 0 } == 0x3B
+        }
     }
 
     /// The IHDR chunk comes first: length, "IHDR", width, height (big-endian).

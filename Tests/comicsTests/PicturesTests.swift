@@ -1,0 +1,225 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// Pictures under `show`, drawn by the built binary from images the
+/// loopback server sends.
+final class PicturesTests: EndToEndTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        comics.environment["COLUMNS"] = "40"
+        try server.control(.object([
+            ("latest", .int(203)),
+            ("comics", .object([
+                ("201", comic(201, title: "Pictured", image: "comic.png")),
+                ("202", comic(202, title: "Moving", image: "animated.gif", interactive: true)),
+                ("203", comic(203, title: "Nameless", image: nil)),
+            ])),
+        ]))
+    }
+
+    private func comic(_ number: Int, title: String, image: String?, interactive: Bool = false) -> JSONValue {
+        guard case var .object(members) = FixtureServer.comic(number, title: title) else { return .null }
+        members.removeAll { $0.0 == "img" }
+        members.append(("img", .string(image.map { "\(server.baseURL)/images/\($0)" } ?? "https://imgs.xkcd.com/comics/")))
+        if interactive { members.append(("extra_parts", .object([("pre", .string("<div>"))]))) }
+        return .object(members)
+    }
+
+    /// The image's lines: what follows the blank line after the text.
+    private func pictureLines(_ output: String) -> [String] {
+        guard let range = output.range(of: "\n\n") else { return [] }
+        return output[range.upperBound...].split(separator: "\n").map(String.init)
+    }
+
+    /// Columns a line takes on screen: SGR sequences take none.
+    private func visibleWidth(_ line: String) -> Int {
+        line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).unicodeScalars.count
+    }
+
+    func testAPNGIsDrawnInSymbolsAtTheRequestedWidth() throws {
+        let shown = try comics.run(["show", "201", "--image-format", "symbols"])
+        XCTAssertEqual(shown.status, 0, "\(shown)")
+        XCTAssertEqual(shown.line(0), "xkcd 201: Pictured")
+        let lines = pictureLines(shown.stdout)
+        XCTAssertEqual(lines.count, 15, "400×300 pixels in 40 columns of 1:2 cells")
+        XCTAssertEqual(Set(lines.map(visibleWidth)), [40], shown.stdout)
+        XCTAssertTrue(lines.joined().contains("\u{1B}[38;5;"), "in colour")
+        XCTAssertEqual(shown.stderr, "")
+
+        comics.environment["COLUMNS"] = "24"
+        XCTAssertEqual(Set(pictureLines(try comics.run(["show", "201", "--image"]).stdout).map(visibleWidth)), [24])
+    }
+
+    func testAJPEGCoverAndTheFirstFrameOfAGIF() throws {
+        var book = FixtureServer.book(90_001, title: "Covered")
+        if case var .object(members) = book {
+            members.removeAll { $0.0 == "formats" }
+            members.append(("formats", .object([("image/jpeg", .string("\(server.baseURL)/images/cover.jpg"))])))
+            book = .object(members)
+        }
+        try server.control(.object([("books", .object([("90001", book)]))]))
+        let cover = try comics.run(["show", "books:90001", "--image-format", "symbols"])
+        XCTAssertEqual(cover.status, 0, "\(cover)")
+        XCTAssertEqual(pictureLines(cover.stdout).count, 30, "200×300 pixels in 40 columns")
+
+        let animated = try comics.run(["show", "202", "--image-format", "symbols"])
+        XCTAssertEqual(animated.status, 0, "\(animated)")
+        XCTAssertFalse(pictureLines(animated.stdout).isEmpty)
+        XCTAssertEqual(animated.stderr, """
+            comics: the picture of xkcd:202 is animated; this is its first frame
+            comics: xkcd:202 is interactive; this is its still picture, the real thing is at https://xkcd.com/202/
+
+            """)
+    }
+
+    func testGraphicsProtocolsStartWithTheirIntroducers() throws {
+        let introducers = [("kitty", "\u{1B}_G"), ("sixel", "\u{1B}P"), ("iterm2", "\u{1B}]1337;File=")]
+        for (format, introducer) in introducers {
+            let shown = try comics.run(["show", "201", "--image-format", format])
+            XCTAssertEqual(shown.status, 0, "\(shown)")
+            let picture = shown.stdout.components(separatedBy: "\n\n").last ?? ""
+            XCTAssertTrue(picture.hasPrefix(introducer), "\(format): \(picture.prefix(20).debugDescription)")
+        }
+        comics.environment["TMUX"] = "/tmp/tmux-0/default,1,0"
+        let inTmux = try comics.run(["show", "201", "--image-format", "kitty"])
+        let picture = inTmux.stdout.components(separatedBy: "\n\n").last ?? ""
+        XCTAssertTrue(picture.hasPrefix("\u{1B}Ptmux;\u{1B}\u{1B}_G"), picture.prefix(20).debugDescription)
+        XCTAssertTrue(picture.hasSuffix("\u{1B}\\\n"))
+    }
+
+    func testTheTerminalIsRecognisedFromTheEnvironment() throws {
+        comics.environment["KITTY_WINDOW_ID"] = "1"
+        XCTAssertTrue(try comics.run(["show", "201", "--image"]).stdout.contains("\n\n\u{1B}_G"))
+        comics.environment["KITTY_WINDOW_ID"] = nil
+        comics.environment["TERM_PROGRAM"] = "iTerm.app"
+        XCTAssertTrue(try comics.run(["show", "201", "--image"]).stdout.contains("\n\n\u{1B}]1337;File="))
+        comics.environment["TERM_PROGRAM"] = nil
+        comics.environment["TERM"] = "xterm-256color"
+        comics.environment["COLORTERM"] = "truecolor"
+        let symbols = try comics.run(["show", "201", "--image"]).stdout
+        XCTAssertTrue(symbols.contains("\u{1B}[38;2;"), "24-bit colour")
+        comics.environment["NO_COLOR"] = "1"
+        let plain = pictureLines(try comics.run(["show", "201", "--image"]).stdout)
+        XCTAssertEqual(plain.count, 15)
+        XCTAssertFalse(plain.joined().contains("\u{1B}["), "NO_COLOR: shapes only")
+    }
+
+    func testAPictureIsFetchedOnceAndKeptUnderItsHash() throws {
+        XCTAssertEqual(try comics.run(["show", "201", "--image"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "201", "--image"]).status, 0)
+        XCTAssertEqual(try server.stats().hits["/images/comic.png"], 1)
+
+        let directory = URL(fileURLWithPath: comics.databasePath).deletingLastPathComponent().appendingPathComponent("images").path
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        XCTAssertEqual(files.count, 1)
+        XCTAssertTrue(files[0].range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil, files[0])
+        let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + files[0])
+        XCTAssertEqual(attributes[.posixPermissions] as? Int, 0o600)
+
+        let offline = try comics.run(["--offline", "show", "201", "--image-format", "symbols"])
+        XCTAssertEqual(offline.status, 0)
+        XCTAssertEqual(pictureLines(offline.stdout).count, 15, "drawn from the cache")
+        XCTAssertEqual(try comics.run(["show", "202"]).status, 0)
+        let none = try comics.run(["--offline", "show", "202", "--image"])
+        XCTAssertEqual(none.status, 0, "\(none)")
+        XCTAssertEqual(none.stderr, "comics: no image of xkcd:202 is cached, and --offline forbids the network\n")
+        XCTAssertEqual(pictureLines(none.stdout), [])
+    }
+
+    func testBadPicturesAreANoticeAndTheTextStillPrints() throws {
+        let png = try Fixtures.image("comic.png")
+        var bomb = png
+        bomb.replaceSubrange(16..<24, with: [0, 0x01, 0x86, 0xA0, 0, 0x01, 0x86, 0xA0])
+        var empty = png
+        empty.replaceSubrange(16..<20, with: [0, 0, 0, 0])
+        var garbled = png
+        garbled.replaceSubrange(40..<png.count - 12, with: [UInt8](repeating: 0x5A, count: png.count - 52))
+        let hex = { (bytes: [UInt8]) in JSONValue.string(bytes.map { String(format: "%02x", $0) }.joined()) }
+        try server.control(.object([
+            ("images", .object([
+                ("bomb.png", hex(bomb)), ("empty.png", hex(empty)), ("garbled.png", hex(garbled)),
+                ("page.png", hex(Array("<!doctype html><title>Not Found</title>".utf8))),
+            ])),
+            ("comics", .object([
+                ("301", comic(301, title: "Bomb", image: "bomb.png")),
+                ("302", comic(302, title: "Empty", image: "empty.png")),
+                ("303", comic(303, title: "Garbled", image: "garbled.png")),
+                ("304", comic(304, title: "Page", image: "page.png")),
+                ("305", comic(305, title: "Gone", image: "missing.png")),
+            ])),
+        ]))
+        let cases: [(String, String)] = [
+            ("203", "comics: xkcd:203 has no image\n"),
+            ("301", "comics: cannot draw the image of xkcd:301: the image is too large to draw (100000×100000 pixels)\n"),
+            ("302", "comics: cannot draw the image of xkcd:302: the image has no pixels\n"),
+            ("304", "comics: cannot draw the image of xkcd:304: it is not a PNG, JPEG or GIF image\n"),
+            ("305", "comics: cannot fetch the image of xkcd:305: 127.0.0.1 answered HTTP 404\n"),
+        ]
+        for (number, notice) in cases {
+            let shown = try comics.run(["show", number, "--image"])
+            XCTAssertEqual(shown.status, 0, "\(number): \(shown)")
+            XCTAssertTrue(shown.stdout.hasPrefix("xkcd \(number): "), shown.stdout)
+            XCTAssertEqual(shown.stderr, notice)
+        }
+        let garbledShow = try comics.run(["show", "303", "--image"])
+        XCTAssertEqual(garbledShow.status, 0)
+        XCTAssertTrue(garbledShow.stderr.hasPrefix("comics: cannot draw the picture of xkcd:303: "), garbledShow.stderr)
+        XCTAssertEqual(garbledShow.stderr.split(separator: "\n").count, 1)
+        XCTAssertEqual(try comics.run(["show", "303", "--image"]).stderr, garbledShow.stderr)
+        XCTAssertEqual(try server.stats().hits["/images/garbled.png"], 2, "a picture that does not decode is not kept")
+
+        XCTAssertEqual(try comics.run(["show", "201"]).status, 0)
+        try server.control(.object([("fault", .string("truncated")), ("count", .int(1))]))
+        let truncated = try comics.run(["show", "201", "--image"])
+        XCTAssertEqual(truncated.status, 0, "\(truncated)")
+        XCTAssertEqual(truncated.stderr, "comics: cannot draw the image of xkcd:201: the image is cut short\n")
+        XCTAssertEqual(pictureLines(try comics.run(["show", "201", "--image"]).stdout).count, 15, "fetched whole the next time")
+    }
+
+    func testCleanupRemovesThePicturesOfRemovedItemsAndKeepsFavourites() throws {
+        XCTAssertEqual(try comics.run(["show", "201", "--image"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "202", "--image"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "202"]).status, 0)
+        let cleanup = try comics.run(["cleanup", "--max-age", "0s"])
+        XCTAssertEqual(cleanup.status, 0, "\(cleanup)")
+        XCTAssertTrue(cleanup.stdout.hasPrefix("removed 1 item (xkcd 1) and 1 picture (1.3 KiB); kept 1 favourite"), cleanup.stdout)
+        XCTAssertEqual(try comics.run(["--offline", "show", "202", "--image"]).stderr.contains("no image"), false)
+        let directory = URL(fileURLWithPath: comics.databasePath).deletingLastPathComponent().appendingPathComponent("images").path
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).count, 1)
+    }
+
+    func testTheImagesSettingDecidesWhenNothingIsAsked() throws {
+        XCTAssertEqual(try comics.run(["config"]).stdout, "images = auto (default)\n")
+        XCTAssertEqual(pictureLines(try comics.run(["show", "201"]).stdout), [], "auto: not on a pipe")
+
+        XCTAssertEqual(try comics.run(["config", "set", "images", "ALWAYS"]).stdout, "images = always\n")
+        XCTAssertEqual(try comics.run(["config", "get", "images"]).stdout, "always\n")
+        XCTAssertEqual(pictureLines(try comics.run(["show", "201"]).stdout).count, 15)
+        XCTAssertEqual(pictureLines(try comics.run(["show", "201", "-f", "json"]).stdout), [], "only tables draw")
+
+        XCTAssertEqual(try comics.run(["config", "set", "images", "never"]).status, 0)
+        XCTAssertEqual(pictureLines(try comics.run(["show", "201"]).stdout), [])
+        XCTAssertEqual(pictureLines(try comics.run(["show", "201", "--image"]).stdout).count, 15, "asking overrides")
+
+        let json = try JSONValue.parse(try comics.run(["config", "list", "-f", "json"]).stdout)
+        XCTAssertEqual(json, .array([.object([("key", .string("images")), ("value", .string("never")), ("default", .bool(false))])]))
+        XCTAssertEqual(try comics.run(["config", "unset", "images"]).stdout, "images = auto (default)\n")
+    }
+
+    func testPictureOptionsAndSettingsAreValidated() throws {
+        let cases: [([String], String)] = [
+            (["config", "set", "images", "sometimes"], "comics: error: 'sometimes' is not a value of images; use one of: auto, always, never\n"),
+            (["config", "get", "colour"], "comics: error: unknown setting 'colour'; settings are: images\n"),
+            (["config", "set", "images"], "comics: error: 'comics config set' takes a KEY and a VALUE, got 1 arguments; see 'comics config set --help'\n"),
+            (["show", "201", "--image", "-f", "json"], "comics: error: pictures are drawn in table output only, not json; the record's image_url or cover_url says where the picture is\n"),
+            (["show", "201", "--image-format", "ascii"], "comics: error: unknown image format 'ascii'; use one of: auto, kitty, iterm2, sixel, symbols\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try comics.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result)")
+            XCTAssertEqual(result.stderr, expected)
+        }
+    }
+}
