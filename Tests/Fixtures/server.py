@@ -14,6 +14,9 @@ or an author's name), `languages`, `topic` (subjects and bookshelves),
 `sort` (popular, ascending, descending), `ids`; /books/ID/ for one book,
 404 {"detail": ...} for an unknown one, and 301 to add a missing slash.
 
+Pictures: /images/NAME serves the files of the images/ folder (and any
+added through /__control).
+
 Tests steer it through /__control (JSON body) and read /__stats:
 
   {"latest": 200}                     which comic info.0.json names

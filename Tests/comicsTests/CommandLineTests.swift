@@ -14,7 +14,8 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(help.status, 0)
         XCTAssertEqual(help.stdout, HelpText.render([]))
         XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics and Project Gutenberg books from the shell, offline-first\n"))
-        for command in [["list"], ["more"], ["show"], ["fav"], ["fav", "add"], ["fav", "remove"], ["fav", "list"], ["cleanup"]] {
+        for command in [["list"], ["more"], ["show"], ["fav"], ["fav", "add"], ["fav", "remove"], ["fav", "list"], ["cleanup"],
+                        ["config"], ["config", "list"], ["config", "get"], ["config", "set"], ["config", "unset"]] {
             let result = try comics.run(command + ["--help"])
             XCTAssertEqual(result.status, 0)
             XCTAssertEqual(result.stdout, HelpText.render(command))

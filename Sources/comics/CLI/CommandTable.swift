@@ -91,7 +91,7 @@ enum CommandTable {
                 name: "show", abstract: "show one comic or book in full, and its picture on a terminal",
                 arguments: [itemReference],
                 options: [
-                    OptionSpec("image", "draw the picture (xkcd's comic, a book's cover) under the text"),
+                    OptionSpec("image", "draw the picture (xkcd's comic, a book's cover) under the text; without it, the images setting decides"),
                     OptionSpec(
                         "image-format", value: "FORMAT",
                         "draw with \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default auto: the best the terminal supports)"),
@@ -120,7 +120,7 @@ enum CommandTable {
                 ],
                 examples: ["comics cleanup --dry-run", "comics cleanup --quiet   # from cron"]),
             CommandSpec(
-                name: "config", abstract: "show or change the persisted settings",
+                name: "config", abstract: "show or change the persisted settings (with no COMMAND: list them)",
                 subcommands: [
                     CommandSpec(name: "list", abstract: "every setting, its value and whether it is the default"),
                     CommandSpec(name: "get", abstract: "print one setting's value", arguments: [configKey]),
