@@ -208,6 +208,17 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["config", "unset", "images"]).stdout, "images = auto (default)\n")
     }
 
+    func testAutoDrawsOnATerminal() throws {
+        comics.environment["TERM"] = "xterm-256color"
+        let onTerminal = try comics.shell("script -qec \"$COMICS show 201\" /dev/null")
+        XCTAssertEqual(onTerminal.status, 0, "\(onTerminal)")
+        let lines = onTerminal.stdout.components(separatedBy: "\r\n")
+        XCTAssertTrue(lines.contains { $0.hasSuffix("xkcd 201: Pictured\u{1B}[0m") }, onTerminal.stdout.debugDescription)
+        let picture = lines.drop { !$0.isEmpty }.dropFirst().filter { !$0.isEmpty }
+        XCTAssertEqual(picture.count, 15, onTerminal.stdout.debugDescription)
+        XCTAssertEqual(Set(picture.map(visibleWidth)), [40])
+    }
+
     func testPictureOptionsAndSettingsAreValidated() throws {
         let cases: [([String], String)] = [
             (["config", "set", "images", "sometimes"], "comics: error: 'sometimes' is not a value of images; use one of: auto, always, never\n"),
