@@ -104,8 +104,8 @@ static char *draw(GdkPixbuf *pixbuf, int columns, int rows, int mode, int colors
 
 char *comics_imaging_draw(const uint8_t *bytes, size_t length, const char *type, int max_columns, int max_rows,
                           int mode, int colors, int cell_width, int cell_height, char **environment,
-                          int *columns, int *rows, int *is_animated, char *error, size_t error_size) {
-    *columns = *rows = *is_animated = 0;
+                          int *is_animated, char *error, size_t error_size) {
+    *is_animated = 0;
     if (mode < COMICS_DRAW_SYMBOLS || mode > COMICS_DRAW_ITERM2 || colors < COMICS_COLORS_TRUECOLOR ||
         colors > COMICS_COLORS_NONE || max_columns < 1 || max_rows < 1 || cell_width < 1 || cell_height < 1) {
         snprintf(error, error_size, "bad drawing parameters");
@@ -115,10 +115,10 @@ char *comics_imaging_draw(const uint8_t *bytes, size_t length, const char *type,
     if (pixbuf == NULL) return NULL;
     int width = gdk_pixbuf_get_width(pixbuf);
     int height = gdk_pixbuf_get_height(pixbuf);
-    *columns = max_columns;
-    *rows = max_rows;
-    chafa_calc_canvas_geometry(width, height, columns, rows, (gfloat)cell_width / (gfloat)cell_height, TRUE, FALSE);
-    char *result = draw(pixbuf, *columns, *rows, mode, colors, cell_width, cell_height, environment);
+    int columns = max_columns;
+    int rows = max_rows;
+    chafa_calc_canvas_geometry(width, height, &columns, &rows, (gfloat)cell_width / (gfloat)cell_height, TRUE, FALSE);
+    char *result = draw(pixbuf, columns, rows, mode, colors, cell_width, cell_height, environment);
     if (result == NULL) snprintf(error, error_size, "chafa could not draw the image");
     g_object_unref(pixbuf);
     return result;

@@ -39,11 +39,11 @@ enum {
    pixels, keeping the picture's shape, with the sequences of the terminal
    `environment` describes (chafa's defaults fill in what it lacks, so a
    forced mode still works). Returns a malloc'd string to free with
-   comics_imaging_free, and the cells used and whether the source was
-   animated; or NULL with the reason in `error`. */
+   comics_imaging_free, and whether the source was animated; or NULL with
+   the reason in `error`. */
 char *comics_imaging_draw(const uint8_t *bytes, size_t length, const char *type, int max_columns, int max_rows,
                           int mode, int colors, int cell_width, int cell_height, char **environment,
-                          int *columns, int *rows, int *is_animated, char *error, size_t error_size);
+                          int *is_animated, char *error, size_t error_size);
 
 void comics_imaging_free(char *text);
 

@@ -33,29 +33,29 @@ extension Catalog {
         let ref = cached.ref
         guard let images, let key = try? source(ref.source).imageAttribute,
               let url = cached.item[key]?.stringValue
-        else { return .unavailable("\(ref) has no image") }
+        else { return .unavailable("\(ref) has no picture") }
         if let bytes = images.cache.image(for: url), let header = try? ImageHeader.inspect(bytes) {
             return .image(ImageFile(url: url, bytes: bytes, header: header))
         }
         guard mode != .offline else {
-            return .unavailable("no image of \(ref) is cached, and --offline forbids the network")
+            return .unavailable("no picture of \(ref) is cached, and --offline forbids the network")
         }
         let upstream = Upstream(host: URLOrigin(url)?.host ?? url)
         let response: HTTPResponse
         switch images.http.get(HTTPRequest(url: url)) {
         case let .failure(error):
-            return .unavailable("cannot fetch the image of \(ref): \(upstream.failure(error).message)")
+            return .unavailable("cannot fetch the picture of \(ref): \(upstream.failure(error).message)")
         case let .success(answer):
             response = answer
         }
         guard response.status == 200 else {
-            return .unavailable("cannot fetch the image of \(ref): \(upstream.unexpectedStatus(response.status).message)")
+            return .unavailable("cannot fetch the picture of \(ref): \(upstream.unexpectedStatus(response.status).message)")
         }
         let header: ImageHeader
         do {
             header = try ImageHeader.inspect(response.body)
         } catch {
-            return .unavailable("cannot draw the image of \(ref): \(error)")
+            return .unavailable("cannot draw the picture of \(ref): \(error)")
         }
         // Failing to keep it costs only a second download next time.
         try? images.cache.save(response.body, for: url)

@@ -14,22 +14,21 @@ enum Imaging {
         _ image: ImageFile, columns: Int, rows: Int, choice: GraphicsChoice, cellSize: (width: Int, height: Int),
         environment: [String: String]
     ) throws(ImagingError) -> DrawnImage {
-        var usedColumns: Int32 = 0, usedRows: Int32 = 0, animated: Int32 = 0
+        var animated: Int32 = 0
         var error = [CChar](repeating: 0, count: 256)
         let drawn = withEnvironment(environment) { environmentPointer in
             image.bytes.withUnsafeBufferPointer { bytes in
                 comics_imaging_draw(
                     bytes.baseAddress, bytes.count, image.header.format.rawValue, Int32(columns), Int32(rows),
                     choice.mode.rawValue, choice.colors.rawValue, Int32(cellSize.width), Int32(cellSize.height),
-                    environmentPointer, &usedColumns, &usedRows, &animated, &error, error.count)
+                    environmentPointer, &animated, &error, error.count)
             }
         }
         guard let drawn else {
             throw ImagingError(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { comics_imaging_free(drawn) }
-        return DrawnImage(
-            text: String(cString: drawn), columns: Int(usedColumns), rows: Int(usedRows), isAnimated: animated != 0)
+        return DrawnImage(text: String(cString: drawn), isAnimated: animated != 0)
     }
 
     /// A NULL-terminated `NAME=value` array for the duration of `body`.
@@ -45,8 +44,6 @@ enum Imaging {
 /// What was drawn.
 struct DrawnImage {
     let text: String
-    let columns: Int
-    let rows: Int
     /// The source had several frames; the first was drawn.
     let isAnimated: Bool
 }
