@@ -20,7 +20,7 @@ enum Imaging {
             image.bytes.withUnsafeBufferPointer { bytes in
                 comics_imaging_draw(
                     bytes.baseAddress, bytes.count, image.header.format.rawValue, Int32(columns), Int32(rows),
-                    choice.mode.rawValue, choice.colors.rawValue, Int32(cellSize.width), Int32(cellSize.height),
+                    choice.mode.code, choice.colors.code, Int32(cellSize.width), Int32(cellSize.height),
                     environmentPointer, &animated, &error, error.count)
             }
         }

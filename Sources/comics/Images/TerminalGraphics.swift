@@ -10,7 +10,8 @@ enum ImageFormat: String, CaseIterable {
 enum GraphicsMode {
     case symbols, sixels, kitty, iterm2
 
-    var rawValue: Int32 {
+    /// The COMICS_DRAW_* constant of CImaging.h.
+    var code: Int32 {
         switch self {
         case .symbols: Int32(COMICS_DRAW_SYMBOLS)
         case .sixels: Int32(COMICS_DRAW_SIXELS)
@@ -24,7 +25,8 @@ enum GraphicsMode {
 enum ColorDepth {
     case truecolor, indexed256, indexed16, none
 
-    var rawValue: Int32 {
+    /// The COMICS_COLORS_* constant of CImaging.h.
+    var code: Int32 {
         switch self {
         case .truecolor: Int32(COMICS_COLORS_TRUECOLOR)
         case .indexed256: Int32(COMICS_COLORS_256)
