@@ -123,11 +123,18 @@ final class CatalogTests: XCTestCase {
         let tasks: [BackgroundTask] = [
             .refreshPage(PageKey(source: .xkcd, query: "limit=10", position: "")),
             .refreshPage(PageKey(source: .xkcd, query: "limit=3", position: "180")),
-            .refreshItem(ItemRef(source: .xkcd, id: 353)), .cleanup,
+            .refreshPage(PageKey(
+                source: .books, query: "search=jane%20austen", position: "https://gutendex.com/books/?page=2&search=jane+austen")),
+            .refreshItem(ItemRef(source: .xkcd, id: 353)), .refreshItem(ItemRef(source: .books, id: 1342)), .cleanup,
         ]
         for task in tasks {
             XCTAssertEqual(BackgroundTask(argument: task.argument), task)
         }
+        XCTAssertEqual(tasks.map(\.summary), [
+            "the first xkcd page (limit=10)", "the xkcd page from 180 (limit=3)",
+            "the books page from https://gutendex.com/books/?page=2&search=jane+austen (search=jane%20austen)",
+            "xkcd:353", "books:1342", "cleanup",
+        ])
         XCTAssertNil(BackgroundTask(argument: "page\tnope\tx\t"))
         XCTAssertNil(BackgroundTask(argument: "item\txkcd"))
     }

@@ -17,11 +17,12 @@ public enum BackgroundTask: Hashable, Sendable {
         }
     }
 
-    /// For `--verbose`: "the newest xkcd page", "xkcd:353", "cleanup".
+    /// For `--verbose`: "the first xkcd page (limit=10)", "xkcd:353", "cleanup".
     public var summary: String {
         switch self {
         case let .refreshPage(key):
-            key.isFirst ? "the newest \(key.source.rawValue) page" : "the \(key.source.rawValue) page from \(key.position)"
+            (key.isFirst ? "the first \(key.source.rawValue) page" : "the \(key.source.rawValue) page from \(key.position)")
+                + (key.query.isEmpty ? "" : " (\(key.query))")
         case let .refreshItem(ref): ref.description
         case .cleanup: "cleanup"
         }
