@@ -111,6 +111,19 @@ final class BooksTests: EndToEndTestCase {
         XCTAssertTrue(try server.requests().contains("/books/?page=2&search=saga"))
     }
 
+    func testCleanupForgetsOldPagesOfEveryQueryButNotWhereMoreLeftOff() throws {
+        for word in ["dumas", "austen", "shelley"] {
+            XCTAssertEqual(try books(["list", "--search", word]).status, 0)
+        }
+        XCTAssertEqual(try books(["list"]).status, 0)
+        XCTAssertEqual(try books(["more"]).status, 0)
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM pages"), 5)
+        XCTAssertEqual(try comics.run(["cleanup", "--max-age", "1h"], clockOffset: "+2h").status, 0)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM pages"), 0)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM cursors WHERE source = 'books'"), 4)
+    }
+
     func testANextLinkToAnotherHostIsRefusedAndNothingFetched() throws {
         try server.control(.object([("next", .object([("1", .string("http://evil.example:8080/books/?page=2"))]))]))
         XCTAssertEqual(try books(["list"]).status, 0)

@@ -65,6 +65,10 @@ public protocol CacheStore: AnyObject {
     func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
     func favorites(source: SourceName?) throws -> [CachedItem]
     func favoriteCount() throws -> Int
+    /// Forgets listing pages fetched before `date`: every search query
+    /// leaves some, and a later request would fetch them again anyway.
+    /// `more` cursors stay: they are where a person left off.
+    func removePages(fetchedBefore date: Date) throws
     /// Every text value any cached item has under one of `keys`.
     func attributeStrings(forKeys keys: [String]) throws -> Set<String>
     /// In one transaction: hands every non-favourite to `select`, removes

@@ -234,6 +234,14 @@ public final class SQLiteCacheStore: CacheStore {
         try guarded { try database.query("SELECT count(*) FROM favorites")[0][0].int ?? 0 }
     }
 
+    public func removePages(fetchedBefore date: Date) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("DELETE FROM pages WHERE fetched_at < ?", [.real(date.timeIntervalSince1970)])
+            }
+        }
+    }
+
     public func attributeStrings(forKeys keys: [String]) throws -> Set<String> {
         try guarded {
             var values = Set<String>()

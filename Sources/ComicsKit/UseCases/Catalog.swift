@@ -306,6 +306,7 @@ public final class Catalog {
         var imagesRemoved = ImageCacheUsage()
         if !dryRun {
             try store.setSetting(SettingKey.lastCleanup, to: String(now.timeIntervalSince1970))
+            try store.removePages(fetchedBefore: now.addingTimeInterval(-rules.maxAge))
             imagesRemoved = try removeOrphanedImages()
         }
         let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
