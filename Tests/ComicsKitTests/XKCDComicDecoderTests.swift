@@ -44,7 +44,7 @@ final class XKCDComicDecoderTests: XCTestCase {
         ]
         for text in bad {
             XCTAssertThrowsError(try XKCDComicDecoder.decode(Array(text.utf8)), text) { error in
-                XCTAssertTrue(error is XKCDDecodingError)
+                XCTAssertTrue(error is DocumentError)
             }
         }
     }

@@ -26,4 +26,23 @@ struct Upstream {
     func malformed(_ reason: String) -> ComicsError {
         .network("\(host) sent a response comics cannot read: \(reason)")
     }
+
+    /// One item's answer: decoded on 200, unchanged on 304, absent on 404
+    /// or 410; any other status, or a body that does not decode, fails.
+    func itemFetch(
+        _ result: Result<HTTPResponse, HTTPError>, decode: ([UInt8]) throws(DocumentError) -> Item
+    ) throws -> ItemFetch {
+        let response = try result.mapError(failure).get()
+        switch response.status {
+        case 200:
+            do {
+                return .fetched(FetchedItem(item: try decode(response.body), validators: response.validators))
+            } catch {
+                throw malformed(error.reason)
+            }
+        case 304: return .notModified(response.validators)
+        case 404, 410: return .notFound
+        default: throw unexpectedStatus(response.status)
+        }
+    }
 }

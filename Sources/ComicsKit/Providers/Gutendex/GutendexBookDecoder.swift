@@ -12,24 +12,24 @@ public enum GutendexBookDecoder {
         public var books: [Item]
     }
 
-    public static func decodePage(_ body: [UInt8]) throws(GutendexDecodingError) -> Page {
-        let document = try parse(body)
+    public static func decodePage(_ body: [UInt8]) throws(DocumentError) -> Page {
+        let document = try UpstreamDocument.object(body)
         guard case let .array(results)? = document["results"] else {
-            throw GutendexDecodingError(reason: "a book list without results")
+            throw DocumentError(reason: "a book list without results")
         }
         var seen = Set<Int>()
         let books = results.compactMap { try? decode($0) }.filter { seen.insert($0.ref.id).inserted }
-        return Page(count: integer(document["count"]), next: document["next"]?.stringValue, books: books)
+        return Page(count: document["count"]?.lenientIntValue, next: document["next"]?.stringValue, books: books)
     }
 
     /// One book from `/books/ID/`.
-    public static func decodeBook(_ body: [UInt8]) throws(GutendexDecodingError) -> Item {
-        try decode(try parse(body))
+    public static func decodeBook(_ body: [UInt8]) throws(DocumentError) -> Item {
+        try decode(try UpstreamDocument.object(body))
     }
 
-    public static func decode(_ book: JSONValue) throws(GutendexDecodingError) -> Item {
-        guard case .object = book else { throw GutendexDecodingError(reason: "a book that is not a JSON object") }
-        guard let id = integer(book["id"]), id > 0 else { throw GutendexDecodingError(reason: "a book without an id") }
+    public static func decode(_ book: JSONValue) throws(DocumentError) -> Item {
+        guard case .object = book else { throw DocumentError(reason: "a book that is not a JSON object") }
+        guard let id = book["id"]?.lenientIntValue, id > 0 else { throw DocumentError(reason: "a book without an id") }
         let title = book["title"]?.stringValue ?? ""
         let formats = formats(book["formats"])
         let attributes: [Attribute] = [
@@ -40,32 +40,13 @@ public enum GutendexBookDecoder {
             Attribute("summaries", .array(strings(book["summaries"]))),
             Attribute("media_type", book["media_type"]?.stringValue.map(JSONValue.string) ?? .null),
             Attribute("copyright", boolean(book["copyright"])),
-            Attribute("download_count", integer(book["download_count"]).map(JSONValue.int) ?? .null),
+            Attribute("download_count", book["download_count"]?.lenientIntValue.map(JSONValue.int) ?? .null),
             Attribute("cover_url", formats["image/jpeg"].map(JSONValue.string) ?? .null),
             Attribute("formats", .object(formats.pairs.map { ($0.0, .string($0.1)) })),
         ]
         return Item(
             ref: ItemRef(source: .books, id: id), title: title.isEmpty ? "#\(id)" : title,
             url: "https://www.gutenberg.org/ebooks/\(id)", attributes: attributes)
-    }
-
-    private static func parse(_ body: [UInt8]) throws(GutendexDecodingError) -> JSONValue {
-        let document: JSONValue
-        do {
-            document = try JSONValue.parse(body)
-        } catch {
-            throw GutendexDecodingError(reason: "not JSON (\(error))")
-        }
-        guard case .object = document else { throw GutendexDecodingError(reason: "expected a JSON object") }
-        return document
-    }
-
-    private static func integer(_ value: JSONValue?) -> Int? {
-        switch value {
-        case let .int(number)?: number
-        case let .string(text)?: Int(text)
-        default: nil
-        }
     }
 
     private static func boolean(_ value: JSONValue?) -> JSONValue {
@@ -83,8 +64,8 @@ public enum GutendexBookDecoder {
             guard let name = person["name"]?.stringValue, !name.isEmpty else { return nil }
             return .object([
                 ("name", .string(name)),
-                ("birth_year", integer(person["birth_year"]).map(JSONValue.int) ?? .null),
-                ("death_year", integer(person["death_year"]).map(JSONValue.int) ?? .null),
+                ("birth_year", person["birth_year"]?.lenientIntValue.map(JSONValue.int) ?? .null),
+                ("death_year", person["death_year"]?.lenientIntValue.map(JSONValue.int) ?? .null),
             ])
         }
     }
@@ -99,10 +80,4 @@ public enum GutendexBookDecoder {
         let pairs: [(String, String)]
         subscript(type: String) -> String? { pairs.first { $0.0 == type }?.1 }
     }
-}
-
-/// Why a Gutendex document could not be read.
-public struct GutendexDecodingError: Error, Equatable, CustomStringConvertible {
-    public let reason: String
-    public var description: String { reason }
 }

@@ -82,7 +82,10 @@ public struct GutendexSource: ItemSource {
     public func fetchItems(_ requests: [(id: Int, validators: Validators)]) throws -> [ItemFetch] {
         guard requests.count > 1 else {
             return try requests.map { request in
-                try bookFetch(http.get(HTTPRequest.conditional(url: "\(baseURL)/books/\(request.id)/", validators: request.validators)))
+                let url = "\(baseURL)/books/\(request.id)/"
+                return try upstream.itemFetch(
+                    http.get(HTTPRequest.conditional(url: url, validators: request.validators)),
+                    decode: GutendexBookDecoder.decodeBook)
             }
         }
         let batches = stride(from: 0, to: requests.count, by: Self.pageSize).map {
@@ -103,21 +106,6 @@ public struct GutendexSource: ItemSource {
         }
         return requests.map { request in
             found[request.id].map { .fetched(FetchedItem(item: $0, validators: .none)) } ?? .notFound
-        }
-    }
-
-    private func bookFetch(_ result: Result<HTTPResponse, HTTPError>) throws -> ItemFetch {
-        let response = try result.mapError(upstream.failure).get()
-        switch response.status {
-        case 200:
-            do {
-                return .fetched(FetchedItem(item: try GutendexBookDecoder.decodeBook(response.body), validators: response.validators))
-            } catch {
-                throw upstream.malformed(error.reason)
-            }
-        case 304: return .notModified(response.validators)
-        case 404, 410: return .notFound
-        default: throw upstream.unexpectedStatus(response.status)
         }
     }
 

@@ -3,16 +3,10 @@
 /// text in titles, empty transcripts, `extra_parts` on interactive comics,
 /// and an `img` with no file name.
 public enum XKCDComicDecoder {
-    public static func decode(_ body: [UInt8]) throws(XKCDDecodingError) -> Item {
-        let document: JSONValue
-        do {
-            document = try JSONValue.parse(body)
-        } catch {
-            throw XKCDDecodingError(reason: "not JSON (\(error))")
-        }
-        guard case .object = document else { throw XKCDDecodingError(reason: "expected a JSON object") }
-        guard let number = integer(document["num"]), number > 0 else {
-            throw XKCDDecodingError(reason: "no comic number")
+    public static func decode(_ body: [UInt8]) throws(DocumentError) -> Item {
+        let document = try UpstreamDocument.object(body)
+        guard let number = document["num"]?.lenientIntValue, number > 0 else {
+            throw DocumentError(reason: "no comic number")
         }
         let rawTitle = text(document["title"]).flatMap { $0.isEmpty ? nil : $0 } ?? text(document["safe_title"]) ?? ""
         let title = cleaned(rawTitle)
@@ -40,18 +34,10 @@ public enum XKCDComicDecoder {
         }
     }
 
-    private static func integer(_ value: JSONValue?) -> Int? {
-        switch value {
-        case let .int(number)?: number
-        case let .string(text)?: Int(text)
-        default: nil
-        }
-    }
-
     /// `YYYY-MM-DD`, or nil when the parts are missing or impossible.
     private static func date(_ document: JSONValue) -> String? {
-        guard let year = integer(document["year"]), let month = integer(document["month"]),
-              let day = integer(document["day"]),
+        guard let year = document["year"]?.lenientIntValue, let month = document["month"]?.lenientIntValue,
+              let day = document["day"]?.lenientIntValue,
               (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day)
         else { return nil }
         func padded(_ number: Int, _ width: Int) -> String {
@@ -76,10 +62,4 @@ public enum XKCDComicDecoder {
         default: true
         }
     }
-}
-
-/// Why an xkcd document could not be read.
-public struct XKCDDecodingError: Error, Equatable, CustomStringConvertible {
-    public let reason: String
-    public var description: String { reason }
 }

@@ -41,18 +41,7 @@ public struct XKCDSource: ItemSource {
     }
 
     private func itemFetch(_ result: Result<HTTPResponse, HTTPError>) throws -> ItemFetch {
-        let response = try result.mapError(upstream.failure).get()
-        switch response.status {
-        case 200:
-            do {
-                return .fetched(FetchedItem(item: try XKCDComicDecoder.decode(response.body), validators: response.validators))
-            } catch {
-                throw upstream.malformed(error.reason)
-            }
-        case 304: return .notModified(response.validators)
-        case 404, 410: return .notFound
-        default: throw upstream.unexpectedStatus(response.status)
-        }
+        try upstream.itemFetch(result, decode: XKCDComicDecoder.decode)
     }
 
     public func fetchPage(
