@@ -43,6 +43,17 @@ final class CleanupRulesTests: XCTestCase {
         XCTAssertEqual(selected.map(\.ref.id), [5, 2, 3], "5 expired, then the oldest beyond two")
     }
 
+    func testEachSourceHasItsOwnLimits() {
+        var rules = CleanupRules(maxAge: 30 * 86400, maxItems: 500)
+        rules[.books] = CleanupRules.Limits(maxAge: 7 * 86400, maxItems: 1)
+        let selected = rules.selectForRemoval(from: [
+            candidate(.xkcd, 1, daysAgo: 10), candidate(.books, 2, daysAgo: 10),
+            candidate(.books, 3, daysAgo: 1), candidate(.books, 4, daysAgo: 2),
+        ], now: now)
+        XCTAssertEqual(selected.map(\.ref), [ItemRef(source: .books, id: 2), ItemRef(source: .books, id: 4)])
+        XCTAssertNil(rules.uniformLimits)
+    }
+
     func testNothingToRemove() {
         XCTAssertEqual(CleanupRules.standard.selectForRemoval(from: [], now: now), [])
         XCTAssertEqual(CleanupRules.standard.selectForRemoval(from: [candidate(.xkcd, 1, daysAgo: 1)], now: now), [])

@@ -101,14 +101,47 @@ final class CatalogTests: XCTestCase {
         let catalog = try catalog()
         _ = try catalog.list(.xkcd, query: ListQuery(limit: 4))
         _ = try catalog.changeFavorite(.item(ItemRef(source: .xkcd, id: 199)), .add)
-        try store.setSetting(SettingKey.maxItems, to: "1")
+        _ = try catalog.setConfig(.maxItems(of: .xkcd), to: "1")
         let report = try self.catalog(at: 10).cleanup(overrides: .init(), dryRun: false)
-        XCTAssertEqual(report.rules.maxItems, 1)
+        XCTAssertEqual(report.rules[.xkcd].maxItems, 1)
+        XCTAssertEqual(report.rules[.books].maxItems, 500, "the books limit is still the general one")
         XCTAssertEqual(report.removed.count, 2)
         XCTAssertEqual(report.favoritesKept, 1)
         let overridden = try self.catalog(at: 20).cleanup(overrides: .init(maxItems: 0), dryRun: true)
         XCTAssertEqual(overridden.wouldRemove.count, 1)
         XCTAssertEqual(try self.catalog(at: 30).favorites(source: nil).map(\.ref.id), [199])
+    }
+
+    func testPerSourceSettingsFallBackToTheGeneralOne() throws {
+        let catalog = try catalog()
+        XCTAssertEqual(try catalog.configValue(.maxAge(of: .books)).inheritedFrom, "max-age")
+        _ = try catalog.setConfig(.maxAge, to: "2w")
+        XCTAssertEqual(try catalog.configValue(.maxAge(of: .books)).value, "2w")
+        XCTAssertEqual(try catalog.setConfig(.maxAge(of: .books), to: "48h").value, "2d", "written in the largest unit")
+        let rules = try catalog.configuredCleanupRules()
+        XCTAssertEqual(rules[.books].maxAge, 2 * 86400)
+        XCTAssertEqual(rules[.xkcd].maxAge, 14 * 86400)
+        XCTAssertEqual(try catalog.unsetConfig(.maxAge(of: .books)).value, "2w")
+    }
+
+    func testConfiguredPageSizeAppliesWithoutALimit() throws {
+        let catalog = try catalog()
+        _ = try catalog.setConfig(.pageSize, to: "3")
+        XCTAssertEqual(try catalog.list(.xkcd, query: ListQuery()).map(\.ref.id), [200, 199, 198])
+        XCTAssertEqual(try catalog.list(.xkcd, query: ListQuery(limit: 1)).map(\.ref.id), [200])
+    }
+
+    func testSettingsRefuseBadValuesAndKeys() throws {
+        XCTAssertEqual(try ConfigKey.backgroundRefresh.validate("No"), "off")
+        XCTAssertEqual(try ConfigKey.pageSize.validate(" 25 "), "25")
+        for (key, value) in [(ConfigKey.pageSize, "0"), (.pageSize, "201"), (.maxAge, "3x"), (.maxItems, "-1"), (.images, "sometimes")] {
+            XCTAssertThrowsError(try key.validate(value)) { error in
+                XCTAssertEqual((error as? ComicsError)?.kind, .usage, "\(key.name) \(value)")
+            }
+        }
+        XCTAssertThrowsError(try ConfigKey.named("max-ag")) { error in
+            XCTAssertEqual((error as? ComicsError)?.hint?.hasPrefix("did you mean 'max-age'?"), true)
+        }
     }
 
     func testAutomaticCleanupIsDueOnceADay() throws {

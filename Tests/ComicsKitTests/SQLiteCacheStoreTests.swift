@@ -104,7 +104,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
         let folder = try FileManager.default.attributesOfItem(atPath: directory.file("private"))
         XCTAssertEqual((folder[.posixPermissions] as? NSNumber)?.intValue, 0o700)
         let probe = try DatabaseProbe(path: path)
-        XCTAssertEqual(try probe.rows("SELECT name FROM schema_migrations").map { $0[0] }, Migrations.all.map(\.name))
+        XCTAssertEqual(try probe.rows("SELECT name FROM schema_migrations ORDER BY name").map { $0[0] }, Migrations.all.map(\.name).sorted())
         XCTAssertEqual(try probe.count("PRAGMA user_version"), Migrations.all.count)
         XCTAssertEqual(try probe.scalar("PRAGMA journal_mode"), "wal")
         _ = try SQLiteCacheStore(path: path, now: now)

@@ -33,8 +33,8 @@ final class CommandLineTests: EndToEndTestCase {
 
             Options:
                   --dry-run        list what would be removed and remove nothing
-                  --max-age AGE    remove items not refreshed for AGE (30d, 12h, 2w; default 30d)
-                  --max-items N    keep at most N non-favourites per source (default 500)
+                  --max-age AGE    remove items not refreshed for AGE (30d, 12h, 2w; default: config max-age)
+                  --max-items N    keep at most N non-favourites per source (default: config max-items)
 
             Global options:
               -s, --source NAME    the source to browse: xkcd (default) or books [env: COMICS_SOURCE]
@@ -94,7 +94,7 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(items.count, 3)
         guard case let .object(members) = items[0] else { return XCTFail("not an object") }
         XCTAssertEqual(members.map(\.0), [
-            "source", "id", "title", "url", "favorite", "cached_at", "date", "alt", "transcript", "image_url", "interactive",
+            "source", "id", "title", "url", "favorite", "cached_at", "stale", "date", "alt", "transcript", "image_url", "interactive",
         ])
         XCTAssertEqual(items[0]["source"], .string("xkcd"))
         XCTAssertEqual(items[0]["id"], .int(200))
@@ -117,14 +117,14 @@ final class CommandLineTests: EndToEndTestCase {
 
         let csv = try comics.run(["list", "-n", "2", "-f", "csv"])
         let rows = csv.stdout.components(separatedBy: "\r\n")
-        XCTAssertEqual(rows[0], "source,id,title,url,favorite,cached_at,date,alt,transcript,image_url,interactive")
+        XCTAssertEqual(rows[0], "source,id,title,url,favorite,cached_at,stale,date,alt,transcript,image_url,interactive")
         XCTAssertTrue(rows[1].hasPrefix("xkcd,200,Bill Nye,https://xkcd.com/200/,false,"), rows[1])
         XCTAssertTrue(rows[1].contains(#""[[A restaurant. A mother"#), "a transcript with newlines is quoted")
         let parsed = try pythonCSVRowCount(csv.stdout)
         XCTAssertEqual(parsed, 3, "RFC 4180: a header and two records")
 
         let tsv = try comics.run(["list", "-n", "2", "-f", "tsv"])
-        XCTAssertEqual(tsv.line(0).split(separator: "\t").count, 11)
+        XCTAssertEqual(tsv.line(0).split(separator: "\t").count, 12)
     }
 
     func testTheTableFitsTheTerminalWidth() throws {

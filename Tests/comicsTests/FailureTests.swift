@@ -111,7 +111,7 @@ final class FailureTests: EndToEndTestCase {
         let result = try comics.run(["fav", "list"])
         XCTAssertEqual(result.status, 5)
         XCTAssertTrue(result.stderr.contains("schema version 999, newer than this comics understands"), result.stderr)
-        try runSQLite(comics.databasePath, "PRAGMA user_version = 1")
+        try runSQLite(comics.databasePath, "PRAGMA user_version = \(SQLiteCacheStore.schemaVersion)")
         XCTAssertEqual(try comics.run(["fav", "list", "-f", "ndjson"]).stdoutLines.count, 1, "the favourite is intact")
     }
 

@@ -191,7 +191,7 @@ final class PicturesTests: EndToEndTestCase {
     }
 
     func testTheImagesSettingDecidesWhenNothingIsAsked() throws {
-        XCTAssertEqual(try comics.run(["config"]).stdout, "images = auto (default)\n")
+        XCTAssertEqual(try comics.run(["config", "get", "images"]).stdout, "auto\n")
         XCTAssertEqual(pictureLines(try comics.run(["show", "201"]).stdout), [], "auto: not on a pipe")
 
         XCTAssertEqual(try comics.run(["config", "set", "images", "ALWAYS"]).stdout, "images = always\n")
@@ -203,7 +203,7 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(pictureLines(try comics.run(["show", "201"]).stdout), [])
         XCTAssertEqual(pictureLines(try comics.run(["show", "201", "--image"]).stdout).count, 15, "asking overrides")
 
-        let json = try JSONValue.parse(try comics.run(["config", "list", "-f", "json"]).stdout)
+        let json = try JSONValue.parse(try comics.run(["config", "get", "images", "-f", "json"]).stdout)
         XCTAssertEqual(json, .array([.object([("key", .string("images")), ("value", .string("never")), ("default", .bool(false))])]))
         XCTAssertEqual(try comics.run(["config", "unset", "images"]).stdout, "images = auto (default)\n")
     }
@@ -221,8 +221,8 @@ final class PicturesTests: EndToEndTestCase {
 
     func testPictureOptionsAndSettingsAreValidated() throws {
         let cases: [([String], String)] = [
-            (["config", "set", "images", "sometimes"], "comics: error: 'sometimes' is not a value of images; use one of: auto, always, never\n"),
-            (["config", "get", "colour"], "comics: error: unknown setting 'colour'; settings are: images\n"),
+            (["config", "set", "images", "sometimes"], "comics: error: 'sometimes' is not a valid value for images; use one of: auto, always, never\n"),
+            (["config", "get", "colour"], "comics: error: unknown setting 'colour'; settings are: \(ConfigKey.all.map(\.name).joined(separator: ", "))\n"),
             (["config", "set", "images"], "comics: error: 'comics config set' takes a KEY and a VALUE, got 1 arguments; see 'comics config set --help'\n"),
             (["show", "201", "--image", "-f", "json"], "comics: error: pictures are drawn in table output only, not json; the record's image_url or cover_url says where the picture is\n"),
             (["show", "201", "--image-format", "ascii"], "comics: error: unknown image format 'ascii'; use one of: auto, kitty, iterm2, sixel, symbols\n"),

@@ -68,7 +68,7 @@ public protocol CacheStore: AnyObject {
     /// Forgets listing pages fetched before `date`: every search query
     /// leaves some, and a later request would fetch them again anyway.
     /// `more` cursors stay: they are where a person left off.
-    func removePages(fetchedBefore date: Date) throws
+    func removePages(of source: SourceName, fetchedBefore date: Date) throws
     /// Every text value any cached item has under one of `keys`.
     func attributeStrings(forKeys keys: [String]) throws -> Set<String>
     /// In one transaction: hands every non-favourite to `select`, removes

@@ -1,20 +1,43 @@
 import Foundation
 
-/// The limits cleanup applies: items not refreshed within `maxAge` go, then
-/// the oldest beyond `maxItems` per source. Favourites are never candidates.
+/// The limits cleanup applies, per source: items not refreshed within
+/// `maxAge` go, then the oldest beyond `maxItems`. Favourites are never
+/// candidates.
 public struct CleanupRules: Equatable, Sendable {
-    public var maxAge: TimeInterval
-    public var maxItems: Int
+    /// One source's limits.
+    public struct Limits: Equatable, Sendable {
+        public var maxAge: TimeInterval
+        public var maxItems: Int
 
+        public init(maxAge: TimeInterval = 30 * 86400, maxItems: Int = 500) {
+            self.maxAge = maxAge
+            self.maxItems = maxItems
+        }
+    }
+
+    private var limitsBySource: [SourceName: Limits]
+
+    /// The same limits for every source.
     public init(maxAge: TimeInterval = 30 * 86400, maxItems: Int = 500) {
-        self.maxAge = maxAge
-        self.maxItems = maxItems
+        let limits = Limits(maxAge: maxAge, maxItems: maxItems)
+        limitsBySource = Dictionary(uniqueKeysWithValues: SourceName.allCases.map { ($0, limits) })
     }
 
     public static let standard = CleanupRules()
 
     /// How often cleanup runs by itself.
     public static let automaticInterval: TimeInterval = 86400
+
+    public subscript(source: SourceName) -> Limits {
+        get { limitsBySource[source] ?? Limits() }
+        set { limitsBySource[source] = newValue }
+    }
+
+    /// Whether every source has the same limits, so one phrase can say them.
+    public var uniformLimits: Limits? {
+        let all = SourceName.allCases.map { self[$0] }
+        return all.allSatisfy { $0 == all[0] } ? all[0] : nil
+    }
 
     /// One non-favourite the cache holds, as cleanup sees it.
     public struct Candidate: Equatable, Sendable {
@@ -33,12 +56,13 @@ public struct CleanupRules: Equatable, Sendable {
         var removed: [Candidate] = []
         let bySource = Dictionary(grouping: candidates, by: \.ref.source)
         for source in bySource.keys.sorted() {
+            let limits = self[source]
             let oldestFirst = bySource[source, default: []].sorted {
                 ($0.cachedAt, $0.ref.id) < ($1.cachedAt, $1.ref.id)
             }
-            let tooOld = oldestFirst.prefix { now.timeIntervalSince($0.cachedAt) > maxAge }
+            let tooOld = oldestFirst.prefix { now.timeIntervalSince($0.cachedAt) > limits.maxAge }
             let remaining = oldestFirst.count - tooOld.count
-            let overLimit = max(0, remaining - maxItems)
+            let overLimit = max(0, remaining - limits.maxItems)
             removed += oldestFirst.prefix(tooOld.count + overLimit)
         }
         return removed

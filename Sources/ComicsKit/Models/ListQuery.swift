@@ -36,6 +36,13 @@ public struct ListQuery: Equatable, Hashable, Sendable {
 
     public var pageSize: Int { limit ?? Self.defaultLimit }
 
+    /// The same query with a page size.
+    public func withLimit(_ limit: Int) -> ListQuery {
+        var query = self
+        query.limit = limit
+        return query
+    }
+
     /// Whether anything narrows or orders the listing beyond its page size.
     public var hasFilters: Bool { search != nil || !languages.isEmpty || topic != nil || sort != nil }
 

@@ -60,6 +60,10 @@ enum Migrations {
                 value TEXT NOT NULL
             ) WITHOUT ROWID;
             """),
+        Migration(name: "cleanup-limits-become-settings", sql: """
+            UPDATE settings SET key = 'config.max-age' WHERE key = 'cleanup.max_age';
+            UPDATE settings SET key = 'config.max-items' WHERE key = 'cleanup.max_items';
+            """),
     ]
 
     /// Brings the schema up to date, or refuses a file that is not ours or

@@ -6,6 +6,9 @@ import Foundation
 public final class SQLiteCacheStore: CacheStore {
     private let database: SQLiteDatabase
 
+    /// The schema this build writes: the number of migrations it knows.
+    public static let schemaVersion = Migrations.all.count
+
     /// Opens (creating if needed) the database at `path`: the directory is
     /// made 0700 and the file 0600, then the schema is migrated.
     public init(path: String, now: Date = Date()) throws {
@@ -234,10 +237,12 @@ public final class SQLiteCacheStore: CacheStore {
         try guarded { try database.query("SELECT count(*) FROM favorites")[0][0].int ?? 0 }
     }
 
-    public func removePages(fetchedBefore date: Date) throws {
+    public func removePages(of source: SourceName, fetchedBefore date: Date) throws {
         try guarded {
             try database.writeTransaction {
-                try database.run("DELETE FROM pages WHERE fetched_at < ?", [.real(date.timeIntervalSince1970)])
+                try database.run(
+                    "DELETE FROM pages WHERE source = ? AND fetched_at < ?",
+                    [.text(source.rawValue), .real(date.timeIntervalSince1970)])
             }
         }
     }

@@ -39,6 +39,7 @@ public final class Catalog {
     /// The newest page; resets `more` to continue after it.
     public func list(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
         let source = try source(sourceName)
+        let query = try withConfiguredPageSize(query, for: source)
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
         let (page, items) = try servePage(key, query: query, source: source)
         try moveCursor(to: cursor(after: page), source: sourceName, query: source.cursorQueryKey(query))
@@ -48,6 +49,7 @@ public final class Catalog {
     /// The page after the last one `list` or `more` showed.
     public func more(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
         let source = try source(sourceName)
+        let query = try withConfiguredPageSize(query, for: source)
         let cursorKey = source.cursorQueryKey(query)
         let position: String
         switch try store.cursor(source: sourceName, query: cursorKey) {
@@ -66,6 +68,12 @@ public final class Catalog {
             throw Self.endOfArchive
         }
         return items
+    }
+
+    /// `--limit` wins; without it a source that takes a page size gets the configured one.
+    private func withConfiguredPageSize(_ query: ListQuery, for source: ItemSource) throws -> ListQuery {
+        guard query.limit == nil, source.acceptsPageSize else { return query }
+        return query.withLimit(try configuredPageSize())
     }
 
     private static let endOfArchive = ComicsError.notFound(
@@ -265,6 +273,7 @@ public final class Catalog {
     }
 
     private func isCleanupDue() throws -> Bool {
+        guard try isEnabled(.autoCleanup) else { return false }
         guard let text = try store.setting(SettingKey.lastCleanup), let last = Double(text) else {
             // A new database starts its day now rather than cleaning at once.
             try store.setSetting(SettingKey.lastCleanup, to: String(clock.now.timeIntervalSince1970))
@@ -298,15 +307,19 @@ public final class Catalog {
     }
 
     public func cleanup(overrides: CleanupOverrides, dryRun: Bool) throws -> CleanupReport {
-        var rules = try persistedCleanupRules()
-        if let maxAge = overrides.maxAge { rules.maxAge = maxAge }
-        if let maxItems = overrides.maxItems { rules.maxItems = maxItems }
+        var rules = try configuredCleanupRules()
+        for source in SourceName.allCases {
+            if let maxAge = overrides.maxAge { rules[source].maxAge = maxAge }
+            if let maxItems = overrides.maxItems { rules[source].maxItems = maxItems }
+        }
         let now = clock.now
         let removed = try store.removeItems(dryRun: dryRun) { rules.selectForRemoval(from: $0, now: now) }
         var imagesRemoved = ImageCacheUsage()
         if !dryRun {
             try store.setSetting(SettingKey.lastCleanup, to: String(now.timeIntervalSince1970))
-            try store.removePages(fetchedBefore: now.addingTimeInterval(-rules.maxAge))
+            for source in SourceName.allCases {
+                try store.removePages(of: source, fetchedBefore: now.addingTimeInterval(-rules[source].maxAge))
+            }
             imagesRemoved = try removeOrphanedImages()
         }
         let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
@@ -315,18 +328,13 @@ public final class Catalog {
             favoritesKept: try store.favoriteCount(), imagesRemoved: imagesRemoved)
     }
 
-    private func persistedCleanupRules() throws -> CleanupRules {
-        var rules = CleanupRules.standard
-        if let text = try store.setting(SettingKey.maxAge), let maxAge = CleanupRules.parseDuration(text) {
-            rules.maxAge = maxAge
-        }
-        if let text = try store.setting(SettingKey.maxItems), let maxItems = Int(text), maxItems >= 0 {
-            rules.maxItems = maxItems
-        }
-        return rules
-    }
-
     // MARK: - Helpers
+
+    /// Whether an item is older than the detail TTL, so scripts can tell
+    /// a copy served from an old cache from a fresh one.
+    public func isStale(_ item: CachedItem) -> Bool {
+        policy.freshness(cachedAt: item.cachedAt, ttl: policy.detailTTL, now: clock.now) != .fresh
+    }
 
     private enum CacheAction { case serve, serveAndRefresh, fetch }
 
@@ -336,9 +344,12 @@ public final class Catalog {
         switch (policy.freshness(cachedAt: cachedAt, ttl: ttl, now: clock.now), mode) {
         case (.missing, _), (_, .refresh): .fetch
         case (.fresh, _), (.stale, .offline): .serve
-        case (.stale, .cacheFirst): .serveAndRefresh
+        case (.stale, .cacheFirst): backgroundRefreshEnabled ? .serveAndRefresh : .fetch
         }
     }
+
+    /// Read once a command: the `background-refresh` setting.
+    private lazy var backgroundRefreshEnabled: Bool = (try? isEnabled(.backgroundRefresh)) ?? true
 
     private func warnServingStale(_ cachedAt: Date, because error: ComicsError) {
         let age = RelativeAge.describe(clock.now.timeIntervalSince(cachedAt))
@@ -346,11 +357,9 @@ public final class Catalog {
     }
 }
 
-/// Names of the persisted settings.
+/// Names of what the catalog persists beside the user's settings.
 public enum SettingKey {
     public static let lastCleanup = "cleanup.last_run"
-    public static let maxAge = "cleanup.max_age"
-    public static let maxItems = "cleanup.max_items"
 }
 
 /// "3 hours ago", for messages about cached copies.

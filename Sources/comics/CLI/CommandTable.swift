@@ -36,11 +36,24 @@ struct CommandSpec: Equatable {
     var options: [OptionSpec] = []
     var subcommands: [CommandSpec] = []
     var examples: [String] = []
+    /// Extra tables of the help page and the man page, such as the settings.
+    var sections: [HelpSection] = []
     var hidden = false
 
     func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
     }
+}
+
+/// A titled table of names and what they mean.
+struct HelpSection: Equatable {
+    let title: String
+    let rows: [HelpRow]
+}
+
+struct HelpRow: Equatable {
+    let name: String
+    let text: String
 }
 
 /// The comics command line, declared once.
@@ -62,8 +75,14 @@ enum CommandTable {
     static let itemReference = ArgumentSpec(
         name: "REF", help: "a number (353), a qualified reference (xkcd:353, books:1342) or latest")
 
-    static let configKey = ArgumentSpec(
-        name: "KEY", help: ConfigKey.all.map { "\($0.name): \($0.summary)" }.joined(separator: "; "))
+    static let configKey = ArgumentSpec(name: "KEY", help: "a setting (listed below)")
+
+    static let settings = HelpSection(
+        title: "Settings",
+        rows: ConfigKey.all.map { key in
+            let fallback = key.inheritsFrom.map { "default: the \($0) setting" } ?? "default: \(key.defaultValue)"
+            return HelpRow(name: key.name, text: "\(key.summary) (\(fallback))")
+        })
 
     /// A books query; `more` continues the query it is given.
     static let bookQueryOptions: [OptionSpec] = [
@@ -115,8 +134,8 @@ enum CommandTable {
                 name: "cleanup", abstract: "apply the cache limits now; favourites are never removed",
                 options: [
                     OptionSpec("dry-run", "list what would be removed and remove nothing"),
-                    OptionSpec("max-age", value: "AGE", "remove items not refreshed for AGE (30d, 12h, 2w; default 30d)"),
-                    OptionSpec("max-items", value: "N", "keep at most N non-favourites per source (default 500)"),
+                    OptionSpec("max-age", value: "AGE", "remove items not refreshed for AGE (30d, 12h, 2w; default: config max-age)"),
+                    OptionSpec("max-items", value: "N", "keep at most N non-favourites per source (default: config max-items)"),
                 ],
                 examples: ["comics cleanup --dry-run", "comics cleanup --quiet   # from cron"]),
             CommandSpec(
@@ -129,7 +148,11 @@ enum CommandTable {
                         arguments: [configKey, ArgumentSpec(name: "VALUE", help: "the new value")]),
                     CommandSpec(name: "unset", abstract: "return a setting to its default", arguments: [configKey]),
                 ],
-                examples: ["comics config", "comics config set images never", "comics config get images"]),
+                examples: [
+                    "comics config", "comics config set images never", "comics config set books.max-items 100",
+                    "comics config get max-age",
+                ],
+                sections: [settings]),
             CommandSpec(
                 name: "help", abstract: "show help for a command",
                 arguments: [ArgumentSpec(name: "COMMAND", help: "the command to explain")]),

@@ -9,8 +9,9 @@ enum HelpText {
         let argumentRows = command.arguments.map { ($0.name, $0.help) }
         let optionRows = command.options.map(optionRow)
         let globalRows = parser.globalOptions.map(optionRow)
+        let sectionRows = command.sections.map { $0.rows.map { ($0.name, $0.text) } }
         // One column width for the whole page, so every table lines up.
-        let width = min(28, (commandRows + argumentRows + optionRows + globalRows).map(\.0.count).max() ?? 0)
+        let width = min(28, (commandRows + argumentRows + optionRows + globalRows + sectionRows.joined()).map(\.0.count).max() ?? 0)
         func table(_ rows: [(String, String)]) -> [String] { HelpText.table(rows, width: width) }
 
         var lines: [String] = []
@@ -34,6 +35,11 @@ enum HelpText {
             lines.append("")
             lines.append("Options:")
             lines += table(optionRows)
+        }
+        for (section, rows) in zip(command.sections, sectionRows) {
+            lines.append("")
+            lines.append("\(section.title):")
+            lines += table(rows)
         }
         lines.append("")
         lines.append(path.isEmpty ? "Options (anywhere on the line):" : "Global options:")

@@ -37,10 +37,19 @@ enum CleanupCommand {
             .map { "\($0.key.rawValue) \($0.value.count)" }
         let detail = perSource.isEmpty ? "" : " (\(perSource.joined(separator: ", ")))"
         let verb = dryRun ? "would remove" : "removed"
-        let limits = "max age \(CleanupRules.formatDuration(report.rules.maxAge)), max \(report.rules.maxItems) items per source"
+        let limits = describe(report.rules)
         let images = report.imagesRemoved.files
         let pictures = images == 0 ? "" : " and \(images) picture\(images == 1 ? "" : "s") (\(byteCount(report.imagesRemoved.bytes)))"
         return "\(verb) \(count) item\(count == 1 ? "" : "s")\(detail)\(pictures); kept \(report.favoritesKept) favourite\(report.favoritesKept == 1 ? "" : "s"); \(limits)"
+    }
+
+    /// "max age 30d, max 500 items per source", or each source's own.
+    private static func describe(_ rules: CleanupRules) -> String {
+        func phrase(_ limits: CleanupRules.Limits) -> String {
+            "max age \(CleanupRules.formatDuration(limits.maxAge)), max \(limits.maxItems) items"
+        }
+        if let uniform = rules.uniformLimits { return phrase(uniform) + " per source" }
+        return SourceName.allCases.sorted().map { "\($0.rawValue): \(phrase(rules[$0]))" }.joined(separator: "; ")
     }
 
     /// "840 B", "12.5 KiB", "3.2 MiB".

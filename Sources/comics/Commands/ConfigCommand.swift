@@ -40,6 +40,11 @@ enum ConfigCommand {
             }
             return try context.write(Records.render(records, as: context.format, columns: ["key", "value", "default"]))
         }
-        try context.write(values.map { "\($0.name) = \($0.value)\($0.isDefault ? " (default)" : "")\n" }.joined())
+        try context.write(values.map { "\($0.name) = \($0.value)\(origin($0))\n" }.joined())
+    }
+
+    private static func origin(_ value: ConfigValue) -> String {
+        if let general = value.inheritedFrom { return " (from \(general))" }
+        return value.isDefault ? " (default)" : ""
     }
 }

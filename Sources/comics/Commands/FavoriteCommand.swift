@@ -7,7 +7,7 @@ enum FavoriteCommand {
         let outcome = try context.catalog().changeFavorite(reference, change)
         guard context.format == .table else {
             try context.write(Records.render(
-                [Records.item(outcome.item)], as: context.format,
+                [Records.item(outcome.item, stale: try context.catalog().isStale(outcome.item))], as: context.format,
                 columns: Records.columns(for: [try context.catalog().source(outcome.item.ref.source)]), single: true))
             return
         }

@@ -27,7 +27,7 @@ enum ItemsOutput {
         let catalog = try context.catalog()
         guard context.format == .table else {
             let columns = Records.columns(for: try sources.sorted().map(catalog.source))
-            return Records.render(items.map(Records.item), as: context.format, columns: columns)
+            return Records.render(items.map { Records.item($0, stale: catalog.isStale($0)) }, as: context.format, columns: columns)
         }
         return TableRenderer(terminal: context.terminal, catalog: catalog).list(items, showSource: sources.count > 1)
     }

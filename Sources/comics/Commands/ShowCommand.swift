@@ -13,7 +13,7 @@ enum ShowCommand {
             try context.write(TableRenderer(terminal: context.terminal, catalog: catalog).detail(item))
         } else {
             let columns = Records.columns(for: [try catalog.source(item.ref.source)])
-            try context.write(Records.render([Records.item(item)], as: context.format, columns: columns, single: true))
+            try context.write(Records.render([Records.item(item, stale: catalog.isStale(item))], as: context.format, columns: columns, single: true))
         }
         if wantsPicture {
             try picture.draw(item, format: format)

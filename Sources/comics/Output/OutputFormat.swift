@@ -19,18 +19,19 @@ enum OutputFormat: String, CaseIterable {
 /// ndjson, csv and tsv alike.
 enum Records {
     /// The fields every record has, before its source's own.
-    static let commonKeys = ["source", "id", "title", "url", "favorite", "cached_at"]
+    static let commonKeys = ["source", "id", "title", "url", "favorite", "cached_at", "stale"]
 
     /// The columns of a csv/tsv export that may hold items of these sources.
     static func columns(for sources: [ItemSource]) -> [String] {
         commonKeys + sources.flatMap(\.attributeKeys)
     }
 
-    static func item(_ cached: CachedItem) -> JSONValue {
+    /// `stale`: older than the detail TTL (the catalog decides).
+    static func item(_ cached: CachedItem, stale: Bool) -> JSONValue {
         let item = cached.item
         let common: [JSONValue] = [
             .string(item.ref.source.rawValue), .int(item.ref.id), .string(item.title), .string(item.url),
-            .bool(cached.isFavorite), .string(timestamp(cached.cachedAt)),
+            .bool(cached.isFavorite), .string(timestamp(cached.cachedAt)), .bool(stale),
         ]
         return .object(Array(zip(commonKeys, common)) + item.attributes.map { ($0.key, $0.value) })
     }
