@@ -107,11 +107,11 @@ final class FailureTests: EndToEndTestCase {
     func testANewerSchemaIsRefused() throws {
         XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
         XCTAssertEqual(try comics.run(["fav", "1"]).status, 0)
-        try runSQLite(comics.databasePath, "PRAGMA user_version = 999")
+        try DatabaseProbe.execute(on: comics.databasePath, "PRAGMA user_version = 999")
         let result = try comics.run(["fav", "list"])
         XCTAssertEqual(result.status, 5)
         XCTAssertTrue(result.stderr.contains("schema version 999, newer than this comics understands"), result.stderr)
-        try runSQLite(comics.databasePath, "PRAGMA user_version = \(SQLiteCacheStore.schemaVersion)")
+        try DatabaseProbe.execute(on: comics.databasePath, "PRAGMA user_version = \(SQLiteCacheStore.schemaVersion)")
         XCTAssertEqual(try comics.run(["fav", "list", "-f", "ndjson"]).stdoutLines.count, 1, "the favourite is intact")
     }
 
@@ -164,14 +164,5 @@ final class FailureTests: EndToEndTestCase {
         let result = try comics.shell(#""$COMICS" list > /dev/full"#)
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "comics: error: cannot write output: No space left on device\n")
-    }
-
-    private func runSQLite(_ path: String, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()", path, sql]
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
     }
 }

@@ -76,6 +76,11 @@ public protocol CacheStore: AnyObject {
     func removeItems(
         dryRun: Bool, select: ([CleanupRules.Candidate]) -> [CleanupRules.Candidate]
     ) throws -> [CleanupRules.Candidate]
+    func statistics() throws -> CacheStatistics
+    /// The problems a quick consistency check finds; empty when all is well.
+    func integrityProblems() throws -> [String]
+    /// Gives the space of removed rows back to the file system.
+    func compact() throws -> Compaction
     func setting(_ key: String) throws -> String?
     func setSetting(_ key: String, to value: String) throws
     func removeSetting(_ key: String) throws

@@ -9,6 +9,9 @@ public protocol ImageCache {
     /// Removes every cached image whose URL is not in `urls`; says how
     /// many went and the bytes they took.
     func retainOnly(_ urls: Set<String>) throws -> ImageCacheUsage
+    /// Where the images are kept, to tell a person.
+    var location: String { get }
+    func usage() -> ImageCacheUsage
 }
 
 public struct ImageCacheUsage: Equatable, Sendable {

@@ -80,6 +80,13 @@ public final class FileImageCache: ImageCache {
         return removed
     }
 
+    public var location: String { directory }
+
+    public func usage() -> ImageCacheUsage {
+        let images = ((try? entries()) ?? []).filter { Self.isImageName($0.name) }
+        return ImageCacheUsage(files: images.count, bytes: images.reduce(0) { $0 + $1.size })
+    }
+
     private static func isImageName(_ name: String) -> Bool {
         name.utf8.count == 64 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }

@@ -70,6 +70,11 @@ enum Migrations {
     /// is newer than this build. Each run is one transaction.
     static func migrate(_ database: SQLiteDatabase, now: Date) throws {
         if try currentState(database) == .upToDate { return }
+        if try database.query("SELECT count(*) FROM sqlite_master")[0][0].int == 0 {
+            // Only possible before the first table exists: lets cleanup
+            // give space back cheaply for the life of the file.
+            try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        }
         try database.writeTransaction {
             guard try currentState(database) == .needsMigration else { return }
             let applied = try database.query("PRAGMA user_version")[0][0].int ?? 0

@@ -274,9 +274,10 @@ public final class Catalog {
 
     private func isCleanupDue() throws -> Bool {
         guard try isEnabled(.autoCleanup) else { return false }
-        guard let text = try store.setting(SettingKey.lastCleanup), let last = Double(text) else {
+        let since = try store.setting(SettingKey.lastCleanup) ?? store.setting(SettingKey.firstUse)
+        guard let text = since, let last = Double(text) else {
             // A new database starts its day now rather than cleaning at once.
-            try store.setSetting(SettingKey.lastCleanup, to: String(clock.now.timeIntervalSince1970))
+            try store.setSetting(SettingKey.firstUse, to: String(clock.now.timeIntervalSince1970))
             return false
         }
         return clock.now.timeIntervalSince1970 - last >= CleanupRules.automaticInterval
@@ -304,6 +305,8 @@ public final class Catalog {
         public let favoritesKept: Int
         /// The cached images of removed items, removed with them.
         public let imagesRemoved: ImageCacheUsage
+        /// The database's size before and after; nil on a dry run.
+        public let compaction: Compaction?
     }
 
     public func cleanup(overrides: CleanupOverrides, dryRun: Bool) throws -> CleanupReport {
@@ -315,17 +318,30 @@ public final class Catalog {
         let now = clock.now
         let removed = try store.removeItems(dryRun: dryRun) { rules.selectForRemoval(from: $0, now: now) }
         var imagesRemoved = ImageCacheUsage()
+        var compaction: Compaction?
         if !dryRun {
             try store.setSetting(SettingKey.lastCleanup, to: String(now.timeIntervalSince1970))
             for source in SourceName.allCases {
                 try store.removePages(of: source, fetchedBefore: now.addingTimeInterval(-rules[source].maxAge))
             }
             imagesRemoved = try removeOrphanedImages()
+            compaction = try compact()
         }
         let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
         return CleanupReport(
             rules: rules, removed: removed, wouldRemove: removed.compactMap { details[$0.ref] },
-            favoritesKept: try store.favoriteCount(), imagesRemoved: imagesRemoved)
+            favoritesKept: try store.favoriteCount(), imagesRemoved: imagesRemoved, compaction: compaction)
+    }
+
+    /// Shrinking the file is a courtesy: when another process holds the
+    /// database, the removal still stands and the next cleanup shrinks it.
+    private func compact() throws -> Compaction? {
+        do {
+            return try store.compact()
+        } catch let error as ComicsError where error.kind == .database {
+            warnings.append("the database was not compacted this time: \(error.message)")
+            return nil
+        }
     }
 
     // MARK: - Helpers
@@ -360,6 +376,8 @@ public final class Catalog {
 /// Names of what the catalog persists beside the user's settings.
 public enum SettingKey {
     public static let lastCleanup = "cleanup.last_run"
+    /// When the automatic cleanup's first day began, before any cleanup ran.
+    public static let firstUse = "cleanup.first_use"
 }
 
 /// "3 hours ago", for messages about cached copies.

@@ -50,6 +50,7 @@ enum Application {
         case ["fav", "remove"]: try FavoriteCommand.change(context, .remove)
         case ["fav", "list"]: try FavoriteCommand.list(context)
         case ["cleanup"]: try CleanupCommand.run(context)
+        case ["info"]: try InfoCommand.run(context)
         case ["config"], ["config", "list"]: try ConfigCommand.list(context)
         case ["config", "get"]: try ConfigCommand.get(context)
         case ["config", "set"]: try ConfigCommand.set(context)

@@ -137,7 +137,13 @@ enum CommandTable {
                     OptionSpec("max-age", value: "AGE", "remove items not refreshed for AGE (30d, 12h, 2w; default: config max-age)"),
                     OptionSpec("max-items", value: "N", "keep at most N non-favourites per source (default: config max-items)"),
                 ],
-                examples: ["comics cleanup --dry-run", "comics cleanup --quiet   # from cron"]),
+                examples: [
+                    "comics cleanup --dry-run", "comics cleanup --quiet   # from cron",
+                    "comics cleanup --format json | jq '.removed | length'",
+                ]),
+            CommandSpec(
+                name: "info", abstract: "show the database: where, how big, what it holds, whether it is healthy",
+                examples: ["comics info", "comics info --format json | jq .sources.xkcd.items"]),
             CommandSpec(
                 name: "config", abstract: "show or change the persisted settings (with no COMMAND: list them)",
                 subcommands: [

@@ -11,16 +11,19 @@ enum CleanupCommand {
         let dryRun = context.arguments.has("dry-run")
         let report = try context.catalog().cleanup(overrides: overrides, dryRun: dryRun)
 
-        guard context.format == .table else {
-            let records: [JSONValue] = report.removed.map { candidate in
-                .object([
-                    ("source", .string(candidate.ref.source.rawValue)),
-                    ("id", .int(candidate.ref.id)),
-                    ("cached_at", .string(Records.timestamp(candidate.cachedAt))),
-                ])
-            }
-            try context.write(Records.render(records, as: context.format, columns: ["source", "id", "cached_at"]))
-            return
+        let removed: [JSONValue] = report.removed.map { candidate in
+            .object([
+                ("source", .string(candidate.ref.source.rawValue)),
+                ("id", .int(candidate.ref.id)),
+                ("cached_at", .string(Records.timestamp(candidate.cachedAt))),
+            ])
+        }
+        switch context.format {
+        case .table: break
+        case .json, .ndjson:
+            return try context.write(Records.render([record(report, removed: removed, dryRun: dryRun)], as: context.format, columns: [], single: true))
+        case .csv, .tsv:
+            return try context.write(Records.render(removed, as: context.format, columns: ["source", "id", "cached_at"]))
         }
         if dryRun && !report.wouldRemove.isEmpty {
             try context.write(TableRenderer(terminal: context.terminal, catalog: context.catalog())
@@ -39,8 +42,32 @@ enum CleanupCommand {
         let verb = dryRun ? "would remove" : "removed"
         let limits = describe(report.rules)
         let images = report.imagesRemoved.files
-        let pictures = images == 0 ? "" : " and \(images) picture\(images == 1 ? "" : "s") (\(byteCount(report.imagesRemoved.bytes)))"
-        return "\(verb) \(count) item\(count == 1 ? "" : "s")\(detail)\(pictures); kept \(report.favoritesKept) favourite\(report.favoritesKept == 1 ? "" : "s"); \(limits)"
+        let pictures = images == 0 ? "" : " and \(images) picture\(images == 1 ? "" : "s") (\(ByteCount.describe(report.imagesRemoved.bytes)))"
+        var shrank = ""
+        if let compaction = report.compaction, compaction.bytesAfter < compaction.bytesBefore {
+            shrank = "; the database shrank from \(ByteCount.describe(compaction.bytesBefore)) to \(ByteCount.describe(compaction.bytesAfter))"
+        }
+        return "\(verb) \(count) item\(count == 1 ? "" : "s")\(detail)\(pictures); kept \(report.favoritesKept) favourite\(report.favoritesKept == 1 ? "" : "s"); \(limits)\(shrank)"
+    }
+
+    /// The whole report for scripts: what went, what stayed, the limits
+    /// applied and the database size before and after.
+    private static func record(_ report: Catalog.CleanupReport, removed: [JSONValue], dryRun: Bool) -> JSONValue {
+        let limits = SourceName.allCases.sorted().map { source -> (String, JSONValue) in
+            (source.rawValue, .object([
+                ("max_age", .string(CleanupRules.formatDuration(report.rules[source].maxAge))),
+                ("max_items", .int(report.rules[source].maxItems)),
+            ]))
+        }
+        return .object([
+            ("dry_run", .bool(dryRun)),
+            ("removed", .array(removed)),
+            ("favorites_kept", .int(report.favoritesKept)),
+            ("images_removed", .object([("files", .int(report.imagesRemoved.files)), ("bytes", .int(report.imagesRemoved.bytes))])),
+            ("database_bytes_before", report.compaction.map { .int($0.bytesBefore) } ?? .null),
+            ("database_bytes_after", report.compaction.map { .int($0.bytesAfter) } ?? .null),
+            ("limits", .object(limits)),
+        ])
     }
 
     /// "max age 30d, max 500 items per source", or each source's own.
@@ -50,19 +77,6 @@ enum CleanupCommand {
         }
         if let uniform = rules.uniformLimits { return phrase(uniform) + " per source" }
         return SourceName.allCases.sorted().map { "\($0.rawValue): \(phrase(rules[$0]))" }.joined(separator: "; ")
-    }
-
-    /// "840 B", "12.5 KiB", "3.2 MiB".
-    private static func byteCount(_ bytes: Int) -> String {
-        guard bytes >= 1024 else { return "\(bytes) B" }
-        let units = ["KiB", "MiB", "GiB"]
-        var value = Double(bytes) / 1024
-        var unit = 0
-        while value >= 1024 && unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return String(format: "%.1f", value) + " " + units[unit]
     }
 
     private static func parseMaxAge(_ text: String) throws -> Double {

@@ -1,0 +1,23 @@
+import Foundation
+
+/// Everything `comics info` reports: the database, what it holds per
+/// source, its health, the last cleanup and the picture cache.
+public struct CatalogInfo: Sendable {
+    public let cache: CacheStatistics
+    /// Empty when the quick check found nothing wrong.
+    public let integrityProblems: [String]
+    public let lastCleanup: Date?
+    public let images: ImageCacheUsage
+    public let imagesLocation: String?
+}
+
+extension Catalog {
+    public func info() throws -> CatalogInfo {
+        let lastCleanup = try store.setting(SettingKey.lastCleanup)
+            .flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
+        return CatalogInfo(
+            cache: try store.statistics(), integrityProblems: try store.integrityProblems(),
+            lastCleanup: lastCleanup, images: images?.cache.usage() ?? ImageCacheUsage(),
+            imagesLocation: images?.cache.location)
+    }
+}

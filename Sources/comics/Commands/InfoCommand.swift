@@ -1,0 +1,87 @@
+import ComicsKit
+import Foundation
+
+/// `comics info`: where the database is, what it holds and whether it is
+/// healthy. Exits 5 when the quick check finds damage, so cron can notice.
+enum InfoCommand {
+    static func run(_ context: CommandContext) throws {
+        try context.requireNoPositionals()
+        let catalog = try context.catalog()
+        let info = try catalog.info()
+        switch context.format {
+        case .table:
+            try context.write(table(info, now: Date()))
+        case .json, .ndjson:
+            try context.write(Records.render([record(info)], as: context.format, columns: [], single: true))
+        case .csv, .tsv:
+            throw ComicsError.usage("info prints one nested record, not rows", hint: "use --format json")
+        }
+        if !info.integrityProblems.isEmpty {
+            throw ComicsError.database(
+                "\(info.cache.location) failed its quick check (\(info.integrityProblems.joined(separator: "; "))); "
+                    + "export your favourites with 'comics fav list -f json' and move the file aside")
+        }
+    }
+
+    private static func record(_ info: CatalogInfo) -> JSONValue {
+        let sources = SourceName.allCases.sorted().map { source -> (String, JSONValue) in
+            let statistics = info.cache.sources[source] ?? CacheStatistics.Source()
+            return (source.rawValue, .object([
+                ("items", .int(statistics.items)),
+                ("favorites", .int(statistics.favorites)),
+                ("favorites_not_cached", .int(statistics.pendingFavorites)),
+                ("oldest_cached_at", timestamp(statistics.oldestCachedAt)),
+                ("newest_cached_at", timestamp(statistics.newestCachedAt)),
+            ]))
+        }
+        return .object([
+            ("database", .string(info.cache.location)),
+            ("size_bytes", .int(info.cache.bytesOnDisk)),
+            ("schema_version", .int(info.cache.schemaVersion)),
+            ("quick_check", .string(info.integrityProblems.isEmpty ? "ok" : info.integrityProblems.joined(separator: "; "))),
+            ("sources", .object(sources)),
+            ("images", .object([
+                ("directory", info.imagesLocation.map(JSONValue.string) ?? .null),
+                ("files", .int(info.images.files)),
+                ("bytes", .int(info.images.bytes)),
+            ])),
+            ("last_cleanup", timestamp(info.lastCleanup)),
+        ])
+    }
+
+    private static func timestamp(_ date: Date?) -> JSONValue {
+        date.map { .string(Records.timestamp($0)) } ?? .null
+    }
+
+    private static func table(_ info: CatalogInfo, now: Date) -> String {
+        var rows: [(String, String)] = [
+            ("database", info.cache.location),
+            ("size", ByteCount.describe(info.cache.bytesOnDisk)),
+            ("schema", "version \(info.cache.schemaVersion)"),
+            ("check", info.integrityProblems.isEmpty ? "ok" : info.integrityProblems.joined(separator: "; ")),
+        ]
+        for source in SourceName.allCases.sorted() {
+            rows.append((source.rawValue, describe(info.cache.sources[source] ?? CacheStatistics.Source())))
+        }
+        var pictures = "\(info.images.files) file\(info.images.files == 1 ? "" : "s"), \(ByteCount.describe(info.images.bytes))"
+        if let location = info.imagesLocation { pictures += " in \(location)" }
+        rows.append(("pictures", pictures))
+        rows.append(("last cleanup", info.lastCleanup.map {
+            "\(Records.timestamp($0)) (\(RelativeAge.describe(now.timeIntervalSince($0))))"
+        } ?? "never"))
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { name, value in
+            name + String(repeating: " ", count: width - name.count + 2) + TerminalText.sanitize(value, singleLine: true) + "\n"
+        }.joined()
+    }
+
+    private static func describe(_ statistics: CacheStatistics.Source) -> String {
+        var text = "\(statistics.items) item\(statistics.items == 1 ? "" : "s"), "
+            + "\(statistics.favorites) favourite\(statistics.favorites == 1 ? "" : "s")"
+        if statistics.pendingFavorites > 0 { text += " (\(statistics.pendingFavorites) not cached yet)" }
+        if let oldest = statistics.oldestCachedAt, let newest = statistics.newestCachedAt {
+            text += "; cached from \(Records.timestamp(oldest)) to \(Records.timestamp(newest))"
+        }
+        return text
+    }
+}
