@@ -64,6 +64,11 @@ public protocol CacheStore: AnyObject {
     /// Applies the change and returns whether the item is now a favourite.
     func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
     func favorites(source: SourceName?) throws -> [CachedItem]
+    /// Marks many at once, in one transaction; returns those that were not favourites yet.
+    func addFavorites(_ refs: [ItemRef], at date: Date) throws -> [ItemRef]
+    func removeFavorites(_ refs: [ItemRef]) throws
+    /// Favourites whose item is not in the cache, such as ones imported offline.
+    func favoritesNotCached(source: SourceName?) throws -> [ItemRef]
     func favoriteCount() throws -> Int
     /// Forgets listing pages fetched before `date`: every search query
     /// leaves some, and a later request would fetch them again anyway.

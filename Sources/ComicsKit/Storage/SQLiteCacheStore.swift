@@ -233,6 +233,48 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
+    public func addFavorites(_ refs: [ItemRef], at date: Date) throws -> [ItemRef] {
+        try guarded {
+            try database.writeTransaction {
+                let insert = try database.prepare("INSERT OR IGNORE INTO favorites (source, id, added_at) VALUES (?, ?, ?)")
+                var added: [ItemRef] = []
+                for ref in refs {
+                    try insert.bind([.text(ref.source.rawValue), .integer(Int64(ref.id)), .date(date)])
+                    _ = try insert.allRows()
+                    if sqlite3_changes(database.connection) > 0 { added.append(ref) }
+                }
+                return added
+            }
+        }
+    }
+
+    public func removeFavorites(_ refs: [ItemRef]) throws {
+        try guarded {
+            try database.writeTransaction {
+                let delete = try database.prepare("DELETE FROM favorites WHERE source = ? AND id = ?")
+                for ref in refs {
+                    try delete.bind([.text(ref.source.rawValue), .integer(Int64(ref.id))])
+                    _ = try delete.allRows()
+                }
+            }
+        }
+    }
+
+    public func favoritesNotCached(source: SourceName?) throws -> [ItemRef] {
+        try guarded {
+            let rows = try database.query("""
+                SELECT f.source, f.id FROM favorites f
+                WHERE (?1 IS NULL OR f.source = ?1)
+                AND NOT EXISTS (SELECT 1 FROM items i WHERE i.source = f.source AND i.id = f.id)
+                ORDER BY f.source, f.id
+                """, [.optionalText(source?.rawValue)])
+            return rows.compactMap { row in
+                guard let name = row[0].text, let source = SourceName(rawValue: name), let id = row[1].int else { return nil }
+                return ItemRef(source: source, id: id)
+            }
+        }
+    }
+
     public func favoriteCount() throws -> Int {
         try guarded { try database.query("SELECT count(*) FROM favorites")[0][0].int ?? 0 }
     }

@@ -4,6 +4,8 @@ public enum BackgroundTask: Hashable, Sendable {
     case refreshPage(PageKey)
     case refreshItem(ItemRef)
     case cleanup
+    /// Favourites imported while offline, fetched once the network is back.
+    case fetchFavorites
 
     /// One command-line argument that `init(argument:)` reads back.
     public var argument: String {
@@ -14,6 +16,8 @@ public enum BackgroundTask: Hashable, Sendable {
             ["item", ref.source.rawValue, String(ref.id)].joined(separator: "\t")
         case .cleanup:
             "cleanup"
+        case .fetchFavorites:
+            "favorites"
         }
     }
 
@@ -25,6 +29,7 @@ public enum BackgroundTask: Hashable, Sendable {
                 + (key.query.isEmpty ? "" : " (\(key.query))")
         case let .refreshItem(ref): ref.description
         case .cleanup: "cleanup"
+        case .fetchFavorites: "favourites not cached yet"
         }
     }
 
@@ -39,6 +44,8 @@ public enum BackgroundTask: Hashable, Sendable {
             self = .refreshItem(ItemRef(source: source, id: id))
         case "cleanup" where fields.count == 1:
             self = .cleanup
+        case "favorites" where fields.count == 1:
+            self = .fetchFavorites
         default:
             return nil
         }

@@ -6,7 +6,7 @@ import Foundation
 public final class Catalog {
     let store: CacheStore
     private let sources: [SourceName: ItemSource]
-    private let clock: WallClock
+    let clock: WallClock
     private let policy: CachePolicy
     public let mode: NetworkMode
     let images: ItemImages?
@@ -262,12 +262,16 @@ public final class Catalog {
             try refreshItem(ref, source: try source(ref.source), validators: try store.cachedItem(ref)?.validators ?? .none)
         case .cleanup:
             _ = try cleanup(overrides: CleanupOverrides(), dryRun: false)
+        case .fetchFavorites:
+            _ = try fetchFavorites(try store.favoritesNotCached(source: nil), progress: { _, _ in })
         }
     }
 
-    /// The deferred tasks, plus a cleanup when a day has passed since the last.
+    /// The deferred tasks, plus favourites still to fetch when online, and
+    /// a cleanup when a day has passed since the last.
     public func backgroundWork() throws -> [BackgroundTask] {
         var tasks = deferredTasks
+        if mode != .offline, try !store.favoritesNotCached(source: nil).isEmpty { tasks.append(.fetchFavorites) }
         if try isCleanupDue() { tasks.append(.cleanup) }
         return tasks
     }

@@ -49,6 +49,7 @@ enum Application {
         case ["fav", "add"]: try FavoriteCommand.change(context, .add)
         case ["fav", "remove"]: try FavoriteCommand.change(context, .remove)
         case ["fav", "list"]: try FavoriteCommand.list(context)
+        case ["fav", "import"]: try FavoriteCommand.importFile(context)
         case ["cleanup"]: try CleanupCommand.run(context)
         case ["info"]: try InfoCommand.run(context)
         case ["config"], ["config", "list"]: try ConfigCommand.list(context)

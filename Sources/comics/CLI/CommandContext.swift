@@ -91,6 +91,15 @@ final class CommandContext {
         if !isQuiet { OutputSink.writeStderr("comics: \(message)\n") }
     }
 
+    /// A line that rewrites itself on a terminal (stderr); nothing elsewhere.
+    func progress(_ message: String) {
+        if !isQuiet && isatty(STDERR_FILENO) == 1 { OutputSink.writeStderr("\r\(message)\u{1B}[K") }
+    }
+
+    func endProgress() {
+        if !isQuiet && isatty(STDERR_FILENO) == 1 { OutputSink.writeStderr("\r\u{1B}[K") }
+    }
+
     func info(_ message: String) {
         if isVerbose { OutputSink.writeStderr("comics: \(message)\n") }
     }

@@ -127,7 +127,12 @@ enum CommandTable {
                     CommandSpec(name: "remove", abstract: "unmark a favourite", arguments: [itemReference]),
                     CommandSpec(
                         name: "list", abstract: "list favourites (the export for scripts)",
-                        examples: ["comics fav list --format json | jq -r '.[].url'"]),
+                        examples: ["comics fav list --format json | jq -r '.[].url'", "comics fav list -f json > favourites.json"]),
+                    CommandSpec(
+                        name: "import",
+                        abstract: "add the favourites of an export (json, ndjson, csv or tsv); running it twice adds nothing",
+                        arguments: [ArgumentSpec(name: "FILE", help: "a file written by 'comics fav list --format ...', or - for standard input")],
+                        examples: ["comics fav import favourites.json", "ssh old-laptop comics fav list -f csv | comics fav import -"]),
                 ],
                 examples: ["comics fav 353", "comics fav add latest", "comics fav list --format csv"]),
             CommandSpec(

@@ -24,11 +24,55 @@ enum FavoriteCommand {
 
     static func list(_ context: CommandContext) throws {
         try context.requireNoPositionals()
-        let items = try context.catalog().favorites(source: context.explicitSource)
-        if items.isEmpty && context.format == .table {
+        let catalog = try context.catalog()
+        let items = try catalog.favorites(source: context.explicitSource)
+        let notCached = try catalog.favoritesNotCached(source: context.explicitSource)
+        if items.isEmpty && notCached.isEmpty && context.format == .table {
             context.note("no favourites yet; mark one with 'comics fav REF'")
         }
         let sources = context.explicitSource.map { [$0] } ?? SourceName.allCases
+        guard context.format == .table else {
+            let columns = Records.columns(for: try sources.sorted().map(catalog.source))
+            let cached = items.map { ($0.ref, Records.item($0, stale: catalog.isStale($0))) }
+            let pending = try notCached.map { ($0, Records.notCached($0, url: try catalog.source($0.source).pageURL(of: $0.id))) }
+            let records = (cached + pending).sorted { ($0.0.source, $0.0.id) < ($1.0.source, $1.0.id) }.map(\.1)
+            return try context.write(Records.render(records, as: context.format, columns: columns))
+        }
         try context.write(ItemsOutput.render(items, spanning: sources, context: context))
+        if !notCached.isEmpty {
+            context.note("not cached yet, fetched when online: \(notCached.map(\.description).joined(separator: ", "))")
+        }
+    }
+
+    /// `comics fav import FILE`: merges an export back; running it twice adds nothing.
+    static func importFile(_ context: CommandContext) throws {
+        let refs = try FavoritesFile.load(try context.positional("FILE"))
+        let catalog = try context.catalog()
+        let report = try catalog.importFavorites(refs) { done, total in
+            context.progress("fetching favourites: \(done)/\(total)")
+        }
+        context.endProgress()
+        if !report.notFound.isEmpty {
+            context.warn("not imported, upstream has no such item: \(report.notFound.map(\.description).joined(separator: ", "))")
+        }
+        if !report.notCached.isEmpty {
+            let reason = report.fetchFailure.map { "\($0.message); " } ?? ""
+            context.warn("\(reason)\(report.notCached.count) favourite\(report.notCached.count == 1 ? " is" : "s are") not cached yet and will be fetched when online")
+        }
+        guard context.format == .table else {
+            let record = JSONValue.object([
+                ("added", .array(report.added.map { .string($0.description) })),
+                ("already_favorites", .int(report.alreadyFavorites)),
+                ("not_cached", .array(report.notCached.map { .string($0.description) })),
+                ("not_found", .array(report.notFound.map { .string($0.description) })),
+            ])
+            return try context.write(Records.render([record], as: context.format, columns: ["added", "already_favorites", "not_cached", "not_found"], single: true))
+        }
+        guard !context.isQuiet else { return }
+        let perSource = Dictionary(grouping: report.added, by: \.source).sorted { $0.key < $1.key }
+            .map { "\($0.key.rawValue) \($0.value.count)" }
+        let detail = perSource.isEmpty ? "" : " (\(perSource.joined(separator: ", ")))"
+        let count = report.added.count
+        try context.write("added \(count) favourite\(count == 1 ? "" : "s")\(detail); \(report.alreadyFavorites) already \(report.alreadyFavorites == 1 ? "was one" : "were")\n")
     }
 }

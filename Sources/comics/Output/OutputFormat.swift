@@ -36,6 +36,14 @@ enum Records {
         return .object(Array(zip(commonKeys, common)) + item.attributes.map { ($0.key, $0.value) })
     }
 
+    /// A favourite whose item is not cached yet: what is known without fetching.
+    static func notCached(_ ref: ItemRef, url: String) -> JSONValue {
+        .object([
+            ("source", .string(ref.source.rawValue)), ("id", .int(ref.id)), ("title", .null), ("url", .string(url)),
+            ("favorite", .bool(true)), ("cached_at", .null), ("stale", .bool(true)),
+        ])
+    }
+
     static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601)
     }

@@ -46,8 +46,10 @@ public enum GutendexBookDecoder {
         ]
         return Item(
             ref: ItemRef(source: .books, id: id), title: title.isEmpty ? "#\(id)" : title,
-            url: "https://www.gutenberg.org/ebooks/\(id)", attributes: attributes)
+            url: pageURL(of: id), attributes: attributes)
     }
+
+    static func pageURL(of id: Int) -> String { "https://www.gutenberg.org/ebooks/\(id)" }
 
     private static func boolean(_ value: JSONValue?) -> JSONValue {
         if case let .bool(flag)? = value { return .bool(flag) }

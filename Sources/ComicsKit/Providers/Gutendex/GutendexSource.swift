@@ -18,6 +18,8 @@ public struct GutendexSource: ItemSource {
         "download_count", "cover_url", "formats",
     ]
     public let imageAttribute: String? = "cover_url"
+
+    public func pageURL(of id: Int) -> String { GutendexBookDecoder.pageURL(of: id) }
     public let acceptsPageSize = false
     public let acceptsFilters = true
     public let hostDescription: String

@@ -19,8 +19,10 @@ public enum XKCDComicDecoder {
         ]
         return Item(
             ref: ItemRef(source: .xkcd, id: number), title: title.isEmpty ? "#\(number)" : title,
-            url: "https://xkcd.com/\(number)/", attributes: attributes)
+            url: pageURL(of: number), attributes: attributes)
     }
+
+    static func pageURL(of number: Int) -> String { "https://xkcd.com/\(number)/" }
 
     private static func cleaned(_ text: String) -> String {
         HTMLEntities.decode(Mojibake.repair(text))
