@@ -15,13 +15,16 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(help.stdout, HelpText.render([]))
         XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics and Project Gutenberg books from the shell, offline-first\n"))
         for command in [["list"], ["more"], ["show"], ["fav"], ["fav", "add"], ["fav", "remove"], ["fav", "list"], ["cleanup"],
-                        ["config"], ["config", "list"], ["config", "get"], ["config", "set"], ["config", "unset"]] {
+                        ["config"], ["config", "list"], ["config", "get"], ["config", "set"], ["config", "unset"],
+                        ["fav", "import"], ["info"], ["completions"]] {
             let result = try comics.run(command + ["--help"])
             XCTAssertEqual(result.status, 0)
             XCTAssertEqual(result.stdout, HelpText.render(command))
             XCTAssertEqual(try comics.run(["help"] + command).stdout, result.stdout)
         }
-        XCTAssertFalse(FileManager.default.fileExists(atPath: comics.databasePath), "help opens no database")
+        XCTAssertEqual(try comics.run(["completions", "bash"]).status, 0)
+        XCTAssertEqual(try comics.run([ManPage.command]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: comics.databasePath), "help, completions and the man page open no database")
     }
 
     func testCleanupHelpText() throws {
@@ -52,6 +55,7 @@ final class CommandLineTests: EndToEndTestCase {
             Examples:
               comics cleanup --dry-run
               comics cleanup --quiet   # from cron
+              comics cleanup --format json | jq '.removed | length'
 
             """)
     }

@@ -56,6 +56,14 @@ enum Application {
         case ["config", "get"]: try ConfigCommand.get(context)
         case ["config", "set"]: try ConfigCommand.set(context)
         case ["config", "unset"]: try ConfigCommand.unset(context)
+        case ["completions"]:
+            let name = try context.positional("SHELL")
+            guard let shell = Shell(rawValue: name) else {
+                throw ComicsError.usage(
+                    "no completions for the shell '\(name)'", hint: "use one of: \(Shell.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            try context.write(Completions().script(for: shell))
+        case [ManPage.command]: try context.write(ManPage.render())
         case [BackgroundLauncher.command]: try BackgroundCommand.run(context)
         default: throw ComicsError.usage("unknown command", hint: "see 'comics --help'")
         }

@@ -1,5 +1,17 @@
 import ComicsKit
 
+/// What a shell may offer for a value: the completions are generated
+/// from these, so they name what the parser accepts.
+enum ValueCompletion: Equatable {
+    case anything
+    case choices([String])
+    case files
+    /// The value of the setting named by the argument before it (`config set KEY VALUE`).
+    case settingValue
+    /// A command name (`help COMMAND`).
+    case commands
+}
+
 /// One option, as the parser and the help text see it.
 struct OptionSpec: Equatable {
     let long: String
@@ -9,12 +21,17 @@ struct OptionSpec: Equatable {
     let help: String
     /// The environment variable that sets the same thing, shown in help.
     let environment: String?
+    let completion: ValueCompletion
 
-    init(_ long: String, short: Character? = nil, value: String? = nil, env: String? = nil, _ help: String) {
+    init(
+        _ long: String, short: Character? = nil, value: String? = nil, env: String? = nil,
+        completion: ValueCompletion = .anything, _ help: String
+    ) {
         self.long = long
         self.short = short
         valueName = value
         environment = env
+        self.completion = completion
         self.help = help
     }
 
@@ -25,6 +42,7 @@ struct OptionSpec: Equatable {
 struct ArgumentSpec: Equatable {
     let name: String
     let help: String
+    var completion: ValueCompletion = .anything
 }
 
 /// A command: its name, what it does, what it accepts. The whole CLI is a
@@ -59,12 +77,15 @@ struct HelpRow: Equatable {
 /// The comics command line, declared once.
 enum CommandTable {
     static let globalOptions: [OptionSpec] = [
-        OptionSpec("source", short: "s", value: "NAME", env: "COMICS_SOURCE", "the source to browse: xkcd (default) or books"),
-        OptionSpec("format", short: "f", value: "FORMAT", "output format: table (default), json, ndjson, csv, tsv"),
+        OptionSpec(
+            "source", short: "s", value: "NAME", env: "COMICS_SOURCE",
+            completion: .choices(SourceName.allCases.map(\.rawValue)), "the source to browse: xkcd (default) or books"),
+        OptionSpec(
+            "format", short: "f", value: "FORMAT", completion: .choices(OutputFormat.allCases.map(\.rawValue)), "output format: table (default), json, ndjson, csv, tsv"),
         OptionSpec("limit", short: "n", value: "N", "comics per xkcd page, 1 to \(ListQuery.maximumLimit) (default \(ListQuery.defaultLimit))"),
         OptionSpec("offline", env: "COMICS_OFFLINE=1", "never touch the network; serve the cache"),
         OptionSpec("refresh", "revalidate now and wait for fresh data"),
-        OptionSpec("db", value: "PATH", env: "COMICS_DB", "the database file (default $XDG_DATA_HOME/comics/comics.db)"),
+        OptionSpec("db", value: "PATH", env: "COMICS_DB", completion: .files, "the database file (default $XDG_DATA_HOME/comics/comics.db)"),
         OptionSpec("quiet", short: "q", "print less on stderr"),
         OptionSpec("verbose", short: "v", "print more on stderr"),
         OptionSpec("no-color", env: "NO_COLOR", "never use colour (it is only used on a terminal)"),
@@ -72,10 +93,29 @@ enum CommandTable {
         OptionSpec("version", "print the version"),
     ]
 
+    /// The exit statuses the spec gives, for help and the man page.
+    static let exitCodes = [
+        HelpRow(name: "0", text: "success, including stale data served because the network failed (with a warning)"),
+        HelpRow(name: "1", text: "an unexpected failure"),
+        HelpRow(name: "2", text: "usage error: unknown command or option, bad value, unreadable import file"),
+        HelpRow(name: "3", text: "not found: no such comic or book, or no more pages"),
+        HelpRow(name: "4", text: "the network or the upstream failed and the cache has nothing to serve"),
+        HelpRow(name: "5", text: "the database cannot be used (unwritable, damaged, locked past the timeout)"),
+    ]
+
+    /// Variables read beside the options' own.
+    static let environment = [
+        HelpRow(name: "COMICS_XKCD_URL", text: "the xkcd base URL instead of https://xkcd.com (mirrors, tests)"),
+        HelpRow(name: "COMICS_GUTENDEX_URL", text: "the Gutendex base URL instead of https://gutendex.com"),
+        HelpRow(name: "XDG_DATA_HOME", text: "where the database lives by default"),
+        HelpRow(name: "HTTPS_PROXY, NO_PROXY", text: "proxies, as curl reads them"),
+    ]
+
     static let itemReference = ArgumentSpec(
         name: "REF", help: "a number (353), a qualified reference (xkcd:353, books:1342) or latest")
 
-    static let configKey = ArgumentSpec(name: "KEY", help: "a setting (listed below)")
+    static let configKey = ArgumentSpec(
+        name: "KEY", help: "a setting (listed below)", completion: .choices(ConfigKey.all.map(\.name)))
 
     static let settings = HelpSection(
         title: "Settings",
@@ -89,7 +129,8 @@ enum CommandTable {
         OptionSpec("search", value: "TEXT", "books whose title or authors contain every word of TEXT"),
         OptionSpec("language", value: "CODES", "books in any of these languages (en,fr)"),
         OptionSpec("topic", value: "TEXT", "books whose subjects or bookshelves contain TEXT"),
-        OptionSpec("sort", value: "ORDER", "popular (default: most downloaded first), ascending or descending (by id)"),
+        OptionSpec(
+            "sort", value: "ORDER", completion: .choices(ListQuery.SortOrder.allCases.map(\.rawValue)), "popular (default: most downloaded first), ascending or descending (by id)"),
     ]
 
     static let root = CommandSpec(
@@ -112,7 +153,7 @@ enum CommandTable {
                 options: [
                     OptionSpec("image", "draw the picture (xkcd's comic, a book's cover) under the text; without it, the images setting decides"),
                     OptionSpec(
-                        "image-format", value: "FORMAT",
+                        "image-format", value: "FORMAT", completion: .choices(ImageFormat.allCases.map(\.rawValue)),
                         "draw with \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", ")) (default auto: the best the terminal supports)"),
                 ],
                 examples: [
@@ -131,7 +172,9 @@ enum CommandTable {
                     CommandSpec(
                         name: "import",
                         abstract: "add the favourites of an export (json, ndjson, csv or tsv); running it twice adds nothing",
-                        arguments: [ArgumentSpec(name: "FILE", help: "a file written by 'comics fav list --format ...', or - for standard input")],
+                        arguments: [ArgumentSpec(
+                            name: "FILE", help: "a file written by 'comics fav list --format ...', or - for standard input",
+                            completion: .files)],
                         examples: ["comics fav import favourites.json", "ssh old-laptop comics fav list -f csv | comics fav import -"]),
                 ],
                 examples: ["comics fav 353", "comics fav add latest", "comics fav list --format csv"]),
@@ -156,7 +199,7 @@ enum CommandTable {
                     CommandSpec(name: "get", abstract: "print one setting's value", arguments: [configKey]),
                     CommandSpec(
                         name: "set", abstract: "change a setting",
-                        arguments: [configKey, ArgumentSpec(name: "VALUE", help: "the new value")]),
+                        arguments: [configKey, ArgumentSpec(name: "VALUE", help: "the new value", completion: .settingValue)]),
                     CommandSpec(name: "unset", abstract: "return a setting to its default", arguments: [configKey]),
                 ],
                 examples: [
@@ -166,7 +209,19 @@ enum CommandTable {
                 sections: [settings]),
             CommandSpec(
                 name: "help", abstract: "show help for a command",
-                arguments: [ArgumentSpec(name: "COMMAND", help: "the command to explain")]),
+                arguments: [ArgumentSpec(name: "COMMAND", help: "the command to explain", completion: .commands)]),
+            CommandSpec(
+                name: "completions", abstract: "print a completion script for bash, zsh or fish",
+                arguments: [ArgumentSpec(
+                    name: "SHELL", help: "bash, zsh or fish", completion: .choices(Shell.allCases.map(\.rawValue)))],
+                examples: [
+                    "source <(comics completions bash)            # in ~/.bashrc",
+                    "comics completions zsh > ~/.zfunc/_comics    # with ~/.zfunc in $fpath",
+                    "comics completions fish > ~/.config/fish/completions/comics.fish",
+                ]),
+            CommandSpec(
+                name: ManPage.command, abstract: "print the manual page in roff (make install uses it)",
+                hidden: true),
             CommandSpec(
                 name: "__background", abstract: "run deferred refreshes and cleanup (internal)",
                 arguments: [ArgumentSpec(name: "TASK", help: "a task description")], hidden: true),

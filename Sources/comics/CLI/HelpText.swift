@@ -9,7 +9,14 @@ enum HelpText {
         let argumentRows = command.arguments.map { ($0.name, $0.help) }
         let optionRows = command.options.map(optionRow)
         let globalRows = parser.globalOptions.map(optionRow)
-        let sectionRows = command.sections.map { $0.rows.map { ($0.name, $0.text) } }
+        var sections = command.sections
+        if path.isEmpty {
+            sections += [
+                HelpSection(title: "Environment", rows: CommandTable.environment),
+                HelpSection(title: "Exit codes", rows: CommandTable.exitCodes),
+            ]
+        }
+        let sectionRows = sections.map { $0.rows.map { ($0.name, $0.text) } }
         // One column width for the whole page, so every table lines up.
         let width = min(28, (commandRows + argumentRows + optionRows + globalRows + sectionRows.joined()).map(\.0.count).max() ?? 0)
         func table(_ rows: [(String, String)]) -> [String] { HelpText.table(rows, width: width) }
@@ -36,7 +43,7 @@ enum HelpText {
             lines.append("Options:")
             lines += table(optionRows)
         }
-        for (section, rows) in zip(command.sections, sectionRows) {
+        for (section, rows) in zip(sections, sectionRows) {
             lines.append("")
             lines.append("\(section.title):")
             lines += table(rows)
@@ -51,10 +58,6 @@ enum HelpText {
         }
         if path.isEmpty {
             lines.append("")
-            lines.append("Exit codes: 0 ok, 1 unexpected failure, 2 usage error, 3 not found,")
-            lines.append("4 network failed with nothing cached, 5 database unusable.")
-            lines.append("Environment: COMICS_XKCD_URL and COMICS_GUTENDEX_URL replace the upstream base")
-            lines.append("URLs (mirrors, tests); HTTPS_PROXY and NO_PROXY work as in curl.")
             lines.append("Run 'comics COMMAND --help' for more on a command.")
         }
         return lines.joined(separator: "\n") + "\n"

@@ -1,0 +1,129 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+@testable import comics
+
+/// comics as a citizen of a Unix install: completions that load and
+/// complete in bash, zsh and fish, a man page that renders, `make install`
+/// and `make uninstall` into a DESTDIR, and pipes that close early or fill up.
+final class ShellIntegrationTests: EndToEndTestCase {
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    func testBashCompletionLoadsAndCompletes() throws {
+        let loaded = try comics.shell(#"bash -c 'source <("$COMICS" completions bash) && complete -p comics'"#)
+        XCTAssertEqual(loaded.stdout, "complete -F _comics comics\n", "\(loaded)")
+        let script = #"""
+            source <("$COMICS" completions bash)
+            complete_line() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _comics; echo "${COMPREPLY[*]}"; }
+            complete_line comics ''
+            complete_line comics fa
+            complete_line comics -s json fav ''
+            complete_line comics --format ''
+            complete_line comics list --so
+            complete_line comics config set auto-cleanup ''
+            complete_line comics completions z
+            """#
+        let result = try comics.shell("bash -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.stdoutLines, [
+            "list more show fav cleanup info config help completions",
+            "fav",
+            "add remove list import",
+            "table json ndjson csv tsv",
+            "--source --sort",
+            "on off",
+            "zsh",
+        ])
+    }
+
+    func testZshCompletionParsesAndCompletes() throws {
+        // Stand-ins for the completion system's builtins print what they are given.
+        let script = #"""
+            compdef() { : }
+            compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -r -- "$*" }
+            _describe() { local -a items; items=("${(@P)${@[-1]}}"); print -r -- "${(j: :)${(@)items%%:*}}" }
+            _files() { print -r -- "<files>" }
+            source <("$COMICS" completions zsh)
+            complete_line() { words=("$@"); CURRENT=${#words}; _comics }
+            complete_line comics fav ''
+            complete_line comics -s ''
+            complete_line comics config set images ''
+            complete_line comics fav import ''
+            """#
+        let result = try comics.shell("zsh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertEqual(result.stdoutLines, ["add remove list import", "xkcd books", "auto always never", "<files>"])
+        XCTAssertEqual(try comics.shell(#""$COMICS" completions zsh > _comics && zsh -n _comics"#).status, 0)
+    }
+
+    func testFishCompletionLoadsAndCompletes() throws {
+        func complete(_ line: String) throws -> String {
+            let result = try comics.shell(#"fish -c '"$COMICS" completions fish | source; complete -C "\#(line)"'"#)
+            XCTAssertEqual(result.stderr, "", line)
+            return result.stdoutLines.map { $0.components(separatedBy: "\t")[0] }.joined(separator: " ")
+        }
+        XCTAssertEqual(try complete("comics "), "cleanup completions config fav help info list more show")
+        XCTAssertEqual(try complete("comics fav "), "add import list remove")
+        XCTAssertEqual(try complete("comics -s "), "books xkcd")
+        XCTAssertEqual(try complete("comics config set background-refresh "), "off on")
+    }
+
+    func testCompletionsNameAnUnknownShell() throws {
+        let result = try comics.run(["completions", "tcsh"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "comics: error: no completions for the shell 'tcsh'; use one of: bash, zsh, fish\n")
+    }
+
+    func testTheManPageRendersEveryCommand() throws {
+        let rendered = try comics.shell(#""$COMICS" __man-page > comics.1 && MANWIDTH=100 man -l comics.1"#)
+        XCTAssertEqual(rendered.status, 0, "\(rendered)")
+        let page = rendered.stdout.replacingOccurrences(of: "\u{8}.", with: "")
+        for heading in ["NAME", "SYNOPSIS", "COMMANDS", "OPTIONS", "SETTINGS", "ENVIRONMENT", "FILES", "EXIT STATUS", "EXAMPLES"] {
+            XCTAssertTrue(page.contains("\n\(heading)\n"), heading)
+        }
+        for command in ["list", "more", "show REF", "fav REF", "fav import FILE", "cleanup", "info", "config set KEY VALUE", "completions SHELL"] {
+            XCTAssertTrue(page.contains("comics \(command)\n"), command)
+        }
+        XCTAssertTrue(page.contains("--max-age AGE"), "options keep their hyphens")
+        XCTAssertFalse(page.contains("__background"), "hidden commands stay hidden")
+    }
+
+    func testMakeInstallAndUninstallIntoADestdir() throws {
+        let destination = comics.home.file("staging")
+        let install = try comics.shell(
+            #"make -s -C "\#(Self.packageRoot)" install-built COMICS="$COMICS" DESTDIR="\#(destination)" PREFIX=/opt/comics"#)
+        XCTAssertEqual(install.status, 0, "\(install)")
+        let files = [
+            "bin/comics", "share/man/man1/comics.1", "share/bash-completion/completions/comics",
+            "share/zsh/site-functions/_comics", "share/fish/vendor_completions.d/comics.fish",
+        ].map { "\(destination)/opt/comics/\($0)" }
+        for file in files {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: file), file)
+        }
+        XCTAssertEqual(try comics.shell("'\(files[0])' --version").stdout, "comics \(ComicsVersion.current)\n")
+        XCTAssertEqual(try comics.shell("man -l '\(files[1])' > /dev/null").status, 0)
+        XCTAssertEqual(try comics.shell("bash -c 'source \(files[2]) && complete -p comics'").stdout, "complete -F _comics comics\n")
+
+        let uninstall = try comics.shell(#"make -s -C "\#(Self.packageRoot)" uninstall DESTDIR="\#(destination)" PREFIX=/opt/comics"#)
+        XCTAssertEqual(uninstall.status, 0, "\(uninstall)")
+        for file in files {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file), file)
+        }
+    }
+
+    func testFavouritesIntoAClosedPipeEndQuietlyAndIntoAFullDiskFail() throws {
+        for ref in ["1", "2", "3"] {
+            XCTAssertEqual(try comics.run(["fav", "add", ref]).status, 0)
+        }
+        let head = try comics.shell(#"set -o pipefail; "$COMICS" fav list | head -1"#)
+        XCTAssertEqual(head.status, 0, "\(head)")
+        XCTAssertEqual(head.stderr, "")
+        let closedReader = try comics.shell(#""$COMICS" fav list -f json 2>errors | { exec <&-; sleep 0.3; }; echo "${PIPESTATUS[0]}"; cat errors"#)
+        XCTAssertEqual(closedReader.stdout, "0\n")
+        let full = try comics.shell(#""$COMICS" fav list -f csv > /dev/full"#)
+        XCTAssertEqual(full.status, 1)
+        XCTAssertEqual(full.stderr, "comics: error: cannot write output: No space left on device\n")
+    }
+}
