@@ -53,11 +53,11 @@ final class FavoriteImportTests: EndToEndTestCase {
             comics.environment["COMICS_DB"] = comics.home.file("\(format)/comics.db")
             let imported = try comics.run(["fav", "import", file])
             XCTAssertEqual(imported.status, 0, "\(imported)")
-            XCTAssertEqual(imported.stdout, "added 4 favourites (books 2, xkcd 2); 0 already were\n")
+            XCTAssertEqual(imported.stdout, "added 4 favourites (books 2, xkcd 2); 0 were favourites already\n")
             XCTAssertEqual(try exportWithoutCachedAt(format: format), expected, format)
 
             let again = try comics.run(["fav", "import", file])
-            XCTAssertEqual(again.stdout, "added 0 favourites; 4 already were\n", "idempotent")
+            XCTAssertEqual(again.stdout, "added 0 favourites; 4 were favourites already\n", "idempotent")
             XCTAssertEqual(try favouriteCount(), 4)
         }
     }
@@ -143,7 +143,7 @@ final class FavoriteImportTests: EndToEndTestCase {
     func testItemsUpstreamDoesNotHaveAreNotImported() throws {
         let result = try comics.run(["fav", "import", "-"], stdin: "source,id\nxkcd,404\nxkcd,150\n")
         XCTAssertEqual(result.status, 0, "\(result)")
-        XCTAssertEqual(result.stdout, "added 1 favourite (xkcd 1); 0 already were\n")
+        XCTAssertEqual(result.stdout, "added 1 favourite (xkcd 1); 0 were favourites already\n")
         XCTAssertEqual(result.stderr, "comics: warning: not imported, upstream has no such item: xkcd:404\n")
         XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).rows("SELECT id FROM favorites").map { $0[0] }, ["150"])
     }

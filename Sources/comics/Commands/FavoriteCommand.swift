@@ -73,6 +73,6 @@ enum FavoriteCommand {
             .map { "\($0.key.rawValue) \($0.value.count)" }
         let detail = perSource.isEmpty ? "" : " (\(perSource.joined(separator: ", ")))"
         let count = report.added.count
-        try context.write("added \(count) favourite\(count == 1 ? "" : "s")\(detail); \(report.alreadyFavorites) already \(report.alreadyFavorites == 1 ? "was one" : "were")\n")
+        try context.write("added \(count) favourite\(count == 1 ? "" : "s")\(detail); \(report.alreadyFavorites) \(report.alreadyFavorites == 1 ? "was a favourite" : "were favourites") already\n")
     }
 }
