@@ -152,6 +152,18 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try catalog(at: 86401).backgroundWork(), [])
     }
 
+    func testFavouritesNotCachedAreTriedInTheBackgroundAtMostHourly() throws {
+        let imported = try catalog(mode: .offline).importFavorites([ItemRef(source: .xkcd, id: 404), ItemRef(source: .xkcd, id: 5)])
+        XCTAssertEqual(imported.notCached.count, 2)
+        XCTAssertEqual(try catalog(mode: .offline).backgroundWork(), [], "never offline")
+        let online = try catalog(at: 10)
+        XCTAssertEqual(try online.backgroundWork(), [.fetchFavorites])
+        try online.perform(.fetchFavorites)
+        XCTAssertEqual(try online.favoritesNotCached(source: nil), [ItemRef(source: .xkcd, id: 404)], "5 fetched; 404 does not exist")
+        XCTAssertEqual(try catalog(at: 20).backgroundWork(), [], "tried less than an hour ago")
+        XCTAssertEqual(try catalog(at: 10 + 3600).backgroundWork(), [.fetchFavorites])
+    }
+
     func testBackgroundTasksSurviveTheCommandLine() {
         let tasks: [BackgroundTask] = [
             .refreshPage(PageKey(source: .xkcd, query: "limit=10", position: "")),
@@ -159,6 +171,7 @@ final class CatalogTests: XCTestCase {
             .refreshPage(PageKey(
                 source: .books, query: "search=jane%20austen", position: "https://gutendex.com/books/?page=2&search=jane+austen")),
             .refreshItem(ItemRef(source: .xkcd, id: 353)), .refreshItem(ItemRef(source: .books, id: 1342)), .cleanup,
+            .fetchFavorites,
         ]
         for task in tasks {
             XCTAssertEqual(BackgroundTask(argument: task.argument), task)
@@ -166,7 +179,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(tasks.map(\.summary), [
             "the first xkcd page (limit=10)", "the xkcd page from 180 (limit=3)",
             "the books page from https://gutendex.com/books/?page=2&search=jane+austen (search=jane%20austen)",
-            "xkcd:353", "books:1342", "cleanup",
+            "xkcd:353", "books:1342", "cleanup", "favourites not cached yet",
         ])
         XCTAssertNil(BackgroundTask(argument: "page\tnope\tx\t"))
         XCTAssertNil(BackgroundTask(argument: "item\txkcd"))

@@ -263,6 +263,7 @@ public final class Catalog {
         case .cleanup:
             _ = try cleanup(overrides: CleanupOverrides(), dryRun: false)
         case .fetchFavorites:
+            try store.setSetting(SettingKey.favoritesFetchAttempt, to: String(clock.now.timeIntervalSince1970))
             _ = try fetchFavorites(try store.favoritesNotCached(source: nil), progress: { _, _ in })
         }
     }
@@ -271,9 +272,17 @@ public final class Catalog {
     /// a cleanup when a day has passed since the last.
     public func backgroundWork() throws -> [BackgroundTask] {
         var tasks = deferredTasks
-        if mode != .offline, try !store.favoritesNotCached(source: nil).isEmpty { tasks.append(.fetchFavorites) }
+        if try isFavoritesFetchDue() { tasks.append(.fetchFavorites) }
         if try isCleanupDue() { tasks.append(.cleanup) }
         return tasks
+    }
+
+    /// Favourites not cached yet are fetched when online, at most once an
+    /// hour: one that upstream does not have must not cost every command a request.
+    private func isFavoritesFetchDue() throws -> Bool {
+        guard mode != .offline, try !store.favoritesNotCached(source: nil).isEmpty else { return false }
+        guard let text = try store.setting(SettingKey.favoritesFetchAttempt), let last = Double(text) else { return true }
+        return clock.now.timeIntervalSince1970 - last >= policy.listTTL
     }
 
     private func isCleanupDue() throws -> Bool {
@@ -382,6 +391,8 @@ public enum SettingKey {
     public static let lastCleanup = "cleanup.last_run"
     /// When the automatic cleanup's first day began, before any cleanup ran.
     public static let firstUse = "cleanup.first_use"
+    /// When favourites not cached yet were last tried in the background.
+    public static let favoritesFetchAttempt = "favorites.fetch_attempt"
 }
 
 /// "3 hours ago", for messages about cached copies.

@@ -18,8 +18,6 @@ public struct GutendexSource: ItemSource {
         "download_count", "cover_url", "formats",
     ]
     public let imageAttribute: String? = "cover_url"
-
-    public func pageURL(of id: Int) -> String { GutendexBookDecoder.pageURL(of: id) }
     public let acceptsPageSize = false
     public let acceptsFilters = true
     public let hostDescription: String
@@ -28,6 +26,8 @@ public struct GutendexSource: ItemSource {
     private let links: GutendexLinks
     private let http: HTTPClient
     private var upstream: Upstream { Upstream(host: hostDescription) }
+
+    public func pageURL(of id: Int) -> String { GutendexBookDecoder.pageURL(of: id) }
 
     /// `baseURL` is `https://gutendex.com` or a server with the same API.
     public init(baseURL: String, http: HTTPClient) {

@@ -21,11 +21,11 @@ public struct XKCDSource: ItemSource {
     }
 
     public let imageAttribute: String? = "image_url"
-
-    public func pageURL(of id: Int) -> String { XKCDComicDecoder.pageURL(of: id) }
     public let acceptsPageSize = true
     public let acceptsFilters = false
     public let attributeKeys = ["date", "alt", "transcript", "image_url", "interactive"]
+
+    public func pageURL(of id: Int) -> String { XKCDComicDecoder.pageURL(of: id) }
 
     public func pageQueryKey(_ query: ListQuery) -> String { ListQuery(limit: query.pageSize).key }
 
