@@ -28,10 +28,15 @@ Tests steer it through /__control (JSON body) and read /__stats:
   {"fault": "hang"}                   hold requests until {"fault": null}
   {"reset": true}                     forget faults, overrides and counts
 
-Faults: "500", "503", "429" (with Retry-After: 0, or {"retry_after": "N"}), "truncated", "html",
-"refuse" (close the connection at once), "hang", "huge" (an endless body
-with no Content-Length), "redirect:URL" (301 to URL; a relative URL stays
-on this server).
+Faults: "500", "502", "503", "429" (with Retry-After: 0, or {"retry_after": "..."}:
+seconds, an HTTP-date, garbage), "refuse" (close the connection at once),
+"hang", "huge" (an endless body with no Content-Length), "stall" (the
+headers, then one byte a second), "redirect:URL" (301 to URL; a relative URL
+stays on this server), "redirect-loop" (301 to the same URL).
+Faults that replace a 200 document (xkcd and Gutendex alike): "truncated"
+(half of it), "html" (an HTML page), "types" (JSON with every field of the
+wrong type), "utf8" (bytes that are not UTF-8 inside a string), "deep"
+(arrays nested 100,000 deep).
 With --tls it serves HTTPS with selfsigned.crt, a certificate no client
 trusts (for the test that TLS verification fails closed).
 Prints the port it listens on, then serves until stdin closes or it is killed.
@@ -42,6 +47,7 @@ import os
 import ssl
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, parse_qsl, urlencode
 
@@ -150,13 +156,17 @@ class Handler(BaseHTTPRequestHandler):
             with STATE_LOCK:
                 STATE_LOCK.wait_for(lambda: STATE["fault"] != "hang", timeout=60)
             fault = None
-        if fault in ("500", "503"):
+        if fault in ("500", "502", "503"):
             return self.send_body(int(fault), b"<html>server error</html>", "text/html")
         if fault == "429":
             return self.send_body(429, b"slow down", "text/plain", [("Retry-After", STATE["retry_after"])])
         if fault == "refuse":
             self.close_connection = True
             return
+        if fault == "redirect-loop":
+            return self.send_body(301, b"", "text/html", [("Location", self.path)])
+        if fault == "stall":
+            return self.stall()
         if fault and fault.startswith("redirect:"):
             return self.send_body(301, b"", "text/html", [("Location", fault[len("redirect:"):])])
         if fault == "huge":
@@ -185,10 +195,8 @@ class Handler(BaseHTTPRequestHandler):
             body = None
         if body is None:
             return self.send_body(404, b"<html>404 Not Found</html>", "text/html")
-        if fault == "truncated":
-            return self.send_body(200, body[: len(body) // 2])
-        if fault == "html":
-            return self.send_body(200, b"<!doctype html><title>oops</title>", "text/html")
+        if self.send_damaged(fault, body):
+            return
         etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
         modified = "Mon, 01 Jan 2024 00:00:00 GMT"
         if self.headers.get("If-None-Match") == etag:
@@ -226,11 +234,43 @@ class Handler(BaseHTTPRequestHandler):
         else:
             status, document = 404, {"detail": "Not found."}
         body = json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode()
-        if status == 200 and fault == "truncated":
-            return self.send_body(200, body[: len(body) // 2])
-        if status == 200 and fault == "html":
-            return self.send_body(200, b"<!doctype html><title>oops</title>", "text/html")
+        if status == 200 and self.send_damaged(fault, body):
+            return
         self.send_body(status, body)
+
+    def send_damaged(self, fault, body):
+        """Sends a damaged document in place of `body` if the fault says so."""
+        if fault == "truncated":
+            damaged = body[: len(body) // 2]
+        elif fault == "html":
+            return self.send_body(200, b"<!doctype html><title>oops</title>", "text/html") or True
+        elif fault == "types":
+            damaged = json.dumps({"num": "seven", "title": 42, "year": [], "img": {}, "id": "x", "count": "many",
+                                  "next": 3, "results": {"a": 1}, "authors": "nobody"}).encode()
+        elif fault == "utf8":
+            cut = body.index(b'"', body.index(b":")) + 1
+            damaged = body[:cut] + b"\xff\xfe\xc3(" + body[cut:]
+        elif fault == "deep":
+            damaged = b"[" * 100000 + b"]" * 100000
+        else:
+            return False
+        self.send_body(200, damaged)
+        return True
+
+    def stall(self):
+        """Promises a body, then sends it at one byte a second until the client gives up."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        self.close_connection = True
+        try:
+            for _ in range(100000):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(1)
+        except OSError:
+            pass
 
     def book_page(self, query):
         arguments = {key: values[-1] for key, values in parse_qs(query, keep_blank_values=True).items()}
