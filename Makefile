@@ -18,7 +18,7 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev pkg-config
 TEST_PACKAGES = $(BUILD_PACKAGES) python3 faketime man-db zsh fish
 
-.PHONY: all deps test-deps build release run test man install install-built uninstall clean
+.PHONY: all deps test-deps build release run test soak man install install-built uninstall clean
 
 all: build
 
@@ -56,6 +56,13 @@ run: release
 
 test: test-deps
 	$(SWIFT) test --disable-swift-testing
+
+# The crash and concurrency tests, longer than CI runs them.
+SOAK_CRASH_RUNS ?= 1000
+SOAK_SECONDS ?= 300
+soak: test-deps
+	COMICS_CRASH_RUNS=$(SOAK_CRASH_RUNS) COMICS_CONCURRENCY_SECONDS=$(SOAK_SECONDS) \
+		$(SWIFT) test --disable-swift-testing --filter CrashAndConcurrencyTests
 
 # comics.1, generated from the command table by the built binary.
 man: release

@@ -57,8 +57,10 @@ final class SQLiteCacheStoreTests: XCTestCase {
             let key = PageKey(source: .xkcd, query: "limit=2", position: "")
             XCTAssertNil(try store.page(key))
             let page = StoredPage(key: key, itemIDs: [2, 1], nextPosition: nil, fetchedAt: now, validators: .none)
-            try store.save(page, items: [comic(1), comic(2)])
+            XCTAssertEqual(try store.save(page, items: [comic(1), comic(2)])?.map(\.ref.id), [2, 1], "read back in page order")
             XCTAssertEqual(try store.page(key), page)
+            let naming3 = StoredPage(key: key, itemIDs: [3, 2], nextPosition: nil, fetchedAt: now, validators: .none)
+            XCTAssertNil(try store.save(naming3, items: []), "an item the page names is not cached")
             XCTAssertEqual(try store.cachedItems([ItemRef(source: .xkcd, id: 1), ItemRef(source: .xkcd, id: 2)]).count, 2)
 
             XCTAssertNil(try store.cursor(source: .xkcd, query: ""))

@@ -144,6 +144,12 @@ public final class RunningComics {
         return false
     }
 
+    /// Ends the process at once, as a crash or `kill -9` would, and reaps it.
+    public func killAtOnce() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     public func finish(timeout: TimeInterval) throws -> RunResult {
         defer {
             try? FileManager.default.removeItem(atPath: stdoutPath)

@@ -57,8 +57,11 @@ public protocol CacheStore: AnyObject {
     /// Renews an item after upstream said it has not changed (304).
     func markRevalidated(_ ref: ItemRef, validators: Validators, at date: Date) throws
     func page(_ key: PageKey) throws -> StoredPage?
-    /// Stores a page and the items it brought in one transaction.
-    func save(_ page: StoredPage, items: [FetchedItem]) throws
+    /// Stores a page and the items it brought, and reads back every item
+    /// the page names, in one transaction, so a concurrent cleanup cannot
+    /// come between. nil when one is missing (a 304 for a page whose item
+    /// was removed since).
+    func save(_ page: StoredPage, items: [FetchedItem]) throws -> [CachedItem]?
     func cursor(source: SourceName, query: String) throws -> PageCursor?
     func setCursor(_ cursor: PageCursor, source: SourceName, query: String, at date: Date) throws
     /// Applies the change and returns whether the item is now a favourite.

@@ -71,22 +71,25 @@ public final class SQLiteCacheStore: CacheStore {
 
     public func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem] {
         try guarded {
-            let statement = try database.prepare("""
-                SELECT \(Self.itemColumns) FROM items i
-                LEFT JOIN favorites f ON f.source = i.source AND f.id = i.id
-                WHERE i.source = ? AND i.id = ?
-                """)
-            var found: [ItemRef: CachedItem] = [:]
-            try database.readTransaction {
-                for ref in Set(refs) {
-                    try statement.bind([.text(ref.source.rawValue), .integer(Int64(ref.id))])
-                    if let row = try statement.allRows().first, let item = Self.cachedItem(from: row) {
-                        found[ref] = item
-                    }
-                }
-            }
-            return found
+            try database.readTransaction { try readItems(refs) }
         }
+    }
+
+    /// Reads items inside the caller's transaction.
+    private func readItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem] {
+        let statement = try database.prepare("""
+            SELECT \(Self.itemColumns) FROM items i
+            LEFT JOIN favorites f ON f.source = i.source AND f.id = i.id
+            WHERE i.source = ? AND i.id = ?
+            """)
+        var found: [ItemRef: CachedItem] = [:]
+        for ref in Set(refs) {
+            try statement.bind([.text(ref.source.rawValue), .integer(Int64(ref.id))])
+            if let row = try statement.allRows().first, let item = Self.cachedItem(from: row) {
+                found[ref] = item
+            }
+        }
+        return found
     }
 
     private static func cachedItem(from row: [SQLiteValue]) -> CachedItem? {
@@ -159,7 +162,7 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
-    public func save(_ page: StoredPage, items: [FetchedItem]) throws {
+    public func save(_ page: StoredPage, items: [FetchedItem]) throws -> [CachedItem]? {
         try guarded {
             try database.writeTransaction {
                 try upsert(items, at: page.fetchedAt)
@@ -171,6 +174,10 @@ public final class SQLiteCacheStore: CacheStore {
                     [.text(page.key.source.rawValue), .text(page.key.query), .text(page.key.position), .text(ids),
                      .optionalText(page.nextPosition), .date(page.fetchedAt),
                      .optionalText(page.validators.etag), .optionalText(page.validators.lastModified)])
+                let refs = page.itemIDs.map { ItemRef(source: page.key.source, id: $0) }
+                let found = try readItems(refs)
+                let stored = refs.compactMap { found[$0] }
+                return stored.count == refs.count ? stored : nil
             }
         }
     }

@@ -107,19 +107,18 @@ public final class Catalog {
         guard mode != .offline else {
             throw ComicsError.network("nothing cached for this page, and --offline forbids the network")
         }
-        // A cleanup in another process may remove items between storing the
-        // page and reading it back; fetching again restores them.
-        for _ in 1...3 {
-            do {
-                try refreshPage(key, query: query, source: source)
-            } catch let error as ComicsError where error.kind == .network {
-                guard let cached else { throw error }
-                warnServingStale(cached.page.fetchedAt, because: error)
-                return cached
-            }
-            if let fresh = try completePage(key) { return fresh }
+        do {
+            // A cleanup in another process may remove items the fetch took
+            // as cached before the page is stored; a second fetch then asks
+            // for every item, and what it stores cannot be missing.
+            if let fresh = try refreshPage(key, query: query, source: source, trustingCache: true) { return fresh }
+            if let fresh = try refreshPage(key, query: query, source: source, trustingCache: false) { return fresh }
+        } catch let error as ComicsError where error.kind == .network {
+            guard let cached else { throw error }
+            warnServingStale(cached.page.fetchedAt, because: error)
+            return cached
         }
-        throw ComicsError.unexpected("the page kept being removed by a concurrent cleanup; run the command again")
+        throw ComicsError.unexpected("the page could not be stored whole; run the command again")
     }
 
     /// The stored page with every item it names, or nil if any is missing.
@@ -131,28 +130,36 @@ public final class Catalog {
         return items.count == refs.count ? (page, items) : nil
     }
 
-    /// Fetches a page; conditionally only when every item it names is
-    /// cached, since a 304 cannot bring back an item that is gone.
-    private func refreshPage(_ key: PageKey, query: ListQuery, source: ItemSource) throws {
-        let stored = try completePage(key)?.page
+    /// Fetches a page and returns it as stored, or nil when an item it
+    /// names is missing from the cache. Conditionally only when every item
+    /// is cached (a 304 cannot bring back an item that is gone); without
+    /// `trustingCache`, unconditionally and with every item.
+    @discardableResult
+    private func refreshPage(
+        _ key: PageKey, query: ListQuery, source: ItemSource, trustingCache: Bool
+    ) throws -> (StoredPage, [CachedItem])? {
+        let stored = trustingCache ? try completePage(key)?.page : nil
         let outcome = try source.fetchPage(
             at: key.position, query: query, validators: stored?.validators ?? .none,
             isCached: { [store] ids in
-                Set(try store.cachedItems(ids.map { ItemRef(source: key.source, id: $0) }).keys.map(\.id))
+                guard trustingCache else { return [] }
+                return Set(try store.cachedItems(ids.map { ItemRef(source: key.source, id: $0) }).keys.map(\.id))
             })
-        let now = clock.now
+        var page: StoredPage
+        var items: [FetchedItem] = []
         switch outcome {
         case let .page(fetched):
-            let page = StoredPage(
-                key: key, itemIDs: fetched.itemIDs, nextPosition: fetched.nextPosition, fetchedAt: now,
+            page = StoredPage(
+                key: key, itemIDs: fetched.itemIDs, nextPosition: fetched.nextPosition, fetchedAt: clock.now,
                 validators: fetched.validators)
-            try store.save(page, items: fetched.items)
+            items = fetched.items
         case let .notModified(validators):
-            guard var page = stored else { return }
-            page.fetchedAt = now
+            guard let unchanged = stored else { return nil }
+            page = unchanged
+            page.fetchedAt = clock.now
             if !validators.isEmpty { page.validators = validators }
-            try store.save(page, items: [])
         }
+        return try store.save(page, items: items).map { (page, $0) }
     }
 
     // MARK: - One item
@@ -257,7 +264,7 @@ public final class Catalog {
         case let .refreshPage(key):
             let source = try source(key.source)
             guard let query = ListQuery(key: key.query) else { return }
-            try refreshPage(key, query: query, source: source)
+            try refreshPage(key, query: query, source: source, trustingCache: true)
         case let .refreshItem(ref):
             try refreshItem(ref, source: try source(ref.source), validators: try store.cachedItem(ref)?.validators ?? .none)
         case .cleanup:
