@@ -4,4 +4,8 @@ import Foundation
 // A reader that goes away (`comics list | head -1`) must end the command
 // quietly, through EPIPE, not kill it mid-transaction with SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
+// With stdin, stdout or stderr closed (`comics cleanup >&- 2>&-` from a
+// careless cron line) the next file opened would take that number, and
+// output meant for the terminal would be written into it.
+OutputSink.occupyClosedStandardStreams()
 exit(Application.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

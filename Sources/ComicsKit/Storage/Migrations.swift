@@ -68,13 +68,17 @@ enum Migrations {
 
     /// Brings the schema up to date, or refuses a file that is not ours or
     /// is newer than this build. Each run is one transaction.
+    /// WAL mode is switched on only once the file is known to be ours:
+    /// switching it writes to the file.
     static func migrate(_ database: SQLiteDatabase, now: Date) throws {
-        if try currentState(database) == .upToDate { return }
+        let state = try currentState(database)
         if try database.query("SELECT count(*) FROM sqlite_master")[0][0].int == 0 {
             // Only possible before the first table exists: lets cleanup
             // give space back cheaply for the life of the file.
             try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
         }
+        try database.execute("PRAGMA journal_mode = WAL")
+        if state == .upToDate { return }
         try database.writeTransaction {
             guard try currentState(database) == .needsMigration else { return }
             let applied = try database.query("PRAGMA user_version")[0][0].int ?? 0

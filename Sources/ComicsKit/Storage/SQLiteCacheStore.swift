@@ -41,12 +41,52 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
+    /// What can still be read from a database that may be damaged: the
+    /// favourites and the settings, each table on its own, so damage to
+    /// one costs only that one. The file is opened read-only and once.
+    public static func salvage(at path: String) -> Salvage {
+        var salvage = Salvage()
+        guard FileManager.default.fileExists(atPath: path) else { return salvage }
+        let database: SQLiteDatabase
+        do {
+            database = try SQLiteDatabase(path: path, readOnly: true)
+        } catch {
+            salvage.problems.append(error.message)
+            return salvage
+        }
+        do {
+            salvage.favorites = try database.query("SELECT source, id FROM favorites ORDER BY source, id").compactMap { row in
+                guard let name = row[0].text, let source = SourceName(rawValue: name), let id = row[1].int else { return nil }
+                return ItemRef(source: source, id: id)
+            }
+        } catch {
+            salvage.problems.append("favourites: \(error.message)")
+        }
+        do {
+            salvage.settings = try database.query("SELECT key, value FROM settings WHERE key LIKE 'config.%' ORDER BY key")
+                .compactMap { row in row[0].text.flatMap { key in row[1].text.map { (key, $0) } } }
+        } catch {
+            salvage.problems.append("settings: \(error.message)")
+        }
+        return salvage
+    }
+
+    /// Renames the database and its WAL and shared-memory files to
+    /// `PATH.damaged-STAMP`, so a new one can start; returns the new name.
+    public static func moveAside(_ path: String, stamp: String) throws -> String {
+        let aside = "\(path).damaged-\(stamp)"
+        for suffix in ["", "-wal", "-shm"] where rename(path + suffix, aside + suffix) != 0 && errno != ENOENT {
+            throw ComicsError.database("cannot move \(path + suffix) aside: \(String(cString: strerror(errno)))")
+        }
+        return aside
+    }
+
     static func describe(_ error: SQLiteError, path: String) -> ComicsError {
         switch error.primaryCode {
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .database("the database \(path) stayed locked by another comics process; try again")
         case SQLITE_NOTADB, SQLITE_CORRUPT:
-            return .database("\(path) is damaged or not a comics database (\(error.message)); move it aside to start a new one")
+            return .database("\(path) is damaged or not a comics database (\(error.message)); 'comics rebuild' moves it aside and keeps your favourites")
         case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH:
             return .database("cannot write the database \(path) (\(error.message)); check that it and its directory are writable")
         case SQLITE_FULL, SQLITE_IOERR:
@@ -430,4 +470,12 @@ public final class SQLiteCacheStore: CacheStore {
             }
         }
     }
+}
+
+/// What `SQLiteCacheStore.salvage(at:)` could read from a database.
+public struct Salvage: Sendable {
+    public var favorites: [ItemRef] = []
+    public var settings: [(key: String, value: String)] = []
+    /// What could not be read, one entry per table or for the file.
+    public var problems: [String] = []
 }

@@ -27,8 +27,9 @@ struct SQLiteError: Error, CustomStringConvertible {
 }
 
 /// One connection to the cache database, opened with the settings every
-/// comics process shares: WAL so readers never wait for writers, a busy
-/// timeout so writers wait for each other instead of failing, FULL sync.
+/// comics process shares: a busy timeout so writers wait for each other
+/// instead of failing, FULL sync. (WAL, so readers never wait for writers,
+/// is switched on by `Migrations` once the file is known to be ours.)
 final class SQLiteDatabase {
     let connection: SQLiteConnection
     let path: String
@@ -36,9 +37,10 @@ final class SQLiteDatabase {
     /// How long a writer waits for another before giving up (exit 5).
     static let busyTimeoutMilliseconds: Int32 = 15_000
 
-    init(path: String) throws(SQLiteError) {
+    /// `readOnly` opens an existing file without changing it (to salvage a damaged one).
+    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         var handle: SQLiteConnection?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
@@ -49,7 +51,7 @@ final class SQLiteDatabase {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
-        try execute("PRAGMA journal_mode = WAL")
+        guard !readOnly else { return }
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
     }

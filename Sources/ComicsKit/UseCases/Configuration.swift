@@ -144,6 +144,16 @@ extension Catalog {
         return try configValue(key)
     }
 
+    /// Settings salvaged from another database; unknown or invalid ones are skipped.
+    public func restore(settings: [(key: String, value: String)]) throws {
+        for (storageKey, value) in settings {
+            guard let key = ConfigKey.all.first(where: { $0.storageKey == storageKey }), let valid = try? key.validate(value) else {
+                continue
+            }
+            try store.setSetting(key.storageKey, to: valid)
+        }
+    }
+
     public func unsetConfig(_ key: ConfigKey) throws -> ConfigValue {
         try store.removeSetting(key.storageKey)
         return try configValue(key)

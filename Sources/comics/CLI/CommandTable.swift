@@ -193,6 +193,10 @@ enum CommandTable {
                 name: "info", abstract: "show the database: where, how big, what it holds, whether it is healthy",
                 examples: ["comics info", "comics info --format json | jq .sources.xkcd.items"]),
             CommandSpec(
+                name: "rebuild",
+                abstract: "move a damaged database aside and start a new one with its favourites and settings",
+                examples: ["comics info || comics rebuild"]),
+            CommandSpec(
                 name: "config", abstract: "show or change the persisted settings (with no COMMAND: list them)",
                 subcommands: [
                     CommandSpec(name: "list", abstract: "every setting, its value and whether it is the default"),

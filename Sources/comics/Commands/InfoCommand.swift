@@ -6,8 +6,13 @@ import Foundation
 enum InfoCommand {
     static func run(_ context: CommandContext) throws {
         try context.requireNoPositionals()
-        let catalog = try context.catalog()
-        let info = try catalog.info()
+        let info: CatalogInfo
+        do {
+            info = try context.catalog().info()
+        } catch let error as ComicsError where error.kind == .database {
+            try reportUnusable(context, error: error)
+            throw error
+        }
         switch context.format {
         case .table:
             try context.write(table(info, now: Date()))
@@ -20,6 +25,24 @@ enum InfoCommand {
             throw ComicsError.database(
                 "\(info.cache.location) failed its quick check (\(info.integrityProblems.joined(separator: "; "))); "
                     + "export your favourites with 'comics fav list -f json' and move the file aside")
+        }
+    }
+
+    /// What can be said of a database that cannot be opened: where it is,
+    /// its size, and why it cannot be used.
+    private static func reportUnusable(_ context: CommandContext, error: ComicsError) throws {
+        var status = stat()
+        let size = stat(context.databasePath, &status) == 0 ? Int(status.st_size) : 0
+        switch context.format {
+        case .table:
+            try context.write("database  \(context.databasePath)\nsize      \(ByteCount.describe(size))\ncheck     \(error.message)\n")
+        case .json, .ndjson:
+            let record = JSONValue.object([
+                ("database", .string(context.databasePath)), ("size_bytes", .int(size)), ("quick_check", .string(error.message)),
+            ])
+            try context.write(Records.render([record], as: context.format, columns: [], single: true))
+        case .csv, .tsv:
+            break
         }
     }
 

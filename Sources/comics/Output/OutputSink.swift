@@ -8,7 +8,24 @@ enum OutputSink {
     /// Thrown when the reader has gone away: not an error worth a message.
     struct BrokenPipe: Error {}
 
+    /// Set when stdout was closed at start, and /dev/null stands in for it.
+    nonisolated(unsafe) private static var stdoutWasClosed = false
+
+    /// Opens /dev/null on each of fds 0, 1 and 2 that is closed, so that no
+    /// file comics opens (the database, a picture) can take their number.
+    static func occupyClosedStandardStreams() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", O_RDWR)
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+            if descriptor == STDOUT_FILENO { stdoutWasClosed = true }
+        }
+    }
+
     static func writeStdout(_ text: String) throws {
+        guard !stdoutWasClosed else { throw ComicsError.unexpected("cannot write output: standard output is closed") }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
