@@ -18,7 +18,7 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev pkg-config
 TEST_PACKAGES = $(BUILD_PACKAGES) python3 faketime man-db zsh fish
 
-.PHONY: all deps test-deps build release run test soak man install install-built uninstall clean
+.PHONY: all deps test-deps build release run test soak sanitize fuzz man install install-built uninstall clean
 
 all: build
 
@@ -56,6 +56,20 @@ run: release
 
 test: test-deps
 	$(SWIFT) test --disable-swift-testing
+
+# The test suite under AddressSanitizer, then ThreadSanitizer, each in its
+# own build folder. Tests that age the clock with faketime are skipped: its
+# preloaded library hangs a sanitized binary.
+sanitize: test-deps
+	COMICS_TEST_SANITIZER=address ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no \
+		$(SWIFT) test --disable-swift-testing --sanitize=address --scratch-path .build-asan
+	COMICS_TEST_SANITIZER=thread SWIFT_BACKTRACE=enable=no \
+		$(SWIFT) test --disable-swift-testing --sanitize=thread --scratch-path .build-tsan
+
+# Each libFuzzer target for FUZZ_SECONDS (see FUZZING.md).
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
 
 # The crash and concurrency tests, longer than CI runs them.
 SOAK_CRASH_RUNS ?= 1000

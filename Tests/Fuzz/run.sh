@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets and runs each for SECONDS (default 60).
+#   Tests/Fuzz/run.sh [SECONDS] [TARGET...]
+# Library targets link ComicsKit's objects; the parser and import targets
+# are compiled together with the executable's sources (all but main.swift).
+# Corpora grow in .build-fuzz/corpus/TARGET, seeded from Tests/Fixtures;
+# crashes are written to .build-fuzz/findings/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+seconds=${1:-60}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer arguments import); fi
+
+scratch=.build-fuzz
+flags=(-sanitize=fuzzer,address -parse-as-library -use-ld=lld)
+swift build --target ComicsKit --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+swift build --target CImaging --scratch-path "$scratch" >&2
+debug="$scratch/debug"
+# ComicsKit's module needs the C modules it imports: CSQLite (a module map
+# in its source folder) and CCurl (one SwiftPM generated).
+modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap")
+library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o -lsqlite3 -ldl)
+imaging=("$debug"/CImaging.build/*.o $(pkg-config --libs chafa gdk-pixbuf-2.0))
+executable_sources=()
+while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)
+
+build() {
+    local target=$1 output="$scratch/fuzz-$1"
+    case $target in
+        xkcd) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzXKCD.swift "${library[@]}" -o "$output" ;;
+        gutendex) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutendex.swift "${library[@]}" -o "$output" ;;
+        sanitizer) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzSanitizer.swift "${library[@]}" -o "$output" ;;
+        arguments | import)
+            local file=Tests/Fuzz/FuzzArguments.swift
+            [ "$target" = import ] && file=Tests/Fuzz/FuzzImport.swift
+            swiftc "${flags[@]}" -module-name comics "${modules[@]}" -I Sources/CImaging/include \
+                -Xcc -fmodule-map-file="$debug/CImaging.build/module.modulemap" \
+                "$file" "${executable_sources[@]}" "${library[@]}" "${imaging[@]}" -o "$output" ;;
+        *) echo "unknown fuzz target: $target" >&2; exit 2 ;;
+    esac
+}
+
+seed() {
+    local target=$1 corpus="$scratch/corpus/$1"
+    mkdir -p "$corpus"
+    case $target in
+        xkcd) for file in Tests/Fixtures/xkcd/*/info.0.json; do cp "$file" "$corpus/$(basename "$(dirname "$file")").json"; done ;;
+        gutendex) cp Tests/Fixtures/gutendex/*.json "$corpus/" ;;
+        sanitizer) printf 'plain title' > "$corpus/plain"; printf 'a\033[31mred\033]8;;http://x\007link\302\233\342\200\256' > "$corpus/escapes" ;;
+        arguments) printf 'list\0-n\0005\0--format=json' > "$corpus/list"; printf 'fav\0add\0books:1342' > "$corpus/fav";
+                   printf -- '-s\0books\0list\0--search\0jane austen' > "$corpus/books" ;;
+        import) printf 'source,id\nxkcd,1\n"books","1342"\n' > "$corpus/csv"; printf '[{"source":"xkcd","id":353}]' > "$corpus/json";
+                printf '{"source":"books","id":84}\n{"source":"xkcd","id":1}\n' > "$corpus/ndjson" ;;
+    esac
+}
+
+mkdir -p "$scratch/findings"
+summary=()
+for target in "${targets[@]}"; do
+    build "$target"
+    seed "$target"
+    log="$scratch/fuzz-$target.log"
+    status=0
+    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/fuzz-$target" -max_total_time="$seconds" \
+        -artifact_prefix="$scratch/findings/$target-" -print_final_stats=1 "$scratch/corpus/$target" > "$log" 2>&1 || status=$?
+    runs=$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+    summary+=("$target: $runs executions, exit $status")
+    if [ "$status" -ne 0 ]; then
+        echo "fuzz-$target found a problem; see $log and $scratch/findings/" >&2
+        tail -30 "$log" >&2
+    fi
+done
+printf '%s\n' "${summary[@]}"
+for line in "${summary[@]}"; do
+    case $line in *"exit 0") ;; *) exit 1 ;; esac
+done
