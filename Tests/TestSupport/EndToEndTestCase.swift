@@ -11,6 +11,11 @@ open class EndToEndTestCase: XCTestCase {
         comics = try ComicsRunner(server: server)
     }
 
+    /// Skips a test that ages the cache with faketime where that cannot run.
+    public func requireClockControl() throws {
+        guard ComicsRunner.canAgeTheClock else { throw XCTSkip("faketime cannot run a sanitized comics") }
+    }
+
     open override func tearDown() {
         _ = comics.waitForBackgroundWork()
         server.stop()

@@ -54,6 +54,7 @@ final class ConfigTests: EndToEndTestCase {
     }
 
     func testWithBackgroundRefreshOffAStaleListIsRefreshedBeforePrinting() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["config", "set", "background-refresh", "off"]).status, 0)
         XCTAssertEqual(try comics.run(["list"]).status, 0)
         try server.control(.object([
@@ -72,6 +73,7 @@ final class ConfigTests: EndToEndTestCase {
     }
 
     func testAutomaticCleanupCanBeTurnedOff() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["config", "set", "auto-cleanup", "off"]).status, 0)
         XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
         XCTAssertEqual(try comics.run(["show", "2"], clockOffset: "+40d").status, 0)
@@ -81,6 +83,7 @@ final class ConfigTests: EndToEndTestCase {
     }
 
     func testMachineOutputSaysWhetherEachRowIsStale() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
         XCTAssertEqual(try comics.run(["show", "2"], clockOffset: "+2d").status, 0)
         let rows = try JSONValue.parse(try comics.run(["--offline", "fav", "list", "-f", "json"]).stdout)

@@ -69,7 +69,9 @@ final class FaultMatrixTests: EndToEndTestCase {
     private static let deadline: TimeInterval = 50
 
     func testEveryFaultAgainstEveryNetworkCommand() throws {
-        let stale = try Self.commands.filter(\.hasStaleCase).map { command in (command, try warmedRunner(for: command)) }
+        // Under a sanitizer the clock cannot be aged, so only the empty cache is tried.
+        let stale = try Self.commands.filter { $0.hasStaleCase && ComicsRunner.canAgeTheClock }
+            .map { command in (command, try warmedRunner(for: command)) }
         for fault in Self.faults {
             let empty = try Self.commands.map { command in (command, try ComicsRunner(server: server)) }
             for (command, runner) in stale {

@@ -49,6 +49,7 @@ final class FavoritesAndCleanupTests: EndToEndTestCase {
     }
 
     func testCleanupNeverRemovesFavourites() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["list"]).status, 0)
         XCTAssertEqual(try comics.run(["fav", "add", "195"]).status, 0)
         XCTAssertEqual(try comics.run(["fav", "add", "7"]).status, 0)
@@ -67,6 +68,7 @@ final class FavoritesAndCleanupTests: EndToEndTestCase {
     }
 
     func testCleanupKeepsTheNewestWithinMaxItems() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
         XCTAssertEqual(try comics.run(["show", "2"], clockOffset: "+1m").status, 0)
         XCTAssertEqual(try comics.run(["show", "3"], clockOffset: "+2m").status, 0)
@@ -87,6 +89,7 @@ final class FavoritesAndCleanupTests: EndToEndTestCase {
     }
 
     func testAutomaticCleanupRunsInTheBackgroundOnceADay() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
         XCTAssertEqual(try comics.run(["show", "2"], clockOffset: "+40d").status, 0)
         XCTAssertTrue(comics.waitForBackgroundWork())

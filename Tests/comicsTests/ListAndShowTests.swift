@@ -18,6 +18,7 @@ final class ListAndShowTests: EndToEndTestCase {
     }
 
     func testASecondListWithinTheHourMakesNoRequest() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["list"]).status, 0)
         let before = try server.stats().total
         let again = try comics.run(["list"], clockOffset: "+50m")
@@ -28,6 +29,7 @@ final class ListAndShowTests: EndToEndTestCase {
     }
 
     func testAStaleListPrintsAtOnceAndIsRefreshedInTheBackground() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["list"]).status, 0)
         try server.control(.object([
             ("latest", .int(201)),
@@ -50,6 +52,7 @@ final class ListAndShowTests: EndToEndTestCase {
     }
 
     func testNeverTwoBackgroundRefreshesAtOnce() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["list"]).status, 0)
         try server.control(.object([("fault", .string("hang"))]))
         let first = try comics.start(["list"], clockOffset: "+2h")
@@ -136,6 +139,7 @@ final class ListAndShowTests: EndToEndTestCase {
     }
 
     func testAStaleItemIsRevalidatedConditionally() throws {
+        try requireClockControl()
         XCTAssertEqual(try comics.run(["show", "150"]).status, 0)
         let stale = try comics.run(["show", "150"], clockOffset: "+25h")
         XCTAssertEqual(stale.status, 0)
