@@ -44,13 +44,9 @@ enum FavoriteCommand {
         }
     }
 
-    /// `comics fav import FILE`: merges an export back; running it twice adds nothing.
-    static func importFile(_ context: CommandContext) throws {
-        let refs = try FavoritesFile.load(try context.positional("FILE"))
-        let catalog = try context.catalog()
-        let report = try catalog.importFavorites(refs) { done, total in
-            context.progress("fetching favourites: \(done)/\(total)")
-        }
+    /// Ends the progress line, then says which favourites were dropped
+    /// (upstream has no such item) and how many wait for the network.
+    static func warnAboutFetching(_ report: FavoriteImport, context: CommandContext) {
         context.endProgress()
         if !report.notFound.isEmpty {
             context.warn("not imported, upstream has no such item: \(report.notFound.map(\.description).joined(separator: ", "))")
@@ -59,6 +55,16 @@ enum FavoriteCommand {
             let reason = report.fetchFailure.map { "\($0.message); " } ?? ""
             context.warn("\(reason)\(report.notCached.count) favourite\(report.notCached.count == 1 ? " is" : "s are") not cached yet and will be fetched when online")
         }
+    }
+
+    /// `comics fav import FILE`: merges an export back; running it twice adds nothing.
+    static func importFile(_ context: CommandContext) throws {
+        let refs = try FavoritesFile.load(try context.positional("FILE"))
+        let catalog = try context.catalog()
+        let report = try catalog.importFavorites(refs) { done, total in
+            context.progress("fetching favourites: \(done)/\(total)")
+        }
+        warnAboutFetching(report, context: context)
         guard context.format == .table else {
             let record = JSONValue.object([
                 ("added", .array(report.added.map { .string($0.description) })),

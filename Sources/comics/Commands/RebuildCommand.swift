@@ -5,6 +5,10 @@ import Foundation
 /// still can (favourites, settings), moves the file aside (never deletes
 /// it), starts a new database with them, and fetches the favourites again.
 enum RebuildCommand {
+    /// `20261129T125321Z`: sorts by time and needs no quoting in a file name.
+    private static let stampStyle = Date.ISO8601FormatStyle.iso8601.year().month().day().dateSeparator(.omitted)
+        .time(includingFractionalSeconds: false).timeSeparator(.omitted).timeZone(separator: .omitted)
+
     static func run(_ context: CommandContext) throws {
         try context.requireNoPositionals()
         let path = context.databasePath
@@ -16,17 +20,13 @@ enum RebuildCommand {
         for problem in salvage.problems {
             context.warn("could not read \(problem)")
         }
-        let stamp = Date().formatted(.iso8601.year().month().day().dateSeparator(.omitted).time(includingFractionalSeconds: false).timeSeparator(.omitted).timeZone(separator: .omitted))
-        let aside = try SQLiteCacheStore.moveAside(path, stamp: stamp)
+        let aside = try SQLiteCacheStore.moveAside(path, stamp: Date().formatted(stampStyle))
         let catalog = try context.catalog()
         try catalog.restore(settings: salvage.settings)
         let report = try catalog.importFavorites(salvage.favorites) { done, total in
             context.progress("fetching favourites: \(done)/\(total)")
         }
-        context.endProgress()
-        if !report.notCached.isEmpty {
-            context.warn("\(report.notCached.count) favourite\(report.notCached.count == 1 ? " is" : "s are") not cached yet and will be fetched when online")
-        }
+        FavoriteCommand.warnAboutFetching(report, context: context)
         guard !context.isQuiet else { return }
         let kept = salvage.favorites.count - report.notFound.count
         try context.write(
