@@ -84,6 +84,9 @@ public protocol CacheStore: AnyObject {
     func removeItems(
         dryRun: Bool, select: ([CleanupRules.Candidate]) -> [CleanupRules.Candidate]
     ) throws -> [CleanupRules.Candidate]
+    /// Items matching a full-text query, best first, each with its title
+    /// where the matched words are wrapped in `SearchMatch` markers.
+    func search(_ query: String, source: SourceName?, limit: Int) throws -> [SearchMatch]
     func statistics() throws -> CacheStatistics
     /// The problems a quick consistency check finds; empty when all is well.
     func integrityProblems() throws -> [String]

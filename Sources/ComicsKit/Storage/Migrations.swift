@@ -64,6 +64,43 @@ enum Migrations {
             UPDATE settings SET key = 'config.max-age' WHERE key = 'cleanup.max_age';
             UPDATE settings SET key = 'config.max-items' WHERE key = 'cleanup.max_items';
             """),
+        // Full-text search over every item: the title, and every text
+        // attribute that is not a link (alt text, transcript, authors,
+        // subjects, bookshelves, summaries). Triggers keep it in step with
+        // every insert, update and delete, whoever makes them. The FTS rowid
+        // is derived from (source, id), so a delete finds its row at once.
+        Migration(name: "full-text-search", sql: """
+            CREATE VIRTUAL TABLE item_search USING fts5(
+                title, body, source UNINDEXED, id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
+            );
+            CREATE TRIGGER item_search_insert AFTER INSERT ON items BEGIN
+                INSERT INTO item_search (rowid, title, body, source, id) VALUES (
+                    new.id * 4 + CASE new.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END,
+                    new.title,
+                    (SELECT group_concat(value, ' ') FROM json_tree(new.attributes)
+                     WHERE type = 'text' AND value NOT LIKE 'http%'),
+                    new.source, new.id);
+            END;
+            CREATE TRIGGER item_search_delete AFTER DELETE ON items BEGIN
+                DELETE FROM item_search
+                WHERE rowid = old.id * 4 + CASE old.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END;
+            END;
+            CREATE TRIGGER item_search_update AFTER UPDATE ON items BEGIN
+                DELETE FROM item_search
+                WHERE rowid = old.id * 4 + CASE old.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END;
+                INSERT INTO item_search (rowid, title, body, source, id) VALUES (
+                    new.id * 4 + CASE new.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END,
+                    new.title,
+                    (SELECT group_concat(value, ' ') FROM json_tree(new.attributes)
+                     WHERE type = 'text' AND value NOT LIKE 'http%'),
+                    new.source, new.id);
+            END;
+            INSERT INTO item_search (rowid, title, body, source, id)
+            SELECT id * 4 + CASE source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END, title,
+                   (SELECT group_concat(value, ' ') FROM json_tree(items.attributes) WHERE type = 'text' AND value NOT LIKE 'http%'),
+                   source, id
+            FROM items;
+            """),
     ]
 
     /// Brings the schema up to date, or refuses a file that is not ours or

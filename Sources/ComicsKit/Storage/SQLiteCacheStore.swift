@@ -382,6 +382,47 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
+    // MARK: - Search
+
+    public func search(_ query: String, source: SourceName?, limit: Int) throws -> [SearchMatch] {
+        let expression = Self.ftsExpression(query)
+        do {
+            let rows = try database.query("""
+                SELECT source, id, highlight(item_search, 0, ?2, ?3) FROM item_search
+                WHERE item_search MATCH ?1 AND (?4 IS NULL OR source = ?4)
+                ORDER BY bm25(item_search, 10.0, 1.0) LIMIT ?5
+                """,
+                [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
+                 .optionalText(source?.rawValue), .integer(Int64(limit))])
+            return rows.compactMap { row in
+                guard let name = row[0].text, let source = SourceName(rawValue: name), let id = row[1].int,
+                      let title = row[2].text
+                else { return nil }
+                return SearchMatch(ref: ItemRef(source: source, id: id), highlightedTitle: title)
+            }
+        } catch let error where error.primaryCode == SQLITE_ERROR {
+            // The only thing in this statement a person wrote is the query.
+            throw ComicsError.usage(
+                "cannot search for \(query): \(error.message)",
+                hint: "words match anywhere; \"a phrase\" in double quotes, word* for a prefix, AND, OR, NOT and ( ) between them")
+        } catch {
+            throw Self.describe(error, path: database.path)
+        }
+    }
+
+    /// Plain words are quoted, so `can't` or `c++` search for what they
+    /// say instead of being FTS5 syntax; a trailing `*` stays a prefix
+    /// search. A query with double quotes is taken as FTS5 syntax as written.
+    static func ftsExpression(_ query: String) -> String {
+        guard !query.contains("\"") else { return query }
+        return query.split(whereSeparator: \.isWhitespace).map { word -> String in
+            if ["AND", "OR", "NOT"].contains(word) || word.allSatisfy({ $0 == "(" || $0 == ")" }) { return String(word) }
+            let prefix = word.hasSuffix("*")
+            let core = prefix ? word.dropLast() : word[...]
+            return "\"\(core)\"" + (prefix ? "*" : "")
+        }.joined(separator: " ")
+    }
+
     // MARK: - Upkeep
 
     public func statistics() throws -> CacheStatistics {

@@ -13,7 +13,7 @@ public final class Catalog {
 
     /// Warnings for stderr gathered while serving the command, such as
     /// stale data served because the network failed.
-    public private(set) var warnings: [String] = []
+    public internal(set) var warnings: [String] = []
     /// Refreshes the command decided on; started after output is written.
     public private(set) var deferredTasks: [BackgroundTask] = []
 

@@ -52,6 +52,7 @@ enum Application {
         case ["fav", "import"]: try FavoriteCommand.importFile(context)
         case ["cleanup"]: try CleanupCommand.run(context)
         case ["info"]: try InfoCommand.run(context)
+        case ["search"]: try SearchCommand.run(context)
         case ["rebuild"]: try RebuildCommand.run(context)
         case ["config"], ["config", "list"]: try ConfigCommand.list(context)
         case ["config", "get"]: try ConfigCommand.get(context)

@@ -161,6 +161,19 @@ enum CommandTable {
                     "comics show 353 --image-format symbols",
                 ]),
             CommandSpec(
+                name: "search",
+                abstract: "search everything cached (titles, alt text, transcripts, authors, subjects, summaries), best match first",
+                arguments: [ArgumentSpec(
+                    name: "TERMS",
+                    help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them")],
+                options: [
+                    OptionSpec("remote", "also ask Gutendex's own search and cache what it finds (books)"),
+                ],
+                examples: [
+                    "comics search python", "comics search '\"little bobby tables\"'", "comics search -s books --remote dickens",
+                    "comics search astro* -n 5 --format json",
+                ]),
+            CommandSpec(
                 name: "fav", abstract: "toggle a favourite, or manage favourites",
                 arguments: [itemReference],
                 subcommands: [

@@ -17,8 +17,9 @@ struct TableRenderer {
     }
 
     /// One row per item: favourite mark, [source,] id, summary attributes
-    /// of the sources present, title.
-    func list(_ items: [CachedItem], showSource: Bool) -> String {
+    /// of the sources present, title. `highlightedTitles` replace titles,
+    /// their `SearchMatch` markers drawn bold (or dropped without colour).
+    func list(_ items: [CachedItem], showSource: Bool, highlightedTitles: [ItemRef: String] = [:]) -> String {
         guard !items.isEmpty else { return "" }
         let present = Set(items.map(\.ref.source)).sorted().compactMap { try? catalog.source($0) }
         var summaryAttributes: [String] = []
@@ -52,7 +53,7 @@ struct TableRenderer {
                     ? String(repeating: " ", count: widths[index] - DisplayWidth.of(value)) + value
                     : DisplayWidth.pad(value, to: widths[index])
             }
-            let fitted = titleWidth.map { DisplayWidth.truncate(title, to: $0) } ?? title
+            let fitted = terminal.highlight(titleWidth.map { DisplayWidth.truncate(title, to: $0) } ?? title)
             var text = (cells + [fitted]).joined(separator: " ")
             while text.hasSuffix(" ") { text.removeLast() }
             return isHeader ? terminal.dim(text) : text
@@ -62,7 +63,7 @@ struct TableRenderer {
         for (cached, row) in zip(items, rows) {
             var marked = row
             if cached.isFavorite { marked[0] = terminal.yellow("★") }
-            output += line(marked, title: clean(cached.item.title), isHeader: false) + "\n"
+            output += line(marked, title: clean(highlightedTitles[cached.ref] ?? cached.item.title), isHeader: false) + "\n"
         }
         return output
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ComicsKit
 
 /// What the terminal can do: whether stdout is one, its size, colour.
 struct Terminal {
@@ -36,6 +37,23 @@ struct Terminal {
     }
 
     func bold(_ text: String) -> String { styled(text, "1") }
+
+    /// Turns `SearchMatch` markers into bold on and off, or drops them
+    /// when there is no colour; a match cut off by truncation is closed.
+    func highlight(_ text: String) -> String {
+        guard text.contains(SearchMatch.start) || text.contains(SearchMatch.end) else { return text }
+        let on = useColor ? "\u{1B}[1m" : "", off = useColor ? "\u{1B}[22m" : ""
+        var result = ""
+        var open = false
+        for character in text {
+            switch character {
+            case SearchMatch.start: result += on; open = true
+            case SearchMatch.end: result += off; open = false
+            default: result.append(character)
+            }
+        }
+        return open ? result + off : result
+    }
     func dim(_ text: String) -> String { styled(text, "2") }
     func yellow(_ text: String) -> String { styled(text, "33") }
 
@@ -54,7 +72,8 @@ enum DisplayWidth {
     static func of(_ scalar: Unicode.Scalar) -> Int {
         let properties = scalar.properties
         if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark
-            || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value) {
+            || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
+            || scalar == SearchMatch.start.unicodeScalars.first || scalar == SearchMatch.end.unicodeScalars.first {
             return 0
         }
         switch scalar.value {

@@ -1,0 +1,30 @@
+import Foundation
+
+/// A found item with its title's matched words marked.
+public struct SearchResult: Sendable {
+    public let item: CachedItem
+    public let highlightedTitle: String
+}
+
+extension Catalog {
+    /// Full-text search over everything cached, best match first.
+    /// `remote` first asks Gutendex's own search, so books not cached yet
+    /// can be found; a network failure there is a warning, not an error.
+    public func search(_ terms: String, source: SourceName?, remote: Bool, limit: Int) throws -> [SearchResult] {
+        guard terms.contains(where: { !$0.isWhitespace }) else {
+            throw ComicsError.usage("'comics search' needs something to search for", hint: "see 'comics search --help'")
+        }
+        if remote && source != .xkcd && mode != .offline {
+            do {
+                _ = try list(.books, query: ListQuery(search: terms))
+            } catch let error as ComicsError where error.kind == .network || error.kind == .notFound {
+                warnings.append("searching Gutendex failed (\(error.message)); showing what is cached")
+            }
+        }
+        let matches = try store.search(terms, source: source, limit: limit)
+        let items = try store.cachedItems(matches.map(\.ref))
+        return matches.compactMap { match in
+            items[match.ref].map { SearchResult(item: $0, highlightedTitle: match.highlightedTitle) }
+        }
+    }
+}

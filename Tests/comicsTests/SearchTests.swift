@@ -1,0 +1,74 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// `comics search`: full-text search over the cache, kept in step with
+/// every change to it.
+final class SearchTests: EndToEndTestCase {
+    private func ids(_ arguments: [String]) throws -> [String] {
+        let result = try comics.run(["search", "-f", "ndjson"] + arguments)
+        XCTAssertEqual(result.status, 0, "\(result)")
+        return try result.stdoutLines.map { line in
+            let record = try JSONValue.parse(line)
+            return "\(record["source"]?.stringValue ?? ""):\(record["id"]?.intValue ?? 0)"
+        }
+    }
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try server.control(.object([("comics", .object([
+            ("201", FixtureServer.comic(201, title: "Tables", alt: "little bobby tables")),
+            ("202", FixtureServer.comic(202, title: "Exploits", alt: "bobby is little", transcript: "tables of a mom")),
+            ("203", FixtureServer.comic(203, title: "Astronomy", alt: "stars")),
+        ])), ("latest", .int(203))]))
+        XCTAssertEqual(try comics.run(["list", "-n", "3"]).status, 0)
+        XCTAssertEqual(try comics.run(["-s", "books", "list"]).status, 0)
+    }
+
+    func testATitleMatchRanksFirstAndBothSourcesAreSearched() throws {
+        XCTAssertEqual(try ids(["tables"]), ["xkcd:201", "xkcd:202"], "a title match outranks one in the transcript")
+        XCTAssertEqual(try ids(["austen"]), ["books:1342"], "authors are searched")
+        XCTAssertEqual(try ids(["-s", "xkcd", "austen"]), [])
+        let table = try comics.run(["search", "pride", "prejudice"])
+        XCTAssertEqual(table.stdoutLines.count, 2, table.stdout)
+        XCTAssertTrue(table.stdout.contains("books  1342 Austen, Jane Pride and Prejudice"), table.stdout)
+    }
+
+    func testPhrasesPrefixesAndOperators() throws {
+        XCTAssertEqual(try ids(["\"little bobby\""]), ["xkcd:201"], "a phrase keeps its order")
+        XCTAssertEqual(Set(try ids(["little", "bobby"])), ["xkcd:201", "xkcd:202"], "words match in any order")
+        XCTAssertEqual(try ids(["astro*"]), ["xkcd:203"])
+        XCTAssertEqual(try ids(["tables", "NOT", "mom"]), ["xkcd:201"])
+        XCTAssertEqual(try ids(["can't"]), [], "punctuation is a word, not syntax")
+    }
+
+    func testAMalformedQueryIsAClearUsageError() throws {
+        let result = try comics.run(["search", "\"unclosed"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.hasPrefix("comics: error: cannot search for \"unclosed: unterminated string; words match"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("SQLite"), result.stderr)
+        XCTAssertEqual(try comics.run(["search"]).status, 2)
+    }
+
+    func testTheIndexFollowsUpdatesAndCleanup() throws {
+        try server.control(.object([("comics", .object([("203", FixtureServer.comic(203, title: "Cosmology", alt: "galaxies"))]))]))
+        XCTAssertEqual(try comics.run(["show", "203", "--refresh"]).status, 0)
+        XCTAssertEqual(try ids(["astronomy"]), [], "the old title is gone from the index")
+        XCTAssertEqual(try ids(["galaxies"]), ["xkcd:203"])
+        XCTAssertEqual(try comics.run(["fav", "add", "202"]).status, 0)
+        XCTAssertEqual(try comics.run(["cleanup", "--max-items", "0"]).status, 0)
+        XCTAssertEqual(try ids(["tables"]), ["xkcd:202"], "removed items are not found; the favourite is")
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM item_search"), try probe.count("SELECT count(*) FROM items"))
+    }
+
+    func testRemoteAsksGutendexAndCachesWhatItFinds() throws {
+        let cached = Set(try ids(["-s", "books", "frankenstein"]))
+        XCTAssertTrue(cached.contains("books:84"), "\(cached)")
+        try server.control(.object([("books", .object([("9001", FixtureServer.book(9001, title: "Frankenstein Returns", downloads: 999_999))]))]))
+        XCTAssertEqual(Set(try ids(["-s", "books", "frankenstein"])), cached, "not cached yet")
+        XCTAssertEqual(Set(try ids(["-s", "books", "--remote", "frankenstein"])), cached.union(["books:9001"]))
+        XCTAssertTrue(try server.requests().contains("/books/?search=frankenstein"))
+    }
+}
