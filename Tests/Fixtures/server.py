@@ -26,6 +26,7 @@ Tests steer it through /__control (JSON body) and read /__stats:
   {"images": {"x.png": "89504e47"}}   extra files under /images/ (hex bytes)
   {"fault": "500", "count": 2}        the next 2 requests fail that way
   {"fault": "hang"}                   hold requests until {"fault": null}
+  {"delay": 0.05}                     answer every request after 50 ms
   {"reset": true}                     forget faults, overrides and counts
 
 Faults: "500", "502", "503", "429" (with Retry-After: 0, or {"retry_after": "..."}:
@@ -60,7 +61,7 @@ BOOKS_PER_PAGE = 32
 
 def fresh_state():
     return {"latest": 200, "comics": {}, "books": {}, "next": {}, "images": {}, "fault": None, "count": None,
-            "retry_after": "0",
+            "retry_after": "0", "delay": 0,
             "hits": {}, "requests": [], "total": 0, "agents": []}
 
 
@@ -116,6 +117,8 @@ class Handler(BaseHTTPRequestHandler):
                 STATE.update(fresh_state())
             if "latest" in command:
                 STATE["latest"] = command["latest"]
+            if "delay" in command:
+                STATE["delay"] = command["delay"]
             if "retry_after" in command:
                 STATE["retry_after"] = command["retry_after"]
             STATE["comics"].update(command.get("comics", {}))
@@ -151,6 +154,10 @@ class Handler(BaseHTTPRequestHandler):
             STATE["hits"][path] = STATE["hits"].get(path, 0) + 1
             STATE["requests"].append(self.path)
             STATE["agents"].append(self.headers.get("User-Agent", ""))
+        with STATE_LOCK:
+            delay = STATE["delay"]
+        if delay:
+            time.sleep(delay)
         fault = self.take_fault()
         if fault == "hang":
             with STATE_LOCK:

@@ -16,7 +16,7 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics and Project Gutenberg books from the shell, offline-first\n"))
         for command in [["list"], ["more"], ["show"], ["fav"], ["fav", "add"], ["fav", "remove"], ["fav", "list"], ["cleanup"],
                         ["config"], ["config", "list"], ["config", "get"], ["config", "set"], ["config", "unset"],
-                        ["fav", "import"], ["info"], ["rebuild"], ["completions"], ["search"]] {
+                        ["fav", "import"], ["info"], ["rebuild"], ["completions"], ["search"], ["sync"]] {
             let result = try comics.run(command + ["--help"])
             XCTAssertEqual(result.status, 0)
             XCTAssertEqual(result.stdout, HelpText.render(command))

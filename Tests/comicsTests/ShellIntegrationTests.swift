@@ -28,7 +28,7 @@ final class ShellIntegrationTests: EndToEndTestCase {
         let result = try comics.shell("bash -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'")
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.stdoutLines, [
-            "list more show search fav cleanup info rebuild config help completions",
+            "list more show sync search fav cleanup info rebuild config help completions",
             "fav",
             "add remove list import",
             "table json ndjson csv tsv",
@@ -64,7 +64,7 @@ final class ShellIntegrationTests: EndToEndTestCase {
             XCTAssertEqual(result.stderr, "", line)
             return result.stdoutLines.map { $0.components(separatedBy: "\t")[0] }.joined(separator: " ")
         }
-        XCTAssertEqual(try complete("comics "), "cleanup completions config fav help info list more rebuild search show")
+        XCTAssertEqual(try complete("comics "), "cleanup completions config fav help info list more rebuild search show sync")
         XCTAssertEqual(try complete("comics fav "), "add import list remove")
         XCTAssertEqual(try complete("comics -s "), "books xkcd")
         XCTAssertEqual(try complete("comics config set background-refresh "), "off on")

@@ -135,7 +135,7 @@ public final class Catalog {
     /// is cached (a 304 cannot bring back an item that is gone); without
     /// `trustingCache`, unconditionally and with every item.
     @discardableResult
-    private func refreshPage(
+    func refreshPage(
         _ key: PageKey, query: ListQuery, source: ItemSource, trustingCache: Bool
     ) throws -> (StoredPage, [CachedItem])? {
         let stored = trustingCache ? try completePage(key)?.page : nil
@@ -213,7 +213,7 @@ public final class Catalog {
     }
 
     /// `latest` is the first item of the newest one-item page.
-    private func resolve(_ reference: ItemReference) throws -> ItemRef {
+    func resolve(_ reference: ItemReference) throws -> ItemRef {
         switch reference {
         case let .item(ref):
             return ref

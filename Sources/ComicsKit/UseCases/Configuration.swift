@@ -60,8 +60,15 @@ public struct ConfigKey: Sendable {
             "max-items for \(source.rawValue) alone")
     }
 
+    /// Set by `sync`: the source is mirrored, and cleanup keeps all of it younger than max-age.
+    public static func mirror(of source: SourceName) -> ConfigKey {
+        ConfigKey(
+            "\(source.rawValue).mirror", .toggle, default: "off",
+            "on once 'sync' mirrored \(source.rawValue): cleanup then applies max-age but not max-items to it")
+    }
+
     public static let all: [ConfigKey] = [images, maxAge, maxItems]
-        + SourceName.allCases.sorted().flatMap { [maxAge(of: $0), maxItems(of: $0)] }
+        + SourceName.allCases.sorted().flatMap { [maxAge(of: $0), maxItems(of: $0), mirror(of: $0)] }
         + [pageSize, backgroundRefresh, autoCleanup]
 
     public static func named(_ name: String) throws -> ConfigKey {
@@ -169,9 +176,10 @@ extension Catalog {
         for source in SourceName.allCases {
             let maxAge = try configValue(.maxAge(of: source)).value
             let maxItems = try configValue(.maxItems(of: source)).value
+            let mirrored = try isEnabled(.mirror(of: source))
             rules[source] = CleanupRules.Limits(
                 maxAge: CleanupRules.parseDuration(maxAge) ?? rules[source].maxAge,
-                maxItems: Int(maxItems) ?? rules[source].maxItems)
+                maxItems: mirrored ? Int.max : Int(maxItems) ?? rules[source].maxItems)
         }
         return rules
     }

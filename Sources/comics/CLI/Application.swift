@@ -53,6 +53,7 @@ enum Application {
         case ["cleanup"]: try CleanupCommand.run(context)
         case ["info"]: try InfoCommand.run(context)
         case ["search"]: try SearchCommand.run(context)
+        case ["sync"]: try SyncCommand.run(context)
         case ["rebuild"]: try RebuildCommand.run(context)
         case ["config"], ["config", "list"]: try ConfigCommand.list(context)
         case ["config", "get"]: try ConfigCommand.get(context)

@@ -17,6 +17,8 @@ final class CommandContext {
     let terminal: Terminal
     let databasePath: String
     let query: ListQuery
+    /// `--jobs`: requests in flight at once, where a command makes many.
+    let concurrency: Int?
     private let xkcdURL: String
     private let gutendexURL: String
     private var openedCatalog: Catalog?
@@ -36,6 +38,12 @@ final class CommandContext {
         terminal = Terminal.detect(noColorFlag: arguments.has("no-color"), environment: environment)
         databasePath = try Self.databasePath(option: arguments.value("db"), environment: environment)
         query = try Self.query(arguments)
+        concurrency = try arguments.value("jobs").map { text in
+            guard let jobs = Int(text), (1...32).contains(jobs) else {
+                throw ComicsError.usage("--jobs must be a whole number from 1 to 32, not '\(text)'")
+            }
+            return jobs
+        }
         xkcdURL = try Self.baseURL(environment["COMICS_XKCD_URL"], default: "https://xkcd.com", variable: "COMICS_XKCD_URL")
         gutendexURL = try Self.baseURL(
             environment["COMICS_GUTENDEX_URL"], default: "https://gutendex.com", variable: "COMICS_GUTENDEX_URL")
@@ -45,7 +53,9 @@ final class CommandContext {
     func catalog() throws -> Catalog {
         if let openedCatalog { return openedCatalog }
         let store = try SQLiteCacheStore(path: databasePath)
-        let http = CurlHTTPClient()
+        var settings = HTTPSettings()
+        if let concurrency { settings.maxConcurrentRequests = concurrency }
+        let http = CurlHTTPClient(settings: settings)
         let sources: [ItemSource] = [
             XKCDSource(baseURL: xkcdURL, http: http),
             GutendexSource(baseURL: gutendexURL, http: http),

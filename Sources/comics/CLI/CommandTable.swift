@@ -161,6 +161,17 @@ enum CommandTable {
                     "comics show 353 --image-format symbols",
                 ]),
             CommandSpec(
+                name: "sync",
+                abstract: "mirror the xkcd archive (or a books query, or the favourite books) into the cache; resumable",
+                options: bookQueryOptions + [
+                    OptionSpec("favorites", "refresh the favourites of the source (books: the only way without a query)"),
+                    OptionSpec("jobs", value: "N", "requests in flight at once, 1 to 32 (default 8)"),
+                ],
+                examples: [
+                    "comics sync", "comics sync --quiet   # from cron", "comics -s books sync --search dickens",
+                    "comics -s books sync --favorites --jobs 4",
+                ]),
+            CommandSpec(
                 name: "search",
                 abstract: "search everything cached (titles, alt text, transcripts, authors, subjects, summaries), best match first",
                 arguments: [ArgumentSpec(

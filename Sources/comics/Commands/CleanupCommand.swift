@@ -56,7 +56,7 @@ enum CleanupCommand {
         let limits = SourceName.allCases.sorted().map { source -> (String, JSONValue) in
             (source.rawValue, .object([
                 ("max_age", .string(CleanupRules.formatDuration(report.rules[source].maxAge))),
-                ("max_items", .int(report.rules[source].maxItems)),
+                ("max_items", report.rules[source].maxItems == Int.max ? .null : .int(report.rules[source].maxItems)),
             ]))
         }
         return .object([
@@ -73,9 +73,10 @@ enum CleanupCommand {
     /// "max age 30d, max 500 items per source", or each source's own.
     private static func describe(_ rules: CleanupRules) -> String {
         func phrase(_ limits: CleanupRules.Limits) -> String {
-            "max age \(CleanupRules.formatDuration(limits.maxAge)), max \(limits.maxItems) items"
+            "max age \(CleanupRules.formatDuration(limits.maxAge)), "
+                + (limits.maxItems == Int.max ? "no item limit (mirrored)" : "max \(limits.maxItems) items")
         }
-        if let uniform = rules.uniformLimits { return phrase(uniform) + " per source" }
+        if let uniform = rules.uniformLimits { return phrase(uniform) + (uniform.maxItems == Int.max ? "" : " per source") }
         return SourceName.allCases.sorted().map { "\($0.rawValue): \(phrase(rules[$0]))" }.joined(separator: "; ")
     }
 

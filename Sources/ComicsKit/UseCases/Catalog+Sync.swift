@@ -1,0 +1,117 @@
+import Foundation
+
+/// What `sync` asks for: the whole xkcd archive, a books query, or the
+/// favourite books.
+public enum SyncScope: Sendable {
+    case archive
+    case query(ListQuery)
+    case favorites
+}
+
+/// How far a sync has come; `total` is nil while it is not known (a books
+/// query until its last page).
+public struct SyncProgress: Sendable {
+    public let done: Int
+    public let total: Int?
+}
+
+/// What a sync did.
+public struct SyncReport: Sendable {
+    /// Items fetched because they were missing or stale.
+    public var fetched = 0
+    /// Items already cached and fresh: not asked for.
+    public var upToDate = 0
+    /// Numbers upstream does not have (xkcd has no comic 404).
+    public var absent = 0
+}
+
+extension Catalog {
+    /// How many items one step checks and fetches: each step is one
+    /// transaction, and memory stays flat whatever the archive's size.
+    static let syncBatchSize = 200
+
+    /// Mirrors a source into the cache: only what is missing or stale is
+    /// fetched, in batches committed as they arrive, so an interrupted sync
+    /// resumes where it stopped (`--refresh` revalidates everything,
+    /// conditionally). The source is then marked mirrored, and
+    /// cleanup stops applying max-items to it (max-age still applies).
+    public func sync(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
+        guard mode != .offline else { throw ComicsError.usage("sync needs the network; --offline forbids it") }
+        let source = try source(sourceName)
+        var report = SyncReport()
+        switch scope {
+        case .archive:
+            guard source.hasLatest else {
+                throw ComicsError.usage(
+                    "the whole \(sourceName.rawValue) catalogue is too large to mirror",
+                    hint: "sync a query (--search, --topic, --language) or --favorites")
+            }
+            let latest = try resolve(.latest(sourceName)).id
+            try syncItems((1...max(1, latest)).lazy.map { ItemRef(source: sourceName, id: $0) }, total: latest,
+                          source: source, report: &report, progress: progress)
+        case .favorites:
+            let refs = try store.favorites(source: sourceName).map(\.ref) + store.favoritesNotCached(source: sourceName)
+            try syncItems(refs.lazy, total: refs.count, source: source, report: &report, progress: progress)
+        case let .query(query):
+            try syncPages(query: query, source: source, report: &report, progress: progress)
+        }
+        try store.setSetting(ConfigKey.mirror(of: sourceName).storageKey, to: "on")
+        return report
+    }
+
+    private func syncItems<Refs: Sequence>(
+        _ refs: Refs, total: Int, source: ItemSource, report: inout SyncReport, progress: (SyncProgress) -> Void
+    ) throws where Refs.Element == ItemRef {
+        var done = 0
+        var batch: [ItemRef] = []
+        func flush() throws {
+            let cached = try store.cachedItems(batch)
+            let wanted = batch.filter { ref in
+                guard let item = cached[ref] else { return true }
+                return mode == .refresh || isStale(item)
+            }
+            report.upToDate += batch.count - wanted.count
+            if !wanted.isEmpty {
+                let answers = try source.fetchItems(wanted.map { (id: $0.id, validators: cached[$0]?.validators ?? .none) })
+                var fetched: [FetchedItem] = []
+                let now = clock.now
+                for (ref, answer) in zip(wanted, answers) {
+                    switch answer {
+                    case let .fetched(item): fetched.append(item)
+                    case let .notModified(validators):
+                        try store.markRevalidated(ref, validators: validators, at: now)
+                        report.upToDate += 1
+                    case .notFound: report.absent += 1
+                    }
+                }
+                try store.save(fetched, at: now)
+                report.fetched += fetched.count
+            }
+            done += batch.count
+            batch.removeAll(keepingCapacity: true)
+            progress(SyncProgress(done: done, total: total))
+        }
+        for ref in refs {
+            batch.append(ref)
+            if batch.count == Self.syncBatchSize { try flush() }
+        }
+        if !batch.isEmpty { try flush() }
+    }
+
+    /// Walks a query's pages from the first, each stored as it comes.
+    private func syncPages(
+        query: ListQuery, source: ItemSource, report: inout SyncReport, progress: (SyncProgress) -> Void
+    ) throws {
+        var position: String? = PageKey.firstPosition
+        var done = 0
+        var seen = Set<String>()
+        while let current = position, seen.insert(current).inserted {
+            let key = PageKey(source: source.name, query: source.pageQueryKey(query), position: current)
+            guard let (page, items) = try refreshPage(key, query: query, source: source, trustingCache: false) else { break }
+            report.fetched += items.count
+            done += items.count
+            position = page.nextPosition
+            progress(SyncProgress(done: done, total: position == nil ? done : nil))
+        }
+    }
+}
