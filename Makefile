@@ -17,8 +17,10 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # fish (their completions load and complete).
 BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev pkg-config
 TEST_PACKAGES = $(BUILD_PACKAGES) python3 faketime man-db zsh fish
+# Benchmarks: the sqlite3 CLI and curl are the floors comics is measured against.
+BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 curl
 
-.PHONY: all deps test-deps build release run test soak sanitize fuzz man install install-built uninstall clean
+.PHONY: all deps test-deps bench-deps build release run test soak sanitize fuzz bench man install install-built uninstall clean
 
 all: build
 
@@ -45,6 +47,9 @@ deps:
 test-deps:
 	$(call install_packages,$(TEST_PACKAGES))
 
+bench-deps:
+	$(call install_packages,$(BENCH_PACKAGES))
+
 build: deps
 	$(SWIFT) build --product comics
 
@@ -65,6 +70,11 @@ sanitize: test-deps
 		$(SWIFT) test --disable-swift-testing --sanitize=address --scratch-path .build-asan
 	COMICS_TEST_SANITIZER=thread SWIFT_BACKTRACE=enable=no \
 		$(SWIFT) test --disable-swift-testing --sanitize=thread --scratch-path .build-tsan
+
+# Figures side by side with their floors, medians of BENCH_RUNS runs (BENCHMARKS.md).
+BENCH_RUNS ?= 9
+bench: release bench-deps
+	python3 Tests/Bench/bench.py .build/release/comics --runs $(BENCH_RUNS)
 
 # Each libFuzzer target for FUZZ_SECONDS (see FUZZING.md).
 FUZZ_SECONDS ?= 60

@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""comics benchmarks, each figure side by side with its floor (`make bench`).
+
+    Tests/Bench/bench.py COMICS_BINARY [--runs N]
+
+Every figure is the median of several runs, printed with its floor and the
+ratio; nothing here is a pass/fail test (the machines are shared and noisy).
+The loopback fixture server stands in for xkcd.com and Gutendex; the large
+cache (100,000 books, 3,000 comics) is written straight into a database the
+binary created, so its schema and triggers are comics' own.
+"""
+import json
+import os
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SERVER = os.path.join(ROOT, "Tests", "Fixtures", "server.py")
+
+
+class Server:
+    def __init__(self):
+        self.process = subprocess.Popen([sys.executable, SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL)
+        self.port = int(self.process.stdout.readline())
+        self.url = "http://127.0.0.1:%d" % self.port
+
+    def control(self, command):
+        body = json.dumps(command).encode()
+        subprocess.run(["curl", "-s", "-o", "/dev/null", "-X", "POST", "--data-binary", "@-", self.url + "/__control"],
+                       input=body, check=True)
+
+    def stop(self):
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def comic(number):
+    return {"month": "1", "num": number, "link": "", "year": "2020", "news": "", "safe_title": "Comic %d" % number,
+            "transcript": "", "alt": "alt text of comic %d" % number, "img": "https://imgs.xkcd.com/comics/c%d.png" % number,
+            "title": "Comic %d" % number, "day": "2"}
+
+
+def run(arguments, env, stdin=None):
+    """Wall time and peak RSS (KiB) of one run; its output is discarded."""
+    started = time.perf_counter()
+    process = subprocess.Popen(arguments, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               stdin=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    errors = process.stderr.read().decode(errors="replace")
+    process.stderr.close()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise SystemExit("%s failed (%d): %s" % (" ".join(arguments), process.returncode, errors))
+    return elapsed, usage.ru_maxrss
+
+
+def median(arguments, env, runs, prepare=None):
+    times = []
+    for _ in range(runs):
+        if prepare:
+            prepare()
+        times.append(run(arguments, env)[0])
+    return statistics.median(times)
+
+
+class Report:
+    """Prints one row a figure as it is measured."""
+
+    def add(self, name, value, floor_name, floor, goal):
+        numbers = isinstance(value, float) and isinstance(floor, float) and floor > 0
+        ratio = value / floor if numbers else None
+        print("%-44s %9s   %-34s %9s   %6s   %s" % (
+            name, format_value(value), floor_name, format_value(floor) if floor else "",
+            "%.2fx" % ratio if ratio else "", goal), flush=True)
+
+
+def format_value(value):
+    if isinstance(value, str):
+        return value
+    return "%.1f ms" % (value * 1000)
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 9
+    work = tempfile.mkdtemp(prefix="comics-bench-")
+    server = Server()
+    database = os.path.join(work, "comics.db")
+    env = dict(os.environ, COMICS_DB=database, COMICS_XKCD_URL=server.url, COMICS_GUTENDEX_URL=server.url,
+               HOME=work, LANG="C.UTF-8")
+    env.pop("COLUMNS", None)
+    report = Report()
+    print("%-44s %9s   %-34s %9s   %6s   %s" % ("benchmark", "comics", "floor", "floor", "ratio", "goal"))
+    try:
+        # 1. Warm list against the sqlite3 CLI running the same query.
+        run([binary, "list"], env)
+        run([binary, "config", "set", "auto-cleanup", "off"], env)
+        floor_query = ("SELECT i.id, json_extract(i.attributes, '$.date'), i.title FROM pages p, json_each(p.item_ids) j "
+                       "JOIN items i ON i.source = p.source AND i.id = j.value "
+                       "WHERE p.source = 'xkcd' AND p.query = 'limit=10' AND p.position = '' ORDER BY j.key")
+        report.add("1. warm list (10 comics)", median([binary, "list"], env, runs),
+                   "sqlite3 CLI, same query", median(["sqlite3", database, floor_query], env, runs), "<= 1.3x")
+
+        # 2. Cold list against one request, the server answering after 50 ms.
+        server.control({"delay": 0.05})
+
+        def fresh_database():
+            for suffix in ("", "-wal", "-shm"):
+                if os.path.exists(database + suffix):
+                    os.remove(database + suffix)
+
+        cold = median([binary, "list"], env, max(3, runs // 2), prepare=fresh_database)
+        one = median(["curl", "-s", "-o", "/dev/null", server.url + "/200/info.0.json"], env, runs)
+        report.add("2. cold list, 10 comics at 50 ms each", cold, "one 50 ms request (curl)", one, "<= 1.5x")
+        server.control({"delay": 0})
+
+        # 3. Sync of a 3,000-comic archive against curl --parallel.
+        server.control({"latest": 3000, "comics": {str(n): comic(n) for n in range(201, 3001)}})
+        urls = os.path.join(work, "urls.txt")
+        with open(urls, "w") as handle:
+            handle.write("".join('url = "%s/%d/info.0.json"\noutput = "/dev/null"\n' % (server.url, n)
+                                 for n in range(1, 3001)))
+        sync_runs = max(3, runs // 3)
+        sync_rss = []
+
+        def timed_sync():
+            fresh_database()
+            elapsed, rss = run([binary, "sync", "--quiet"], env)
+            sync_rss.append(rss)
+            return elapsed
+
+        sync = statistics.median(timed_sync() for _ in range(sync_runs))
+        curl = median(["curl", "-s", "--parallel", "--parallel-max", "8", "-K", urls], env, sync_runs)
+        report.add("3. sync, 3,000 comics", sync, "curl --parallel-max 8, same URLs", curl, "<= 1.3x")
+
+        # Sync memory against a third of the archive: flat means alike.
+        server.control({"latest": 1000})
+        fresh_database()
+        small_rss = run([binary, "sync", "--quiet"], env)[1]
+        report.add("3. sync peak RSS, 3,000 comics", "%d MiB" % (max(sync_rss) // 1024),
+                   "the same sync of 1,000 comics", "%d MiB" % (small_rss // 1024), "flat")
+
+        # 4. A large cache: 100,000 books and 3,000 comics.
+        server.control({"latest": 3000})
+        fresh_database()
+        run([binary, "list"], env)
+        run([binary, "-s", "books", "list"], env)
+        run([binary, "config", "set", "auto-cleanup", "off"], env)
+        fill(database)
+        big_runs = [
+            ("list", [binary, "list"], floor_query),
+            ("books list", [binary, "-s", "books", "list"],
+             "SELECT i.id, i.title FROM pages p, json_each(p.item_ids) j JOIN items i ON i.source = p.source "
+             "AND i.id = j.value WHERE p.source = 'books' AND p.query = '' AND p.position = '' ORDER BY j.key"),
+            ("show", [binary, "show", "books:54321"],
+             "SELECT title, attributes FROM items WHERE source = 'books' AND id = 54321"),
+            ("fav list (100 favourites)", [binary, "fav", "list"],
+             "SELECT i.id, i.title FROM favorites f JOIN items i ON i.source = f.source AND i.id = f.id "
+             "ORDER BY f.source, f.id"),
+        ]
+        for name, arguments, floor in big_runs:
+            report.add("4. large cache: " + name, median(arguments, env, runs),
+                       "sqlite3 CLI, same query", median(["sqlite3", database, floor], env, runs), "<= 1.5x")
+        report.add("4. large cache: search", median([binary, "search", "whale"], env, runs), "", None, "<= 20 ms")
+        list_rss = max(run([binary, "list"], env)[1] for _ in range(3))
+        report.add("4. large cache: peak RSS of list", "%d MiB" % (list_rss // 1024), "", None, "<= 20 MB")
+
+        copy = os.path.join(work, "copy.db")
+
+        def copy_big():
+            shutil.copyfile(database, copy)
+
+        copy_env = dict(env, COMICS_DB=copy)
+        report.add("4. cleanup removing 100,000 books",
+                   median([binary, "cleanup", "--quiet", "--max-age", "0s"], copy_env, 3, prepare=copy_big),
+                   "", None, "<= 1 s")
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def fill(database):
+    """100,000 books and 3,000 comics, 100 favourites, in one transaction."""
+    connection = sqlite3.connect(database, isolation_level=None)
+    connection.execute("PRAGMA journal_mode = WAL")
+    now = time.time()
+    words = ["whale", "sea", "captain", "river", "garden", "night", "letters", "journey", "island", "winter"]
+    connection.execute("BEGIN IMMEDIATE")
+    connection.executemany(
+        "INSERT OR REPLACE INTO items (source, id, title, url, attributes, cached_at) VALUES ('books', ?, ?, ?, ?, ?)",
+        ((n, "The %s of %s %d" % (words[n % 10].title(), words[(n // 10) % 10], n),
+          "https://www.gutenberg.org/ebooks/%d" % n,
+          json.dumps({"authors": [{"name": "Author %d" % (n % 5000), "birth_year": 1800, "death_year": 1880}],
+                      "languages": ["en"], "subjects": ["Fiction -- %s" % words[(n // 100) % 10]], "bookshelves": [],
+                      "summaries": ["A story about the %s and the %s." % (words[n % 7], words[n % 3])],
+                      "media_type": "Text", "copyright": False, "download_count": n % 9000,
+                      "cover_url": None, "formats": {}}), now)
+         for n in range(100_000, 200_000)))
+    connection.executemany(
+        "INSERT OR REPLACE INTO items (source, id, title, url, attributes, cached_at) VALUES ('xkcd', ?, ?, ?, ?, ?)",
+        ((n, "Comic %d" % n, "https://xkcd.com/%d/" % n,
+          json.dumps({"date": "2020-01-02", "alt": "alt text %d" % n, "transcript": "", "image_url": None,
+                      "interactive": False}), now)
+         for n in range(1, 3001)))
+    connection.executemany("INSERT OR IGNORE INTO favorites (source, id, added_at) VALUES ('books', ?, ?)",
+                           ((n, now) for n in range(100_000, 100_100)))
+    connection.execute("INSERT OR REPLACE INTO items (source, id, title, url, attributes, cached_at) "
+                       "SELECT 'books', 54321, title, url, attributes, cached_at FROM items WHERE source = 'books' AND id = 100000")
+    connection.execute("COMMIT")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+
+
+if __name__ == "__main__":
+    main()
