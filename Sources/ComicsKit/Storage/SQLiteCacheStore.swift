@@ -351,30 +351,36 @@ public final class SQLiteCacheStore: CacheStore {
 
     // MARK: - Cleanup
 
+    /// Reads the candidates column by column, a source at a time, and
+    /// deletes what `select` picks with one statement per source: a cache of
+    /// 100,000 items is cleaned in SQLite's time, not in per-row round trips.
     public func removeItems(
         dryRun: Bool, select: ([CleanupRules.Candidate]) -> [CleanupRules.Candidate]
     ) throws -> [CleanupRules.Candidate] {
         try guarded {
             try database.writeTransaction {
-                let rows = try database.query("""
-                    SELECT i.source, i.id, i.cached_at FROM items i
-                    WHERE NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = i.source AND f.id = i.id)
+                let read = try database.prepare("""
+                    SELECT i.id, i.cached_at FROM items i WHERE i.source = ?1
+                    AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = i.id)
                     """)
-                let candidates = rows.compactMap { row -> CleanupRules.Candidate? in
-                    guard let name = row[0].text, let source = SourceName(rawValue: name),
-                          let id = row[1].int, let cachedAt = row[2].double
-                    else { return nil }
-                    return CleanupRules.Candidate(
-                        ref: ItemRef(source: source, id: id), cachedAt: Date(timeIntervalSince1970: cachedAt))
+                var candidates: [CleanupRules.Candidate] = []
+                for source in SourceName.allCases {
+                    try read.bind([.text(source.rawValue)])
+                    try read.forEachRow { row in
+                        candidates.append(CleanupRules.Candidate(
+                            ref: ItemRef(source: source, id: Int(row.integer(at: 0))),
+                            cachedAt: Date(timeIntervalSince1970: row.real(at: 1))))
+                    }
                 }
                 let selected = select(candidates)
                 guard !dryRun else { return selected }
                 let delete = try database.prepare("""
-                    DELETE FROM items WHERE source = ?1 AND id = ?2
-                    AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = ?2)
+                    DELETE FROM items WHERE source = ?1 AND id IN (SELECT value FROM json_each(?2))
+                    AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = items.id)
                     """)
-                for candidate in selected {
-                    try delete.bind([.text(candidate.ref.source.rawValue), .integer(Int64(candidate.ref.id))])
+                for (source, doomed) in Dictionary(grouping: selected, by: \.ref.source) {
+                    let ids = "[" + doomed.map { String($0.ref.id) }.joined(separator: ",") + "]"
+                    try delete.bind([.text(source.rawValue), .text(ids)])
                     _ = try delete.allRows()
                 }
                 return selected

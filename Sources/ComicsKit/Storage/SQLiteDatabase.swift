@@ -161,6 +161,23 @@ final class SQLiteStatement {
         return rows
     }
 
+    /// Steps through the rows without building a value per column; `body`
+    /// reads the current row with `integer(at:)` and `real(at:)`. For reads
+    /// of many rows, where allocations would dominate.
+    func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
+        defer { sqlite3_reset(statement) }
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw failure(code) }
+            try body(self)
+        }
+    }
+
+    func integer(at index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+
+    func real(at index: Int32) -> Double { sqlite3_column_double(statement, index) }
+
     private func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))
