@@ -12,7 +12,8 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-# Build: sqlite3, libcurl, gdk-pixbuf and chafa headers. Tests also:
+# Build: sqlite3 and libcurl headers; gdk-pixbuf and chafa are loaded at run
+# time, and their -dev packages bring them with every image loader. Tests also:
 # python3 (fixture server), faketime, man-db (the man page renders), zsh and
 # fish (their completions load and complete).
 BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev pkg-config

@@ -20,20 +20,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]
         ),
         // Image decoding (gdk-pixbuf) and terminal drawing (chafa), with a
-        // small C layer (CImaging) so Swift sees no GLib types.
-        .systemLibrary(
-            name: "CGdkPixbuf",
-            pkgConfig: "gdk-pixbuf-2.0",
-            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
-        ),
-        .systemLibrary(
-            name: "CChafa",
-            pkgConfig: "chafa",
-            providers: [.apt(["libchafa-dev"])]
-        ),
+        // small C layer (CImaging) so Swift sees no GLib types. The libraries
+        // are loaded at run time, only when a picture is drawn.
         .target(
             name: "CImaging",
-            dependencies: ["CGdkPixbuf", "CChafa"]
+            linkerSettings: [.linkedLibrary("dl")]
         ),
         .target(
             name: "ComicsKit",

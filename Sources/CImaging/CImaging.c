@@ -1,12 +1,164 @@
 #include "CImaging.h"
 
-#include <chafa.h>
-#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* gdk-pixbuf and chafa (and the GLib they bring) are loaded with dlopen
+   the first time a picture is drawn: linked, their 17 libraries cost every
+   command about half of its start-up in the dynamic loader. So this file
+   declares the little of their API it calls instead of including their
+   headers. The enum values are those of chafa 1.12's headers; chafa keeps
+   them stable and appends new ones. */
+typedef struct {
+    unsigned domain;
+    int code;
+    char *message;
+} GError;
+
+typedef struct {
+    char *str;
+    size_t len;
+    size_t allocated_len;
+} GString;
+
+enum {
+    CHAFA_TERM_SEQ_SET_COLOR_FGBG_DIRECT = 33,
+    CHAFA_TERM_SEQ_SET_COLOR_FGBG_256 = 36,
+    CHAFA_TERM_SEQ_BEGIN_SIXELS = 40,
+    CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1 = 43,
+    CHAFA_TERM_SEQ_BEGIN_ITERM2_IMAGE = 47,
+};
+enum { CHAFA_PIXEL_MODE_SYMBOLS = 0, CHAFA_PIXEL_MODE_SIXELS = 1, CHAFA_PIXEL_MODE_KITTY = 2, CHAFA_PIXEL_MODE_ITERM2 = 3 };
+enum { CHAFA_CANVAS_MODE_TRUECOLOR = 0, CHAFA_CANVAS_MODE_INDEXED_240 = 2, CHAFA_CANVAS_MODE_INDEXED_16 = 3, CHAFA_CANVAS_MODE_FGBG = 5 };
+enum { CHAFA_SYMBOL_TAG_SPACE = 1, CHAFA_SYMBOL_TAG_BLOCK = 8, CHAFA_SYMBOL_TAG_BORDER = 16 };
+enum { CHAFA_PIXEL_RGBA8_UNASSOCIATED = 4 };
+
+#define IMAGING_FUNCTIONS(X) \
+    X(void *, chafa_term_db_get_default, (void)) \
+    X(void *, chafa_term_db_detect, (void *database, char **environment)) \
+    X(void *, chafa_term_db_get_fallback_info, (void *database)) \
+    X(int, chafa_term_info_have_seq, (void *info, int sequence)) \
+    X(void, chafa_term_info_supplement, (void *info, void *source)) \
+    X(void, chafa_term_info_unref, (void *info)) \
+    X(void *, chafa_symbol_map_new, (void)) \
+    X(void, chafa_symbol_map_add_by_tags, (void *map, int tags)) \
+    X(void, chafa_symbol_map_unref, (void *map)) \
+    X(void *, chafa_canvas_config_new, (void)) \
+    X(void, chafa_canvas_config_set_geometry, (void *config, int width, int height)) \
+    X(void, chafa_canvas_config_set_cell_geometry, (void *config, int width, int height)) \
+    X(void, chafa_canvas_config_set_pixel_mode, (void *config, int mode)) \
+    X(void, chafa_canvas_config_set_canvas_mode, (void *config, int mode)) \
+    X(void, chafa_canvas_config_set_symbol_map, (void *config, const void *map)) \
+    X(void, chafa_canvas_config_unref, (void *config)) \
+    X(void *, chafa_canvas_new, (const void *config)) \
+    X(void, chafa_canvas_draw_all_pixels, (void *canvas, int type, const uint8_t *pixels, int width, int height, int rowstride)) \
+    X(GString *, chafa_canvas_print, (void *canvas, void *info)) \
+    X(void, chafa_canvas_unref, (void *canvas)) \
+    X(void, chafa_calc_canvas_geometry, (int width, int height, int *columns, int *rows, float font_ratio, int zoom, int stretch)) \
+    X(void *, gdk_pixbuf_loader_new_with_type, (const char *type, GError **error)) \
+    X(int, gdk_pixbuf_loader_write, (void *loader, const uint8_t *bytes, size_t count, GError **error)) \
+    X(int, gdk_pixbuf_loader_close, (void *loader, GError **error)) \
+    X(void *, gdk_pixbuf_loader_get_pixbuf, (void *loader)) \
+    X(void *, gdk_pixbuf_loader_get_animation, (void *loader)) \
+    X(int, gdk_pixbuf_animation_is_static_image, (void *animation)) \
+    X(void *, gdk_pixbuf_add_alpha, (const void *pixbuf, int substitute, unsigned char red, unsigned char green, unsigned char blue)) \
+    X(int, gdk_pixbuf_get_width, (const void *pixbuf)) \
+    X(int, gdk_pixbuf_get_height, (const void *pixbuf)) \
+    X(int, gdk_pixbuf_get_rowstride, (const void *pixbuf)) \
+    X(const uint8_t *, gdk_pixbuf_read_pixels, (const void *pixbuf)) \
+    X(void, g_object_unref, (void *object)) \
+    X(void, g_error_free, (GError *error)) \
+    X(char *, g_string_free, (GString *string, int free_segment))
+
+#define DECLARE_POINTER(result, name, parameters) result(*name) parameters;
+static struct {
+    IMAGING_FUNCTIONS(DECLARE_POINTER)
+} imaging;
+
+/* Loads the libraries once; 0 on success, else -1 with the reason. GLib's
+   functions are found through gdk-pixbuf's handle, which depends on it. */
+static int load_libraries(char *error, size_t error_size) {
+    static int state = 0; /* 0: not tried, 1: loaded, -1: failed */
+    static char failure[256];
+    if (state == 0) {
+        void *pixbuf = dlopen("libgdk_pixbuf-2.0.so.0", RTLD_NOW | RTLD_LOCAL);
+        void *chafa = pixbuf ? dlopen("libchafa.so.0", RTLD_NOW | RTLD_LOCAL) : NULL;
+        state = 1;
+        if (chafa == NULL) {
+            snprintf(failure, sizeof failure, "cannot load gdk-pixbuf and chafa: %s", dlerror());
+            state = -1;
+        }
+#define RESOLVE(result, name, parameters)                                                        \
+        if (state == 1) {                                                                        \
+            *(void **)&imaging.name = dlsym(strncmp(#name, "chafa", 5) == 0 ? chafa : pixbuf, #name); \
+            if (imaging.name == NULL) {                                                          \
+                snprintf(failure, sizeof failure, "%s lacks %s", strncmp(#name, "chafa", 5) == 0 ? "chafa" : "gdk-pixbuf", #name); \
+                state = -1;                                                                      \
+            }                                                                                    \
+        }
+        IMAGING_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+    }
+    if (state < 0) snprintf(error, error_size, "%s", failure);
+    return state == 1 ? 0 : -1;
+}
+
+#define chafa_term_db_get_default imaging.chafa_term_db_get_default
+#define chafa_term_db_detect imaging.chafa_term_db_detect
+#define chafa_term_db_get_fallback_info imaging.chafa_term_db_get_fallback_info
+#define chafa_term_info_have_seq imaging.chafa_term_info_have_seq
+#define chafa_term_info_supplement imaging.chafa_term_info_supplement
+#define chafa_term_info_unref imaging.chafa_term_info_unref
+#define chafa_symbol_map_new imaging.chafa_symbol_map_new
+#define chafa_symbol_map_add_by_tags imaging.chafa_symbol_map_add_by_tags
+#define chafa_symbol_map_unref imaging.chafa_symbol_map_unref
+#define chafa_canvas_config_new imaging.chafa_canvas_config_new
+#define chafa_canvas_config_set_geometry imaging.chafa_canvas_config_set_geometry
+#define chafa_canvas_config_set_cell_geometry imaging.chafa_canvas_config_set_cell_geometry
+#define chafa_canvas_config_set_pixel_mode imaging.chafa_canvas_config_set_pixel_mode
+#define chafa_canvas_config_set_canvas_mode imaging.chafa_canvas_config_set_canvas_mode
+#define chafa_canvas_config_set_symbol_map imaging.chafa_canvas_config_set_symbol_map
+#define chafa_canvas_config_unref imaging.chafa_canvas_config_unref
+#define chafa_canvas_new imaging.chafa_canvas_new
+#define chafa_canvas_draw_all_pixels imaging.chafa_canvas_draw_all_pixels
+#define chafa_canvas_print imaging.chafa_canvas_print
+#define chafa_canvas_unref imaging.chafa_canvas_unref
+#define chafa_calc_canvas_geometry imaging.chafa_calc_canvas_geometry
+#define gdk_pixbuf_loader_new_with_type imaging.gdk_pixbuf_loader_new_with_type
+#define gdk_pixbuf_loader_write imaging.gdk_pixbuf_loader_write
+#define gdk_pixbuf_loader_close imaging.gdk_pixbuf_loader_close
+#define gdk_pixbuf_loader_get_pixbuf imaging.gdk_pixbuf_loader_get_pixbuf
+#define gdk_pixbuf_loader_get_animation imaging.gdk_pixbuf_loader_get_animation
+#define gdk_pixbuf_animation_is_static_image imaging.gdk_pixbuf_animation_is_static_image
+#define gdk_pixbuf_add_alpha imaging.gdk_pixbuf_add_alpha
+#define gdk_pixbuf_get_width imaging.gdk_pixbuf_get_width
+#define gdk_pixbuf_get_height imaging.gdk_pixbuf_get_height
+#define gdk_pixbuf_get_rowstride imaging.gdk_pixbuf_get_rowstride
+#define gdk_pixbuf_read_pixels imaging.gdk_pixbuf_read_pixels
+#define g_object_unref imaging.g_object_unref
+#define g_error_free imaging.g_error_free
+#define g_string_free imaging.g_string_free
+
+typedef void GdkPixbuf;
+typedef void GdkPixbufLoader;
+typedef void GdkPixbufAnimation;
+typedef void ChafaTermInfo;
+typedef void ChafaTermDb;
+typedef void ChafaSymbolMap;
+typedef void ChafaCanvasConfig;
+typedef void ChafaCanvas;
+typedef int ChafaPixelMode;
+typedef int ChafaCanvasMode;
+typedef int gboolean;
+typedef float gfloat;
+#define TRUE 1
+#define FALSE 0
+
 unsigned comics_imaging_terminal_abilities(char **environment) {
+    char ignored[256];
+    if (load_libraries(ignored, sizeof ignored) != 0) return 0;
     ChafaTermInfo *info = chafa_term_db_detect(chafa_term_db_get_default(), environment);
     if (info == NULL) return 0;
     unsigned abilities = 0;
@@ -111,6 +263,7 @@ char *comics_imaging_draw(const uint8_t *bytes, size_t length, const char *type,
         snprintf(error, error_size, "bad drawing parameters");
         return NULL;
     }
+    if (load_libraries(error, error_size) != 0) return NULL;
     GdkPixbuf *pixbuf = decode(bytes, length, type, is_animated, error, error_size);
     if (pixbuf == NULL) return NULL;
     int width = gdk_pixbuf_get_width(pixbuf);

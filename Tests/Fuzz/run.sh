@@ -22,7 +22,7 @@ debug="$scratch/debug"
 # in its source folder) and CCurl (one SwiftPM generated).
 modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap")
 library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o -lsqlite3 -ldl)
-imaging=("$debug"/CImaging.build/*.o $(pkg-config --libs chafa gdk-pixbuf-2.0))
+imaging=("$debug"/CImaging.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)
 

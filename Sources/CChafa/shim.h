@@ -1,6 +1,0 @@
-#ifndef COMICS_CCHAFA_SHIM_H
-#define COMICS_CCHAFA_SHIM_H
-
-#include <chafa.h>
-
-#endif
