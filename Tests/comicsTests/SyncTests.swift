@@ -87,6 +87,9 @@ final class SyncTests: EndToEndTestCase {
         let favourites = try comics.run(["-s", "books", "sync", "--favorites", "--refresh"])
         XCTAssertEqual(favourites.status, 0, "\(favourites)")
         XCTAssertTrue(favourites.stdout.hasPrefix("synced books: fetched 1, 0 already fresh"), favourites.stdout)
+        XCTAssertEqual(try comics.run(["config", "get", "books.mirror"]).stdout, "on\n", "the query sync mirrored books")
+        XCTAssertEqual(try comics.run(["sync", "--favorites"]).status, 0)
+        XCTAssertEqual(try comics.run(["config", "get", "xkcd.mirror"]).stdout, "off\n", "a favourites sync mirrors nothing")
 
         let everything = try comics.run(["-s", "books", "sync"])
         XCTAssertEqual(everything.status, 2)

@@ -33,8 +33,9 @@ extension Catalog {
     /// Mirrors a source into the cache: only what is missing or stale is
     /// fetched, in batches committed as they arrive, so an interrupted sync
     /// resumes where it stopped (`--refresh` revalidates everything,
-    /// conditionally). The source is then marked mirrored, and
-    /// cleanup stops applying max-items to it (max-age still applies).
+    /// conditionally). The source is then marked mirrored (not after a
+    /// favourites-only sync), and cleanup stops applying max-items to it
+    /// (max-age still applies).
     public func sync(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
         guard mode != .offline else { throw ComicsError.usage("sync needs the network; --offline forbids it") }
         let source = try source(sourceName)
@@ -50,8 +51,10 @@ extension Catalog {
             try syncItems((1...max(1, latest)).lazy.map { ItemRef(source: sourceName, id: $0) }, total: latest,
                           source: source, report: &report, progress: progress)
         case .favorites:
+            // Favourites are never cleaned up: refreshing them mirrors nothing.
             let refs = try store.favorites(source: sourceName).map(\.ref) + store.favoritesNotCached(source: sourceName)
             try syncItems(refs.lazy, total: refs.count, source: source, report: &report, progress: progress)
+            return report
         case let .query(query):
             try syncPages(query: query, source: source, report: &report, progress: progress)
         }
