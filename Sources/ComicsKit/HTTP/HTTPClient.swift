@@ -90,7 +90,9 @@ public struct HTTPSettings: Equatable, Sendable {
     /// is unanswered by then fails as timed out.
     public var batchTimeout: TimeInterval = 45
     public var maxBodyBytes = 8 * 1024 * 1024
-    public var maxConcurrentRequests = 8
+    /// As many as a default xkcd page needs (10), so a cold page is
+    /// fetched in one round after the newest number.
+    public var maxConcurrentRequests = 10
     public var maxRedirects = 5
     /// Attempts per request, counting the first, for transient failures only.
     public var maxAttempts = 3

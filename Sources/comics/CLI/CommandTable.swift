@@ -165,7 +165,7 @@ enum CommandTable {
                 abstract: "mirror the xkcd archive (or a books query, or the favourite books) into the cache; resumable",
                 options: bookQueryOptions + [
                     OptionSpec("favorites", "refresh the favourites of the source (books: the only way without a query)"),
-                    OptionSpec("jobs", value: "N", "requests in flight at once, 1 to 32 (default 8)"),
+                    OptionSpec("jobs", value: "N", "requests in flight at once, 1 to 32 (default 10)"),
                 ],
                 examples: [
                     "comics sync", "comics sync --quiet   # from cron", "comics -s books sync --search dickens",
