@@ -66,20 +66,24 @@ enum Migrations {
             """),
         // Full-text search over every item: the title, and every text
         // attribute that is not a link (alt text, transcript, authors,
-        // subjects, bookshelves, summaries). Triggers keep it in step with
-        // every insert, update and delete, whoever makes them. The FTS rowid
-        // is derived from (source, id), so a delete finds its row at once.
+        // subjects, bookshelves, summaries), as the view item_search_rows
+        // says once. Triggers keep it in step with every insert, update and
+        // delete, whoever makes them. The FTS rowid is derived from
+        // (source, id), so a delete finds its row at once.
         Migration(name: "full-text-search", sql: """
             CREATE VIRTUAL TABLE item_search USING fts5(
                 title, body, source UNINDEXED, id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
             );
+            CREATE VIEW item_search_rows AS
+            SELECT id * 4 + CASE source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END AS search_rowid,
+                   title,
+                   (SELECT group_concat(value, ' ') FROM json_tree(items.attributes)
+                    WHERE type = 'text' AND value NOT LIKE 'http%') AS body,
+                   source, id
+            FROM items;
             CREATE TRIGGER item_search_insert AFTER INSERT ON items BEGIN
-                INSERT INTO item_search (rowid, title, body, source, id) VALUES (
-                    new.id * 4 + CASE new.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END,
-                    new.title,
-                    (SELECT group_concat(value, ' ') FROM json_tree(new.attributes)
-                     WHERE type = 'text' AND value NOT LIKE 'http%'),
-                    new.source, new.id);
+                INSERT INTO item_search (rowid, title, body, source, id)
+                SELECT search_rowid, title, body, source, id FROM item_search_rows WHERE source = new.source AND id = new.id;
             END;
             CREATE TRIGGER item_search_delete AFTER DELETE ON items BEGIN
                 DELETE FROM item_search
@@ -88,18 +92,11 @@ enum Migrations {
             CREATE TRIGGER item_search_update AFTER UPDATE ON items BEGIN
                 DELETE FROM item_search
                 WHERE rowid = old.id * 4 + CASE old.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END;
-                INSERT INTO item_search (rowid, title, body, source, id) VALUES (
-                    new.id * 4 + CASE new.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END,
-                    new.title,
-                    (SELECT group_concat(value, ' ') FROM json_tree(new.attributes)
-                     WHERE type = 'text' AND value NOT LIKE 'http%'),
-                    new.source, new.id);
+                INSERT INTO item_search (rowid, title, body, source, id)
+                SELECT search_rowid, title, body, source, id FROM item_search_rows WHERE source = new.source AND id = new.id;
             END;
             INSERT INTO item_search (rowid, title, body, source, id)
-            SELECT id * 4 + CASE source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END, title,
-                   (SELECT group_concat(value, ' ') FROM json_tree(items.attributes) WHERE type = 'text' AND value NOT LIKE 'http%'),
-                   source, id
-            FROM items;
+            SELECT search_rowid, title, body, source, id FROM item_search_rows;
             """),
     ]
 
