@@ -1,5 +1,6 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // A reader that goes away (`comics list | head -1`) must end the command
 // quietly, through EPIPE, not kill it mid-transaction with SIGPIPE.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Starts deferred work in a detached process after a command has printed,
 /// at most one at a time per database. The lock is an exclusive `flock` on

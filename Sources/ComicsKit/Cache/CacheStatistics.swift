@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the cache holds, for `comics info`.
 public struct CacheStatistics: Equatable, Sendable {

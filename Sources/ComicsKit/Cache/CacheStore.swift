@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Names one page of a listing: the source, the query it belongs to (a
 /// canonical string such as `limit=10`) and where in that listing it starts

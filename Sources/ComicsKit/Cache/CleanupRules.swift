@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The limits cleanup applies, per source: items not refreshed within
 /// `maxAge` go, then the oldest beyond `maxItems`. Favourites are never

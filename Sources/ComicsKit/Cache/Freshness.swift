@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How usable a cached thing is right now.
 public enum Freshness: Equatable, Sendable {

@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The HTTP client comics uses: libcurl's multi interface drives a batch of
 /// GETs at once over reused (HTTP/2 where offered) connections, with
@@ -62,7 +63,7 @@ public final class CurlHTTPClient: HTTPClient {
             }
             if active.isEmpty {
                 if let next = waiting.first {
-                    Thread.sleep(forTimeInterval: max(0, min(next.notBefore, deadline).timeIntervalSinceNow))
+                    usleep(UInt32(max(0, min(next.notBefore, deadline).timeIntervalSinceNow) * 1_000_000))
                 }
                 continue
             }
@@ -240,8 +241,8 @@ public final class CurlHTTPClient: HTTPClient {
                 return
             }
             guard let colon = line.firstIndex(of: ":") else { return }
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = line[..<colon].trimmingWhitespace().lowercased()
+            let value = line[line.index(after: colon)...].trimmingWhitespace()
             headers[name] = value
         }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A GET to send. Only GET exists: comics never changes anything upstream.
 public struct HTTPRequest: Equatable, Sendable {

@@ -1,10 +1,10 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads a `Retry-After` header: a number of seconds or an HTTP date.
 /// Garbage and negative values read as "no advice" (nil).
 enum RetryAfter {
     static func parse(_ value: String?, now: Date) -> TimeInterval? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = value?.trimmingWhitespace(), !value.isEmpty else { return nil }
         if value.allSatisfy(\.isASCII), let seconds = Int(value) {
             return seconds >= 0 ? TimeInterval(seconds) : nil
         }

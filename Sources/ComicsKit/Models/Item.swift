@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One comic or book as the domain sees it: the fields every source has,
 /// and the source's own fields in the order they should be shown.

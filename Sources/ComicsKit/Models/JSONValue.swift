@@ -189,8 +189,11 @@ private struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) {
-            position += 1
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
         }
     }
 
@@ -282,16 +285,39 @@ private struct JSONParser {
 
     private mutating func parseString() throws -> String {
         position += 1
-        var raw: [UInt8] = []
+        let start = position
+        // Most strings hold no escape: they become text straight from the input.
+        while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "\""):
+                position += 1
+                return try text(of: bytes[start..<position - 1])
+            case UInt8(ascii: "\\"):
+                return try parseEscapedString(startingWith: bytes[start..<position])
+            case 0..<0x20:
+                throw failure("unescaped control character in a string")
+            default:
+                position += 1
+            }
+        }
+        throw failure("unterminated string")
+    }
+
+    private func text(of raw: ArraySlice<UInt8>) throws -> String {
+        guard let text = String(validating: raw, as: UTF8.self) else {
+            throw failure("invalid UTF-8 in a string")
+        }
+        return text
+    }
+
+    private mutating func parseEscapedString(startingWith prefix: ArraySlice<UInt8>) throws -> String {
+        var raw = Array(prefix)
         while position < bytes.count {
             let byte = bytes[position]
             position += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: raw, as: UTF8.self) else {
-                    throw failure("invalid UTF-8 in a string")
-                }
-                return text
+                return try text(of: raw[...])
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &raw)
             case 0..<0x20:
@@ -307,16 +333,16 @@ private struct JSONParser {
         guard position < bytes.count else { throw failure("unterminated escape") }
         let byte = bytes[position]
         position += 1
-        let simple: [UInt8: UInt8] = [
-            UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
-            UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
-            UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
-        ]
-        if let replacement = simple[byte] {
-            raw.append(replacement)
-            return
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): raw.append(byte); return
+        case UInt8(ascii: "b"): raw.append(0x08); return
+        case UInt8(ascii: "f"): raw.append(0x0C); return
+        case UInt8(ascii: "n"): raw.append(0x0A); return
+        case UInt8(ascii: "r"): raw.append(0x0D); return
+        case UInt8(ascii: "t"): raw.append(0x09); return
+        case UInt8(ascii: "u"): break
+        default: throw failure("invalid escape")
         }
-        guard byte == UInt8(ascii: "u") else { throw failure("invalid escape") }
         var code = try parseHex4()
         if (0xD800...0xDBFF).contains(code),
            position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
@@ -344,11 +370,14 @@ private struct JSONParser {
 
     private mutating func parseNumber() throws -> JSONValue {
         let start = position
-        while position < bytes.count,
-              let character = Optional(bytes[position]),
-              (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(character)
-                || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(character) {
-            position += 1
+        numberBytes: while position < bytes.count {
+            switch bytes[position] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+                 UInt8(ascii: "e"), UInt8(ascii: "E"):
+                position += 1
+            default:
+                break numberBytes
+            }
         }
         guard position > start, let text = String(validating: bytes[start..<position], as: UTF8.self) else {
             throw failure("unexpected character")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Images as files in one private directory (0700, files 0600), each named
 /// by the SHA-256 of its URL: never by anything the server chose, so no

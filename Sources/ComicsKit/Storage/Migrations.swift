@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One named schema change. Applied ones are recorded in the database, and
 /// `PRAGMA user_version` holds how many have run.

@@ -1,5 +1,6 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The cache and the user's favourites in one SQLite file. Every write is
 /// one `BEGIN IMMEDIATE` transaction; network I/O never happens inside one.
@@ -24,7 +25,7 @@ public final class SQLiteCacheStore: CacheStore {
     /// Creates missing directories (0700) and the file (0600) before SQLite
     /// does, so neither is ever readable by other users.
     private static func prepareFile(at path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(
@@ -340,7 +341,7 @@ public final class SQLiteCacheStore: CacheStore {
         try guarded {
             var values = Set<String>()
             for key in keys {
-                let path = "$.\"\(key.replacingOccurrences(of: "\"", with: ""))\""
+                let path = "$.\"\(key.replacing("\"", with: ""))\""
                 let rows = try database.query(
                     "SELECT json_extract(attributes, ?1) FROM items WHERE json_type(attributes, ?1) = 'text'", [.text(path)])
                 values.formUnion(rows.compactMap { $0[0].text })

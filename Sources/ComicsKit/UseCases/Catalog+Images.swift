@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the catalog needs for pictures: where they are kept, and the HTTP
 /// client (with its byte cap and timeouts) that fetches them.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `fav import` did: which references became favourites, and what
 /// became of fetching those that were not cached.

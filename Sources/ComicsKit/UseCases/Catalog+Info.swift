@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything `comics info` reports: the database, what it holds per
 /// source, its health, the last cleanup and the picture cache.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A found item with its title's matched words marked.
 public struct SearchResult: Sendable {

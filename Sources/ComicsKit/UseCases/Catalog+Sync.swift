@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `sync` asks for: the whole xkcd archive, a books query, or the
 /// favourite books.

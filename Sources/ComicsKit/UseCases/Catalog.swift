@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The use cases behind every command: list, more, show, favourites and
 /// cleanup, with the cache rules of the spec. Reads what it returns from the

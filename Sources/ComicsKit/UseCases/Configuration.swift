@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The settings a person may change with `comics config`: each with the
 /// values it accepts and its default. They persist in the database.
@@ -84,7 +84,7 @@ public struct ConfigKey: Sendable {
 
     /// The canonical form of `value`, or a usage error naming what is allowed.
     public func validate(_ value: String) throws -> String {
-        let typed = value.trimmingCharacters(in: .whitespaces).lowercased()
+        let typed = value.trimmingWhitespace().lowercased()
         switch kind {
         case let .choice(allowed):
             if allowed.contains(typed) { return typed }

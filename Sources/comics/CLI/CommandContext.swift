@@ -1,5 +1,6 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Everything a command needs, resolved once from the arguments and the
 /// environment; the database is opened only when a command asks for it.
@@ -197,7 +198,7 @@ final class CommandContext {
     private static func languages(_ text: String?) throws -> [String] {
         guard let text else { return [] }
         let codes = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            $0.trimmingWhitespace().lowercased()
         }
         for code in codes where !(2...3).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw ComicsError.usage(

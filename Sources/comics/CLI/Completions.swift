@@ -65,7 +65,7 @@ struct Completions {
 
     /// Single-quoted for any POSIX-like shell (and fish, which reads `\'` inside).
     private func quoted(_ text: String, fish: Bool = false) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: fish ? "\\'" : "'\\''") + "'"
+        "'" + text.replacing("'", with: fish ? "\\'" : "'\\''") + "'"
     }
 
     /// One `case` arm per setting: the values it suggests.
@@ -177,7 +177,7 @@ struct Completions {
 
     private func zsh() -> String {
         func described(_ name: String, _ text: String) -> String {
-            quoted(name.replacingOccurrences(of: ":", with: "\\:") + ":" + text)
+            quoted(name.replacing(":", with: "\\:") + ":" + text)
         }
         let subcommandArms = commands.filter { !visibleSubcommands($0.spec).isEmpty }.map { path, spec in
             "        \(quoted(path))) reply=(\(visibleSubcommands(spec).map { described($0.name, $0.abstract) }.joined(separator: " "))) ;;"
@@ -260,7 +260,7 @@ struct Completions {
         case let .choices(values): "compadd -- \(values.map { quoted($0) }.joined(separator: " "))"
         case .files: "_files"
         case .settingValue:
-            "case ${positionals[1]} in \(settingValueArms(indent: "") { "compadd -- \($0.map { quoted($0) }.joined(separator: " "))" }.replacingOccurrences(of: "\n", with: " ")) esac"
+            "case ${positionals[1]} in \(settingValueArms(indent: "") { "compadd -- \($0.map { quoted($0) }.joined(separator: " "))" }.replacing("\n", with: " ")) esac"
         case .commands: "compadd -- \(topLevelNames.joined(separator: " "))"
         }
     }

@@ -1,5 +1,5 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
 
 /// `comics cleanup`: applies the cache limits now.
 enum CleanupCommand {

@@ -1,5 +1,6 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `comics info`: where the database is, what it holds and whether it is
 /// healthy. Exits 5 when the quick check finds damage, so cron can notice.

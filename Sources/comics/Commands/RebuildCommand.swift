@@ -1,5 +1,5 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
 
 /// `comics rebuild`: the way out of a damaged database. It reads what it
 /// still can (favourites, settings), moves the file aside (never deletes

@@ -1,5 +1,5 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
 
 /// `comics sync`: mirrors the xkcd archive, a books query or the favourite
 /// books into the cache, with a progress bar on a terminal.
@@ -34,7 +34,7 @@ enum SyncCommand {
         let seconds = Date().timeIntervalSince(started)
         var summary = "synced \(context.source.rawValue): fetched \(report.fetched), \(report.upToDate) already fresh"
         if report.absent > 0 { summary += ", \(report.absent) absent upstream" }
-        try context.write(summary + String(format: " in %.1f s\n", seconds))
+        try context.write(summary + " in \(OneDecimal.format(seconds)) s\n")
     }
 
     /// `[#########.........]  1200/3000  240/s  ETA 8s`, fitted to the width.

@@ -1,6 +1,7 @@
 import CImaging
 import ComicsKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Decoding and drawing pictures through CImaging (gdk-pixbuf and chafa).
 enum Imaging {

@@ -96,6 +96,6 @@ struct GraphicsChoice: Equatable {
     /// only inside its own DCS, with every ESC doubled.
     func wrapped(_ drawn: String) -> String {
         guard tmuxPassthrough else { return drawn }
-        return "\u{1B}Ptmux;" + drawn.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+        return "\u{1B}Ptmux;" + drawn.replacing("\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
     }
 }

@@ -1,5 +1,6 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads back what `comics fav list` exports: a JSON array, NDJSON, CSV or
 /// TSV, told apart by their first character and header. Only `source` and

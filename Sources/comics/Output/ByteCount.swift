@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Sizes for people: "840 B", "12.5 KiB", "3.2 MiB".
 enum ByteCount {
@@ -11,6 +11,6 @@ enum ByteCount {
             value /= 1024
             unit += 1
         }
-        return String(format: "%.1f", value) + " " + units[unit]
+        return OneDecimal.format(value) + " " + units[unit]
     }
 }

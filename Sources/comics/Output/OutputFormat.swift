@@ -1,5 +1,5 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
 
 /// The `--format` values.
 enum OutputFormat: String, CaseIterable {
@@ -86,6 +86,6 @@ enum Records {
         guard cell.contains(separator) || cell.contains("\"") || cell.contains("\n") || cell.contains("\r") else {
             return cell
         }
-        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return "\"" + cell.replacing("\"", with: "\"\"") + "\""
     }
 }

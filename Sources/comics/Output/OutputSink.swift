@@ -1,5 +1,6 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes to stdout and stderr with plain `write(2)`, so that a closed pipe
 /// (`comics list | head -1`) ends the command quietly and a full disk is

@@ -1,5 +1,5 @@
 import ComicsKit
-import Foundation
+import FoundationEssentials
 
 /// The `table` format: for people. Every string from the network goes
 /// through `TerminalText.sanitize` before it is printed.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ComicsKit
 
 /// What the terminal can do: whether stdout is one, its size, colour.
@@ -70,6 +71,8 @@ enum DisplayWidth {
     }
 
     static func of(_ scalar: Unicode.Scalar) -> Int {
+        // Printable ASCII, nearly every scalar comics prints, needs no table.
+        if (0x20..<0x7F).contains(scalar.value) { return 1 }
         let properties = scalar.properties
         if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark
             || scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)

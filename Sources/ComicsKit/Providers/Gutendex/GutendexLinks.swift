@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Gutendex's page links. The first page of a query is built here; every
 /// later one is a `next` link the server sent, kept as the cursor, and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Project Gutenberg through Gutendex: `BASE/books/?search=...` lists 32
 /// full book objects a page, with an absolute `next` link; `BASE/books/ID/`
