@@ -113,6 +113,22 @@ final class ShellIntegrationTests: EndToEndTestCase {
         }
     }
 
+    /// Foundation proper brings ICU: a binary three times the size and a
+    /// slower start for every command (BENCHMARKS.md). FoundationEssentials
+    /// has all comics needs.
+    func testTheShippedCodeImportsOnlyFoundationEssentials() throws {
+        let sources = Self.packageRoot + "/Sources"
+        let files = try XCTUnwrap(FileManager.default.enumerator(atPath: sources)?.allObjects as? [String])
+            .filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 50)
+        for file in files {
+            let text = try String(contentsOfFile: sources + "/" + file, encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.hasPrefix("import ") }
+            XCTAssertFalse(imports.contains { $0 == "import Foundation" || $0.hasPrefix("import FoundationInternationalization") },
+                           "\(file) imports Foundation proper")
+        }
+    }
+
     func testFavouritesIntoAClosedPipeEndQuietlyAndIntoAFullDiskFail() throws {
         for ref in ["1", "2", "3"] {
             XCTAssertEqual(try comics.run(["fav", "add", ref]).status, 0)
