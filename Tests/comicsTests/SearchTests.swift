@@ -57,10 +57,30 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertEqual(try ids(["astronomy"]), [], "the old title is gone from the index")
         XCTAssertEqual(try ids(["galaxies"]), ["xkcd:203"])
         XCTAssertEqual(try comics.run(["fav", "add", "202"]).status, 0)
+
+        // A few items go: their rows leave the index one by one.
+        XCTAssertEqual(try comics.run(["config", "set", "books.max-items", "30"]).status, 0)
+        XCTAssertEqual(try comics.run(["cleanup"]).status, 0)
+        try assertTheIndexHoldsExactlyTheItems(count: 33)
+
+        // Most items go: the index is rebuilt from what stays.
         XCTAssertEqual(try comics.run(["cleanup", "--max-items", "0"]).status, 0)
         XCTAssertEqual(try ids(["tables"]), ["xkcd:202"], "removed items are not found; the favourite is")
+        try assertTheIndexHoldsExactlyTheItems(count: 1)
+
+        // The rebuilt index still follows new items.
+        XCTAssertEqual(try comics.run(["list", "-n", "3"]).status, 0)
+        XCTAssertEqual(try ids(["tables"]), ["xkcd:201", "xkcd:202"])
+        try assertTheIndexHoldsExactlyTheItems(count: 3)
+    }
+
+    private func assertTheIndexHoldsExactlyTheItems(count: Int, line: UInt = #line) throws {
         let probe = try DatabaseProbe(path: comics.databasePath)
-        XCTAssertEqual(try probe.count("SELECT count(*) FROM item_search"), try probe.count("SELECT count(*) FROM items"))
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM items"), count, line: line)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM item_search"), count, line: line)
+        XCTAssertEqual(try probe.count("""
+            SELECT count(*) FROM item_search s JOIN items i ON s.source = i.source AND s.id = i.id AND s.title = i.title
+            """), count, "every row of the index is a cached item", line: line)
     }
 
     func testRemoteAsksGutendexAndCachesWhatItFinds() throws {

@@ -95,10 +95,16 @@ enum Migrations {
                 INSERT INTO item_search (rowid, title, body, source, id)
                 SELECT search_rowid, title, body, source, id FROM item_search_rows WHERE source = new.source AND id = new.id;
             END;
-            INSERT INTO item_search (rowid, title, body, source, id)
-            SELECT search_rowid, title, body, source, id FROM item_search_rows;
+            \(indexEveryItem);
             """),
     ]
+
+    /// Fills the (empty) search index from every cached item: the last step
+    /// of the migration that made it, and of a cleanup that rebuilds it.
+    static let indexEveryItem = """
+        INSERT INTO item_search (rowid, title, body, source, id)
+        SELECT search_rowid, title, body, source, id FROM item_search_rows
+        """
 
     /// Brings the schema up to date, or refuses a file that is not ours or
     /// is newer than this build. Each run is one transaction.

@@ -375,18 +375,37 @@ public final class SQLiteCacheStore: CacheStore {
                 }
                 let selected = select(candidates)
                 guard !dryRun else { return selected }
-                let delete = try database.prepare("""
-                    DELETE FROM items WHERE source = ?1 AND id IN (SELECT value FROM json_each(?2))
-                    AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = items.id)
-                    """)
-                for (source, doomed) in Dictionary(grouping: selected, by: \.ref.source) {
-                    let ids = "[" + doomed.map { String($0.ref.id) }.joined(separator: ",") + "]"
-                    try delete.bind([.text(source.rawValue), .text(ids)])
-                    _ = try delete.allRows()
+                let itemCount = try database.query("SELECT count(*) FROM items")[0][0].int ?? 0
+                try withSearchIndexRebuilt(if: selected.count > itemCount - selected.count) {
+                    let delete = try database.prepare("""
+                        DELETE FROM items WHERE source = ?1 AND id IN (SELECT value FROM json_each(?2))
+                        AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = items.id)
+                        """)
+                    for (source, doomed) in Dictionary(grouping: selected, by: \.ref.source) {
+                        let ids = "[" + doomed.map { String($0.ref.id) }.joined(separator: ",") + "]"
+                        try delete.bind([.text(source.rawValue), .text(ids)])
+                        _ = try delete.allRows()
+                    }
                 }
                 return selected
             }
         }
+    }
+
+    /// Removing a row from the search index costs as much as indexing it
+    /// (SQLite's FTS5 tokenizes the stored text again), so when most rows
+    /// go, the index is emptied first and what stays is indexed afresh.
+    /// The table is recreated from its own stored definition, inside the
+    /// caller's transaction.
+    private func withSearchIndexRebuilt(if rebuild: Bool, _ body: () throws -> Void) throws {
+        guard rebuild,
+              let definition = try database.query(
+                  "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'item_search'").first?[0].text
+        else { return try body() }
+        try database.execute("DROP TABLE item_search")
+        try database.execute(definition)
+        try body()
+        try database.execute(Migrations.indexEveryItem)
     }
 
     // MARK: - Search
@@ -471,10 +490,12 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
-    /// A database made by this build vacuums incrementally, which is cheap
-    /// and always done. An older one with much free space is rebuilt once
-    /// by VACUUM, which also switches it to incremental. The WAL is then
-    /// truncated so the file really shrinks.
+    /// A database made by this build vacuums incrementally, which costs in
+    /// proportion to the pages freed; when most of the file is free, VACUUM
+    /// (in proportion to what is kept) is the cheaper way. An older database
+    /// with much free space is rebuilt once by VACUUM, which also switches
+    /// it to incremental. The WAL is then truncated so the file really
+    /// shrinks.
     public func compact() throws -> Compaction {
         try guarded {
             let before = bytesOnDisk()
@@ -482,9 +503,10 @@ public final class SQLiteCacheStore: CacheStore {
             let pages = try database.query("PRAGMA page_count")[0][0].int ?? 0
             let pageSize = try database.query("PRAGMA page_size")[0][0].int ?? 4096
             guard freePages > 0 else { return Compaction(bytesBefore: before, bytesAfter: before) }
-            if try database.query("PRAGMA auto_vacuum")[0][0].int == Self.incrementalAutoVacuum {
+            let incremental = try database.query("PRAGMA auto_vacuum")[0][0].int == Self.incrementalAutoVacuum
+            if incremental, freePages * 2 < pages {
                 try database.run("PRAGMA incremental_vacuum")
-            } else if freePages * 4 >= pages || freePages * pageSize >= 8 << 20 {
+            } else if incremental || freePages * 4 >= pages || freePages * pageSize >= 8 << 20 {
                 try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
                 try database.execute("VACUUM")
             }
