@@ -70,6 +70,13 @@ public final class FixtureServer {
         try statsDocument()["requests"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
+    /// The most requests the server was answering at once, and how many
+    /// connections were opened to it: how polite a client was.
+    public func load() throws -> (mostInFlight: Int, connections: Int) {
+        let document = try statsDocument()
+        return (document["most_in_flight"]?.intValue ?? 0, document["connections"]?.intValue ?? 0)
+    }
+
     private func statsDocument() throws -> JSONValue {
         try JSONValue.parse(try http.get(HTTPRequest(url: "\(baseURL)/__stats")).get().body)
     }

@@ -1,7 +1,8 @@
-import ComicsKit
+@testable import ComicsKit
 import Foundation
 import TestSupport
 import XCTest
+@testable import comics
 
 /// `comics sync`: the whole archive, fetched once, resumable, polite, and
 /// safe beside other commands.
@@ -95,6 +96,40 @@ final class SyncTests: EndToEndTestCase {
         XCTAssertEqual(everything.status, 2)
         XCTAssertTrue(everything.stderr.contains("too large to mirror"), everything.stderr)
         XCTAssertEqual(try comics.run(["sync", "--jobs", "0"]).status, 2)
+    }
+
+    func testSyncIsBoundedReusesConnectionsAndWaitsOutRateLimits() throws {
+        try archive(of: 300)
+        try server.control(.object([("delay", .double(0.02))]))
+        try server.control(.object([("fault", .string("429")), ("count", .int(2)), ("retry_after", .string("1"))]))
+        let connectionsBefore = try server.load().connections
+        let result = try comics.run(["sync", "--jobs", "3"])
+        XCTAssertEqual(result.status, 0, "\(result)")
+        XCTAssertTrue(result.stdout.hasPrefix("synced xkcd: fetched 299, 1 already fresh"), result.stdout)
+        XCTAssertEqual(try itemCount(), 300, "the rate-limited requests were tried again")
+        let load = try server.load()
+        XCTAssertLessThanOrEqual(load.mostInFlight, 3, "--jobs bounds the requests in flight")
+        XCTAssertGreaterThanOrEqual(load.mostInFlight, 2, "requests overlap")
+        XCTAssertLessThanOrEqual(load.connections - connectionsBefore, 6, "connections are kept alive, not one a request")
+        XCTAssertEqual(try comics.run(["sync", "--jobs", "33"]).status, 2)
+    }
+
+    func testAProgressBarOnATerminalAndNothingLeftOfItAfter() throws {
+        try archive(of: 250)
+        let onTerminal = try comics.shell("script -qec \"$COMICS sync --jobs 2\" /dev/null")
+        XCTAssertEqual(onTerminal.status, 0, "\(onTerminal)")
+        XCTAssertTrue(onTerminal.stdout.contains("\r["), onTerminal.stdout.debugDescription)
+        XCTAssertTrue(onTerminal.stdout.contains("/250  "), onTerminal.stdout.debugDescription)
+        XCTAssertTrue(onTerminal.stdout.contains("\r\u{1B}[Ksynced xkcd: fetched 249, 1 already fresh"), "the bar is erased before the summary")
+    }
+
+    func testTheBarFitsItsWidthAndEstimatesTheRest() {
+        let half = SyncCommand.bar(SyncProgress(done: 1500, total: 3000), elapsed: 10, width: 80)
+        XCTAssertEqual(half, "[" + String(repeating: "#", count: 20) + String(repeating: ".", count: 20) + "]  1500/3000  150/s  ETA 10s")
+        let narrow = SyncCommand.bar(SyncProgress(done: 3000, total: 3000), elapsed: 2, width: 40)
+        XCTAssertEqual(narrow, "[" + String(repeating: "#", count: 10) + "]  3000/3000  1500/s  ETA 0s")
+        XCTAssertLessThan(narrow.count, 40, "the cursor stays on the line")
+        XCTAssertEqual(SyncCommand.bar(SyncProgress(done: 64, total: nil), elapsed: 2, width: 80), "syncing: 64 done, 32/s")
     }
 
     func testANetworkFailureStopsTheSyncAndSaysHowToResume() throws {

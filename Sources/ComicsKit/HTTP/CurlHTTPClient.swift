@@ -81,7 +81,10 @@ public final class CurlHTTPClient: HTTPClient {
                 }
             }
             if !active.isEmpty {
-                let untilNextStart = waiting.first.map { max(0, $0.notBefore.timeIntervalSinceNow) } ?? 1
+                // With every slot taken, only a finished transfer (which
+                // ends the poll) lets another start: no reason to wake sooner.
+                let slotFree = active.count < settings.maxConcurrentRequests
+                let untilNextStart = waiting.first.flatMap { slotFree ? max(0, $0.notBefore.timeIntervalSinceNow) : nil } ?? 1
                 let untilDeadline = max(0, deadline.timeIntervalSinceNow)
                 comics_curl_multi_poll(multi, Int32(min(1000, untilNextStart * 1000, untilDeadline * 1000)))
             }
