@@ -113,6 +113,38 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertEqual(try probe.count("SELECT count(*) FROM schema_migrations"), Migrations.all.count, "reopening runs nothing again")
     }
 
+    func testRevalidationRenewsFreshnessWithoutReindexing() throws {
+        let path = directory.file("comics.db")
+        let store = try SQLiteCacheStore(path: path, now: now)
+        try store.save([comic(1, "Barrel"), comic(2, "Petit Trees")], at: now)
+        let probe = try DatabaseProbe(path: path)
+        let indexChanges = "SELECT count(*) FROM item_search_data"
+        let segmentsBefore = try probe.count(indexChanges)
+        let later = now.addingTimeInterval(3600)
+        try store.markRevalidated([ItemRef(source: .xkcd, id: 1): Validators(etag: "\"new\"", lastModified: nil)], at: later)
+        let renewed = try XCTUnwrap(store.cachedItems([ItemRef(source: .xkcd, id: 1)]).values.first)
+        XCTAssertEqual(renewed.cachedAt, later)
+        XCTAssertEqual(renewed.validators.etag, "\"new\"")
+        XCTAssertEqual(try probe.count(indexChanges), segmentsBefore, "the search index was not touched")
+        XCTAssertEqual(try store.search("barrel", source: nil, limit: 5).map(\.ref.id), [1])
+    }
+
+    func testADatabaseOfSchema3GainsTheNarrowerUpdateTrigger() throws {
+        let path = directory.file("comics.db")
+        _ = try SQLiteCacheStore(path: path, now: now)
+        try DatabaseProbe.execute(on: path, """
+            DROP TRIGGER item_search_update;
+            CREATE TRIGGER item_search_update AFTER UPDATE ON items BEGIN SELECT 1; END;
+            DELETE FROM schema_migrations WHERE name = 'search-index-follows-text-changes-only';
+            PRAGMA user_version = 3;
+            """)
+        _ = try SQLiteCacheStore(path: path, now: now)
+        let probe = try DatabaseProbe(path: path)
+        XCTAssertEqual(try probe.count("PRAGMA user_version"), 4)
+        XCTAssertTrue(try probe.scalar("SELECT sql FROM sqlite_master WHERE name = 'item_search_update'")
+            .contains("AFTER UPDATE OF title, attributes ON items"))
+    }
+
     func testANewerSchemaIsRefused() throws {
         let path = directory.file("comics.db")
         let database = try SQLiteDatabase(path: path)

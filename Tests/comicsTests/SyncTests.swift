@@ -32,6 +32,13 @@ final class SyncTests: EndToEndTestCase {
         XCTAssertEqual(again.stdout + again.stderr, "")
         XCTAssertEqual(try server.requests().count, before, "nothing stale: no request (the newest page is fresh)")
         XCTAssertEqual(try comics.run(["config", "get", "xkcd.mirror"]).stdout, "on\n")
+
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        let newestBefore = try probe.scalar("SELECT max(cached_at) FROM items WHERE source = 'xkcd'")
+        let revalidated = try comics.run(["sync", "--refresh"])
+        XCTAssertTrue(revalidated.stdout.hasPrefix("synced xkcd: fetched 0, 450 already fresh"), revalidated.stdout)
+        XCTAssertGreaterThan(try probe.scalar("SELECT min(cached_at) FROM items WHERE source = 'xkcd'"), newestBefore,
+                             "every comic answered 304 and was renewed")
     }
 
     func testAKilledSyncResumesWithoutFetchingAgain() throws {

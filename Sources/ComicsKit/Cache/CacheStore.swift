@@ -54,8 +54,8 @@ public protocol CacheStore: AnyObject {
     func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem]
     /// Inserts or replaces items, keeping favourites; one transaction.
     func save(_ items: [FetchedItem], at date: Date) throws
-    /// Renews an item after upstream said it has not changed (304).
-    func markRevalidated(_ ref: ItemRef, validators: Validators, at date: Date) throws
+    /// Renews items upstream said have not changed (304); one transaction.
+    func markRevalidated(_ revalidated: [ItemRef: Validators], at date: Date) throws
     func page(_ key: PageKey) throws -> StoredPage?
     /// Stores a page and the items it brought, and reads back every item
     /// the page names, in one transaction, so a concurrent cleanup cannot

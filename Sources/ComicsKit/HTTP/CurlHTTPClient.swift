@@ -243,7 +243,7 @@ public final class CurlHTTPClient: HTTPClient {
                 headers = [:]
                 return
             }
-            guard let colon = line.firstIndex(of: ":") else { return }
+            guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")) else { return }
             let name = line[..<colon].trimmingWhitespace().lowercased()
             let value = line[line.index(after: colon)...].trimmingWhitespace()
             headers[name] = value

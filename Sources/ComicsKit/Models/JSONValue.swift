@@ -117,22 +117,38 @@ extension JSONValue {
         }
     }
 
+    /// Copies the text between escapes in runs, not scalar by scalar.
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-                || TerminalText.isBidiControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029:
-                output += "\\u" + hex4(scalar.value)
-            default: output.unicodeScalars.append(scalar)
+        let scalars = text.unicodeScalars
+        var runStart = scalars.startIndex
+        var index = runStart
+        while index < scalars.endIndex {
+            let next = scalars.index(after: index)
+            if let escape = escape(for: scalars[index]) {
+                output += Substring(scalars[runStart..<index])
+                output += escape
+                runStart = next
             }
+            index = next
         }
+        output += Substring(scalars[runStart...])
         output += "\""
+    }
+
+    private static func escape(for scalar: Unicode.Scalar) -> String? {
+        switch scalar {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        case " "..."~": return nil
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            || TerminalText.isBidiControl(scalar) || scalar.value == 0x2028 || scalar.value == 0x2029:
+            return "\\u" + hex4(scalar.value)
+        default: return nil
+        }
     }
 
     private static func hex4(_ value: UInt32) -> String {

@@ -153,35 +153,42 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
+    /// All items in one statement, the rows passed as one JSON array: the
+    /// search index (FTS5) writes its pending terms out at the start of
+    /// every statement, so a statement per item cost a flush per item.
     private func upsert(_ items: [FetchedItem], at date: Date) throws {
-        let statement = try database.prepare("""
+        let rows = JSONValue.array(items.map { fetched in
+            let item = fetched.item
+            return .array([
+                .string(item.ref.source.rawValue), .int(item.ref.id), .string(item.title), .string(item.url),
+                .object(item.attributes.map { ($0.key, $0.value) }),
+                fetched.validators.etag.map(JSONValue.string) ?? .null,
+                fetched.validators.lastModified.map(JSONValue.string) ?? .null,
+            ])
+        })
+        try database.run("""
             INSERT INTO items (source, id, title, url, attributes, cached_at, etag, last_modified)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value -> 4, ?2, value ->> 5, value ->> 6
+            FROM json_each(?1) WHERE true
             ON CONFLICT (source, id) DO UPDATE SET
                 title = excluded.title, url = excluded.url, attributes = excluded.attributes,
                 cached_at = excluded.cached_at, etag = excluded.etag, last_modified = excluded.last_modified
-            """)
-        for fetched in items {
-            let item = fetched.item
-            let attributes = JSONValue.object(item.attributes.map { ($0.key, $0.value) }).serialized
-            try statement.bind([
-                .text(item.ref.source.rawValue), .integer(Int64(item.ref.id)), .text(item.title), .text(item.url),
-                .text(attributes), .date(date),
-                .optionalText(fetched.validators.etag), .optionalText(fetched.validators.lastModified),
-            ])
-            _ = try statement.allRows()
-        }
+            """, [.text(rows.serialized), .date(date)])
     }
 
-    public func markRevalidated(_ ref: ItemRef, validators: Validators, at date: Date) throws {
+    public func markRevalidated(_ revalidated: [ItemRef: Validators], at date: Date) throws {
+        guard !revalidated.isEmpty else { return }
         try guarded {
             try database.writeTransaction {
-                try database.run("""
+                let update = try database.prepare("""
                     UPDATE items SET cached_at = ?, etag = coalesce(?, etag), last_modified = coalesce(?, last_modified)
                     WHERE source = ? AND id = ?
-                    """,
-                    [.date(date), .optionalText(validators.etag), .optionalText(validators.lastModified),
-                     .text(ref.source.rawValue), .integer(Int64(ref.id))])
+                    """)
+                for (ref, validators) in revalidated {
+                    try update.bind([.date(date), .optionalText(validators.etag), .optionalText(validators.lastModified),
+                                     .text(ref.source.rawValue), .integer(Int64(ref.id))])
+                    _ = try update.allRows()
+                }
             }
         }
     }

@@ -3,9 +3,20 @@ extension StringProtocol {
     /// `trimmingCharacters(in:)` would pull ICU into the binary, and with it
     /// a slower start for every command.
     public func trimmingWhitespace() -> String {
-        guard let first = firstIndex(where: { !$0.isWhitespace }),
-              let last = lastIndex(where: { !$0.isWhitespace })
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.isWhitespace })
         else { return "" }
         return String(self[first...last])
+    }
+}
+
+private extension Unicode.Scalar {
+    var isWhitespace: Bool {
+        switch value {
+        case 0x20, 0x09...0x0D: true
+        case 0..<0x80: false
+        default: properties.isWhitespace
+        }
     }
 }

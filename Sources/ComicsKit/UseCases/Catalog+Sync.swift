@@ -77,16 +77,17 @@ extension Catalog {
             if !wanted.isEmpty {
                 let answers = try source.fetchItems(wanted.map { (id: $0.id, validators: cached[$0]?.validators ?? .none) })
                 var fetched: [FetchedItem] = []
+                var revalidated: [ItemRef: Validators] = [:]
                 let now = clock.now
                 for (ref, answer) in zip(wanted, answers) {
                     switch answer {
                     case let .fetched(item): fetched.append(item)
-                    case let .notModified(validators):
-                        try store.markRevalidated(ref, validators: validators, at: now)
-                        report.upToDate += 1
+                    case let .notModified(validators): revalidated[ref] = validators
                     case .notFound: report.absent += 1
                     }
                 }
+                try store.markRevalidated(revalidated, at: now)
+                report.upToDate += revalidated.count
                 try store.save(fetched, at: now)
                 report.fetched += fetched.count
             }

@@ -206,7 +206,7 @@ public final class Catalog {
         case let .fetched(item):
             try store.save([item], at: now)
         case let .notModified(newValidators):
-            try store.markRevalidated(ref, validators: newValidators, at: now)
+            try store.markRevalidated([ref: newValidators], at: now)
         case .notFound:
             throw ComicsError.notFound("there is no \(source.itemNoun) \(ref.id)")
         }
