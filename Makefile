@@ -18,7 +18,8 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # fish (their completions load and complete).
 BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev pkg-config
 TEST_PACKAGES = $(BUILD_PACKAGES) python3 faketime man-db zsh fish
-# Benchmarks: the sqlite3 CLI and curl are the floors comics is measured against.
+# Benchmarks: the sqlite3 CLI and curl are the floors comics is measured
+# against; GNU time reads peak memory.
 BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 curl time
 
 .PHONY: all deps test-deps bench-deps build release run test soak sanitize fuzz bench man install install-built uninstall clean

@@ -326,20 +326,27 @@ private struct JSONParser {
         return text
     }
 
+    /// Copies the text between escapes in runs, not byte by byte.
     private mutating func parseEscapedString(startingWith prefix: ArraySlice<UInt8>) throws -> String {
         var raw = Array(prefix)
+        var runStart = position
         while position < bytes.count {
             let byte = bytes[position]
-            position += 1
             switch byte {
             case UInt8(ascii: "\""):
+                raw.append(contentsOf: bytes[runStart..<position])
+                position += 1
                 return try text(of: raw[...])
             case UInt8(ascii: "\\"):
+                raw.append(contentsOf: bytes[runStart..<position])
+                position += 1
                 try parseEscape(into: &raw)
+                runStart = position
             case 0..<0x20:
+                position += 1
                 throw failure("unescaped control character in a string")
             default:
-                raw.append(byte)
+                position += 1
             }
         }
         throw failure("unterminated string")
