@@ -68,10 +68,13 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertEqual(try ids(["tables"]), ["xkcd:202"], "removed items are not found; the favourite is")
         try assertTheIndexHoldsExactlyTheItems(count: 1)
 
-        // The rebuilt index still follows new items.
+        // The rebuilt index still follows new items, and removals one by one.
         XCTAssertEqual(try comics.run(["list", "-n", "3"]).status, 0)
         XCTAssertEqual(try ids(["tables"]), ["xkcd:201", "xkcd:202"])
         try assertTheIndexHoldsExactlyTheItems(count: 3)
+        XCTAssertEqual(try comics.run(["config", "set", "xkcd.max-items", "1"]).status, 0)
+        XCTAssertEqual(try comics.run(["cleanup"]).status, 0)
+        try assertTheIndexHoldsExactlyTheItems(count: 2)
     }
 
     private func assertTheIndexHoldsExactlyTheItems(count: Int, line: UInt = #line) throws {

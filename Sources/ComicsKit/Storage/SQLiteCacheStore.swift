@@ -401,18 +401,20 @@ public final class SQLiteCacheStore: CacheStore {
 
     /// Removing a row from the search index costs as much as indexing it
     /// (SQLite's FTS5 tokenizes the stored text again), so when most rows
-    /// go, the index is emptied first and what stays is indexed afresh.
-    /// The table is recreated from its own stored definition, inside the
-    /// caller's transaction.
+    /// go, the index and the trigger that removes from it are dropped, and
+    /// what stays is indexed afresh. Both are recreated from their own
+    /// stored definitions, inside the caller's transaction.
     private func withSearchIndexRebuilt(if rebuild: Bool, _ body: () throws -> Void) throws {
-        guard rebuild,
-              let definition = try database.query(
-                  "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'item_search'").first?[0].text
+        let definition = { (name: String) in
+            try self.database.query("SELECT sql FROM sqlite_master WHERE name = ?", [.text(name)]).first?[0].text
+        }
+        guard rebuild, let index = try definition("item_search"), let trigger = try definition("item_search_delete")
         else { return try body() }
-        try database.execute("DROP TABLE item_search")
-        try database.execute(definition)
+        try database.execute("DROP TRIGGER item_search_delete; DROP TABLE item_search")
         try body()
+        try database.execute(index)
         try database.execute(Migrations.indexEveryItem)
+        try database.execute(trigger)
     }
 
     // MARK: - Search

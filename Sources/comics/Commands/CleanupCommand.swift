@@ -11,12 +11,14 @@ enum CleanupCommand {
         let dryRun = context.arguments.has("dry-run")
         let report = try context.catalog().cleanup(overrides: overrides, dryRun: dryRun)
 
-        let removed: [JSONValue] = report.removed.map { candidate in
-            .object([
-                ("source", .string(candidate.ref.source.rawValue)),
-                ("id", .int(candidate.ref.id)),
-                ("cached_at", .string(Records.timestamp(candidate.cachedAt))),
-            ])
+        var removed: [JSONValue] {
+            report.removed.map { candidate in
+                .object([
+                    ("source", .string(candidate.ref.source.rawValue)),
+                    ("id", .int(candidate.ref.id)),
+                    ("cached_at", .string(Records.timestamp(candidate.cachedAt))),
+                ])
+            }
         }
         switch context.format {
         case .table: break
