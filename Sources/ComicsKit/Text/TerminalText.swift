@@ -4,6 +4,8 @@
 /// scalar. Newline and tab survive unless the text must fit on one line.
 public enum TerminalText {
     public static func sanitize(_ text: String, singleLine: Bool = false) -> String {
+        // Printable ASCII, most of what is printed, has nothing to remove.
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
         var output = String.UnicodeScalarView()
         var state = State.text
         for scalar in text.unicodeScalars {

@@ -42,7 +42,9 @@ struct Terminal {
     /// Turns `SearchMatch` markers into bold on and off, or drops them
     /// when there is no colour; a match cut off by truncation is closed.
     func highlight(_ text: String) -> String {
-        guard text.contains(SearchMatch.start) || text.contains(SearchMatch.end) else { return text }
+        // Both markers are U+E00x, three bytes that start with 0xEE: a byte
+        // scan spares every title without them the walk by characters.
+        guard text.utf8.contains(0xEE), text.contains(SearchMatch.start) || text.contains(SearchMatch.end) else { return text }
         let on = useColor ? "\u{1B}[1m" : "", off = useColor ? "\u{1B}[22m" : ""
         var result = ""
         var open = false
