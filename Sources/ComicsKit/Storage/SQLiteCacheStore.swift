@@ -25,6 +25,7 @@ public final class SQLiteCacheStore: CacheStore {
     /// Creates missing directories (0700) and the file (0600) before SQLite
     /// does, so neither is ever readable by other users.
     private static func prepareFile(at path: String) throws {
+        guard path != ":memory:" else { return }
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
