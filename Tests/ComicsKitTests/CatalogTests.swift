@@ -19,6 +19,7 @@ final class CatalogTests: XCTestCase {
 
     override func tearDown() {
         server.stop()
+        server = nil
     }
 
     private func catalog(at offset: TimeInterval = 0, mode: NetworkMode = .cacheFirst) throws -> Catalog {

@@ -13,6 +13,7 @@ final class CurlHTTPClientTests: XCTestCase {
 
     override func tearDown() {
         server.stop()
+        server = nil
     }
 
     private func client(_ adjust: (inout HTTPSettings) -> Void = { _ in }) throws -> CurlHTTPClient {

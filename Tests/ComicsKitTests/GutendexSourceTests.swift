@@ -13,6 +13,7 @@ final class GutendexSourceTests: XCTestCase {
 
     override func tearDown() {
         server.stop()
+        server = nil
     }
 
     private func source(_ baseURL: String? = nil) -> GutendexSource {

@@ -16,8 +16,13 @@ open class EndToEndTestCase: XCTestCase {
         guard ComicsRunner.canAgeTheClock else { throw XCTSkip("faketime cannot run a sanitized comics") }
     }
 
+    /// XCTest keeps every test case object until the run ends: letting go
+    /// of the server and the runner here closes their pipes and sockets,
+    /// which would otherwise pile up by the hundred in one test process.
     open override func tearDown() {
         _ = comics.waitForBackgroundWork()
         server.stop()
+        server = nil
+        comics = nil
     }
 }
