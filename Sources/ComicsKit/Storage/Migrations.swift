@@ -124,7 +124,7 @@ enum Migrations {
     /// switching it writes to the file.
     static func migrate(_ database: SQLiteDatabase, now: Date) throws {
         let state = try currentState(database)
-        if try database.query("SELECT count(*) FROM sqlite_master")[0][0].int == 0 {
+        if state == .empty {
             // Only possible before the first table exists: lets cleanup
             // give space back cheaply for the life of the file.
             try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
@@ -132,7 +132,7 @@ enum Migrations {
         try database.execute("PRAGMA journal_mode = WAL")
         if state == .upToDate { return }
         try database.writeTransaction {
-            guard try currentState(database) == .needsMigration else { return }
+            guard try currentState(database) != .upToDate else { return }
             let applied = try database.query("PRAGMA user_version")[0][0].int ?? 0
             for migration in all[applied...] {
                 try database.execute(migration.sql)
@@ -145,7 +145,8 @@ enum Migrations {
         }
     }
 
-    private enum State { case upToDate, needsMigration }
+    /// `empty`: a new file, not a table in it yet.
+    private enum State { case upToDate, needsMigration, empty }
 
     private static func currentState(_ database: SQLiteDatabase) throws -> State {
         let version = try database.query("PRAGMA user_version")[0][0].int ?? 0
@@ -158,6 +159,7 @@ enum Migrations {
         guard version <= all.count else {
             throw ComicsError.database("\(database.path) has schema version \(version), newer than this comics understands (\(all.count)); upgrade comics")
         }
+        if tableCount == 0 { return .empty }
         return version == all.count ? .upToDate : .needsMigration
     }
 }

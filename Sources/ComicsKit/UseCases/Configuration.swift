@@ -116,7 +116,6 @@ public struct ConfigKey: Sendable {
     }
 
     var storageKey: String { "config.\(name)" }
-
 }
 
 /// The `images` setting.

@@ -176,7 +176,8 @@ enum CommandTable {
                 abstract: "search everything cached (titles, alt text, transcripts, authors, subjects, summaries), best match first",
                 arguments: [ArgumentSpec(
                     name: "TERMS",
-                    help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them")],
+                    help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them; "
+                        + "-n N shows at most N matches (default \(SearchCommand.defaultLimit))")],
                 options: [
                     OptionSpec("remote", "also ask Gutendex's own search and cache what it finds (books)"),
                 ],

@@ -1,6 +1,6 @@
+import ComicsKit
 import FoundationEssentials
 import Glibc
-import ComicsKit
 
 /// What the terminal can do: whether stdout is one, its size, colour.
 struct Terminal {
