@@ -1,4 +1,4 @@
-import ComicsKit
+@testable import ComicsKit
 import XCTest
 
 final class TerminalTextTests: XCTestCase {
@@ -17,6 +17,42 @@ final class TerminalTextTests: XCTestCase {
         XCTAssertEqual(TerminalText.sanitize("file\u{202E}gnp.exe\u{2066}\u{200F}\u{061C}"), "filegnp.exe")
         XCTAssertEqual(TerminalText.sanitize("a\r\nb\tc"), "a\nb\tc", "CR goes; newline and tab stay")
         XCTAssertEqual(TerminalText.sanitize("a\r\nb\tc\nd\re", singleLine: true), "a b c d e")
+    }
+
+    func testAStrayControlCostsOnlyItself() {
+        XCTAssertEqual(TerminalText.sanitize("Dt X Au \u{98} 100,000\nWp (7,000,000,000)"), "Dt X Au  100,000\nWp (7,000,000,000)",
+                       "SOS with no terminator (xkcd 718)")
+        XCTAssertEqual(TerminalText.sanitize("label \"\u{E2}\u{86}\u{90} to center of sun\""), "label \"\u{E2} to center of sun\"",
+                       "DCS with no terminator (xkcd 730)")
+        XCTAssertEqual(TerminalText.sanitize("a\u{9D}title\nb\u{07}c"), "atitle\nbc", "a line break ends no control string")
+        XCTAssertEqual(TerminalText.sanitize("a\u{1B}[31"), "a[31", "CSI with no final byte")
+        XCTAssertEqual(TerminalText.sanitize("a\u{1B}é\u{1B}"), "aé", "ESC before no escape")
+        XCTAssertEqual(TerminalText.sanitize("a\u{9B}\u{9B}2Jb"), "ab", "a stray CSI, then a complete one")
+    }
+
+    /// Printable text with single controls put anywhere (none of them a
+    /// terminator, an ESC or a CSI, which would complete a sequence) comes
+    /// out as the printable text alone: nothing after a control is lost.
+    func testNoPrintableTextIsLostAroundStrayControls() {
+        var generator = SystemRandomNumberGenerator()
+        let controls = (Array(0x00...0x1F) + [0x7F] + Array(0x80...0x9F)).filter { ![0x07, 0x09, 0x0A, 0x0D, 0x1B, 0x9B, 0x9C].contains($0) }
+        for _ in 0..<3000 {
+            let printable = RandomText.make(using: &generator, maximumLength: 40).unicodeScalars.filter {
+                $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) && !TerminalText.isBidiControl($0) && $0.value != 0x2028 && $0.value != 0x2029
+            }
+            var text = String.UnicodeScalarView(printable)
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let position = text.index(text.startIndex, offsetBy: Int.random(in: 0...text.count, using: &generator))
+                text.insert(Unicode.Scalar(UInt32(controls.randomElement(using: &generator)!))!, at: position)
+            }
+            XCTAssertEqual(TerminalText.sanitize(String(text)), String(String.UnicodeScalarView(printable)),
+                           "\(String(text).unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    func testEveryOneOfManyUnterminatedIntroducersCostsOnlyItself() {
+        let text = String(repeating: "\u{9D}ab\u{1B}[1;", count: 50_000)
+        XCTAssertEqual(TerminalText.sanitize(text), String(repeating: "ab[1;", count: 50_000))
     }
 
     func testOrdinaryTextIsUntouched() {
@@ -47,11 +83,112 @@ final class UpstreamTextTests: XCTestCase {
         XCTAssertEqual(HTMLEntities.decode("AT&T &unknown; &#0; & ;"), "AT&T &unknown; &#0; & ;")
     }
 
-    func testMojibakeIsRepairedOnlyWhenItIsMojibake() {
+    func testTagsAreRemovedAndAnglesThatOpenNoTagStay() {
+        XCTAssertEqual(HTMLMarkup.removingTags("<span style=\"color: #0000ED\">House</span> of Pancakes"), "House of Pancakes")
+        XCTAssertEqual(HTMLMarkup.removingTags("a<br/>b <!-- note -->c<?php x ?>"), "a b c")
+        XCTAssertEqual(HTMLMarkup.removingTags("a < b > c, <3, x<y, 1 <= 2"), "a < b > c, <3, x<y, 1 <= 2")
+        XCTAssertEqual(HTMLMarkup.removingTags("unclosed <b and &lt;i&gt;"), "unclosed <b and &lt;i&gt;")
+    }
+
+    /// Whatever tags surround and split the words, none is left, and the
+    /// words are all there in order.
+    func testNoTagSurvivesAnyPlacement() {
+        var generator = SystemRandomNumberGenerator()
+        let tags = ["<b>", "</b>", "<span style=\"color: #0000ED\">", "</span>", "<a href='x'>", "<i class=\"a>b\"", "<!-- c -->", "<BR>", "<p>"]
+        let words = ["House", "of", "Pancakes", "<3", "a<b", "é", "&amp;"]
+        for _ in 0..<2000 {
+            var pieces: [String] = []
+            var kept: [String] = []
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                if Bool.random(using: &generator) {
+                    pieces.append(tags.randomElement(using: &generator)!)
+                } else {
+                    let word = words.randomElement(using: &generator)!
+                    pieces.append(word)
+                    kept.append(word)
+                }
+            }
+            let text = pieces.joined(separator: Bool.random(using: &generator) ? " " : "")
+            let plain = HTMLMarkup.removingTags(text)
+            XCTAssertNil(plain.firstRange(of: /<\/?[A-Za-z][^<>]*>|<!--/), "\(text) → \(plain)")
+            var rest = plain[...]
+            for word in kept {
+                guard let found = rest.firstRange(of: word) else { return XCTFail("\(word) lost from \(text) → \(plain)") }
+                rest = rest[found.upperBound...]
+            }
+        }
+    }
+
+    func testMojibakeRunsAreRepairedOneByOne() {
         XCTAssertEqual(Mojibake.repair("CafÃ©"), "Café")
         XCTAssertEqual(Mojibake.repair("itâ€™s"), "it’s", "Windows-1252 punctuation")
-        XCTAssertEqual(Mojibake.repair("Café"), "Café", "real Latin-1 text is not valid UTF-8 as bytes")
-        XCTAssertEqual(Mojibake.repair("日本"), "日本")
-        XCTAssertEqual(Mojibake.repair("plain"), "plain")
+        XCTAssertEqual(Mojibake.repair("Witnesses \u{E2}\u{86}\u{92} these dudes, Pok\u{E9}dex"), "Witnesses → these dudes, Pokédex",
+                       "C1 controls in the middle, beside correct Latin-1 text")
+        XCTAssertEqual(Mojibake.repair("120\u{CE}\u{A9} \u{CF}\u{80} \u{E2}\u{88}\u{9A}2V \u{CE}\u{BC}m"), "120Ω π √2V μm")
+        XCTAssertEqual(Mojibake.repair("ðŸ˜€ and \u{F0}\u{9F}\u{98}\u{80}"), "😀 and 😀", "four bytes, either reading")
+    }
+
+    func testCorrectTextIsLeftAlone() {
+        for text in ["Café", "Ãx", "Ã", "São Paulo", "résumé — naïve", "日本", "plain", "x \u{98} 100,000", "\u{EB}",
+                     "\u{E0}\u{80}\u{80} overlong", "\u{ED}\u{A0}\u{80} surrogate", "\u{F4}\u{90}\u{80}\u{80} too large", "â€"] {
+            XCTAssertEqual(Mojibake.repair(text), text, text.debugDescription)
+        }
+    }
+
+    /// For any text, its mojibake (each byte of its UTF-8 read back as
+    /// Latin-1 or Windows-1252, chosen at random byte by byte) repairs to
+    /// it; and text no mis-decoding could have produced is left alone.
+    func testRepairUndoesMojibakeOfAnyTextAndKeepsCorrectText() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let text = RandomText.make(using: &generator)
+            XCTAssertEqual(Mojibake.repair(RandomText.mojibake(text, using: &generator)), text, text.debugDescription)
+            let correct = RandomText.withoutMojibakePairs(text)
+            XCTAssertEqual(Mojibake.repair(correct), correct, correct.debugDescription)
+        }
+    }
+}
+
+/// Random Unicode text for property tests, drawn from pools that reach
+/// every kind of scalar the rules care about.
+enum RandomText {
+    private static let pools: [ClosedRange<UInt32>] = [
+        0x20...0x7E, 0x0A...0x0A, 0x80...0x9F, 0xA0...0xFF, 0x100...0x24F, 0x370...0x3FF, 0x400...0x4FF,
+        0x590...0x6FF, 0x7C0...0x7FF, 0x2000...0x206F, 0x2190...0x22FF, 0x3040...0x30FF, 0x4E00...0x9FFF,
+        0xFE00...0xFE0F, 0x1F300...0x1FAFF, 0x10000...0x10FFFD,
+    ]
+
+    static func make(using generator: inout SystemRandomNumberGenerator, maximumLength: Int = 24) -> String {
+        var scalars = String.UnicodeScalarView()
+        for _ in 0..<Int.random(in: 0...maximumLength, using: &generator) {
+            let pool = Bool.random(using: &generator) ? pools[0] : pools.randomElement(using: &generator)!
+            if let scalar = Unicode.Scalar(UInt32.random(in: pool, using: &generator)) { scalars.append(scalar) }
+        }
+        return String(scalars)
+    }
+
+    /// The text's UTF-8 read back byte by byte as Latin-1 or Windows-1252.
+    static func mojibake(_ text: String, using generator: inout SystemRandomNumberGenerator) -> String {
+        let windows1252 = Dictionary(uniqueKeysWithValues: Mojibake.windows1252.map { ($1, $0) })
+        var scalars = String.UnicodeScalarView()
+        for byte in text.utf8 {
+            let latin1 = Unicode.Scalar(byte)
+            scalars.append(Bool.random(using: &generator) ? windows1252[byte] ?? latin1 : latin1)
+        }
+        return String(scalars)
+    }
+
+    /// The text with every pair mis-decoding could have made broken up: no
+    /// scalar from U+00C2 to U+00F4 (a lead byte read as Latin-1) is
+    /// followed by U+0080–U+00BF or a Windows-1252 punctuation mark (a
+    /// continuation byte).
+    static func withoutMojibakePairs(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let continues = (0x80...0xBF).contains(scalar.value) || Mojibake.windows1252[scalar] != nil
+            if continues, let last = scalars.last, (0xC2...0xF4).contains(last.value) { scalars.append("x") }
+            scalars.append(scalar)
+        }
+        return String(scalars)
     }
 }

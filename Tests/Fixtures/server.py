@@ -11,7 +11,8 @@ an absolute `next` built from the request's Host with the query's
 parameters sorted, `previous` without a page parameter on page 2, 404
 {"detail": "Invalid page."} past the end, `search` (every word in the title
 or an author's name), `languages`, `topic` (subjects and bookshelves),
-`sort` (popular, ascending, descending), `ids`; /books/ID/ for one book,
+`sort` (popular, ascending, descending), `ids`; /books/ID/ for one book
+(also the books of gutendex/book-detail-*.json, which are in no listing),
 404 {"detail": ...} for an unknown one, and 301 to add a missing slash.
 
 Pictures: /images/NAME serves the files of the images/ folder (and any
@@ -83,6 +84,21 @@ def load_books():
 
 
 FIXTURE_BOOKS = load_books()
+
+
+def load_detail_books():
+    """Books the real server answered by id (book-detail-*.json), in no listing."""
+    books = {}
+    folder = os.path.join(HERE, "gutendex")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if name.startswith("book-detail-") and name.endswith(".json"):
+            with open(os.path.join(folder, name), "rb") as handle:
+                book = json.load(handle)
+            books[book["id"]] = book
+    return books
+
+
+DETAIL_BOOKS = load_detail_books()
 
 
 def comic_document(number):
@@ -260,7 +276,8 @@ class Handler(BaseHTTPRequestHandler):
         if len(parts) == 1:
             status, document = self.book_page(query)
         elif len(parts) == 2 and parts[1].isdigit():
-            book = next((book for book in all_books() if book.get("id") == int(parts[1])), None)
+            book = next((book for book in all_books() if book.get("id") == int(parts[1])),
+                        DETAIL_BOOKS.get(int(parts[1])))
             status, document = (200, book) if book else (404, {"detail": "No Book matches the given query."})
         else:
             status, document = 404, {"detail": "Not found."}

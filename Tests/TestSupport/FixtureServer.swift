@@ -151,6 +151,12 @@ public enum Fixtures {
         Array(try Data(contentsOf: URL(fileURLWithPath: path("gutendex/\(name)"))))
     }
 
+    /// A real document from further in the archive (xkcd-quirks/N), to hand
+    /// to the server as `{"comics": {"N": ...}}`.
+    public static func xkcdQuirk(_ number: Int) throws -> JSONValue {
+        try JSONValue.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path("xkcd-quirks/\(number)/info.0.json")))))
+    }
+
     public static func xkcd(_ number: Int?) throws -> [UInt8] {
         let name = number.map { "xkcd/\($0)/info.0.json" } ?? "xkcd/info.0.json"
         return Array(try Data(contentsOf: URL(fileURLWithPath: path(name))))

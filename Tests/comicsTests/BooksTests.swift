@@ -68,8 +68,8 @@ final class BooksTests: EndToEndTestCase {
         let book = try JSONValue.parse(json.stdout)
         guard case let .object(members) = book else { return XCTFail(json.stdout) }
         XCTAssertEqual(members.map(\.0), [
-            "source", "id", "title", "url", "favorite", "cached_at", "stale", "authors", "languages", "subjects", "bookshelves",
-            "summaries", "media_type", "copyright", "download_count", "cover_url", "formats",
+            "source", "id", "title", "url", "favorite", "cached_at", "stale", "authors", "translators", "editors", "languages",
+            "subjects", "bookshelves", "summaries", "media_type", "copyright", "download_count", "cover_url", "formats",
         ])
         XCTAssertEqual(book["source"], .string("books"))
         XCTAssertEqual(book["id"], .int(1342))
@@ -172,7 +172,7 @@ final class BooksTests: EndToEndTestCase {
         XCTAssertNil(json[2]["authors"])
 
         let csv = try comics.run(["fav", "list", "-f", "csv"]).stdout.components(separatedBy: "\r\n")
-        XCTAssertEqual(csv[0], "source,id,title,url,favorite,cached_at,stale,authors,languages,subjects,bookshelves,summaries,"
+        XCTAssertEqual(csv[0], "source,id,title,url,favorite,cached_at,stale,authors,translators,editors,languages,subjects,bookshelves,summaries,"
             + "media_type,copyright,download_count,cover_url,formats,date,alt,transcript,image_url,interactive")
         XCTAssertEqual(csv.count, 5, "header, three rows, and the empty string after the last CRLF")
         XCTAssertTrue(csv[1].hasPrefix("books,1342,Pride and Prejudice,https://www.gutenberg.org/ebooks/1342,true,"), csv[1])

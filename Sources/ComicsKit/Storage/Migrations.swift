@@ -2,9 +2,12 @@ import FoundationEssentials
 
 /// One named schema change. Applied ones are recorded in the database, and
 /// `PRAGMA user_version` holds how many have run.
-struct Migration {
+struct Migration: Sendable {
     let name: String
     let sql: String
+    /// Work SQL cannot do (text rules written in Swift), run after `sql`
+    /// in the same transaction.
+    var transform: (@Sendable (SQLiteDatabase) throws -> Void)? = nil
 }
 
 enum Migrations {
@@ -109,7 +112,45 @@ enum Migrations {
                 SELECT search_rowid, title, body, source, id FROM item_search_rows WHERE source = new.source AND id = new.id;
             END;
             """),
+        // Stemmed search: "velociraptor" finds "velociraptors", "run" finds
+        // "running" (the porter stemmer over unicode61). `+` and `#` are
+        // part of words, so "c++", "c#" and "f#" are indexed whole instead
+        // of as "c" and "f". The triggers name the table, so they carry on.
+        Migration(name: "stemmed-search-keeps-programming-names", sql: """
+            DROP TABLE item_search;
+            CREATE VIRTUAL TABLE item_search USING fts5(
+                title, body, source UNINDEXED, id UNINDEXED,
+                tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''+#'''
+            );
+            \(indexEveryItem);
+            """),
+        // Comics cached by an older comics get today's text rules (titles
+        // without markup, mis-encoded runs repaired); the triggers re-index
+        // what changes. Validators are forgotten so that the next refresh
+        // of each item and page fetches it whole: a 304 would keep text
+        // decoded by the old rules, and books without their translators
+        // and editors, which older versions did not keep.
+        Migration(name: "exact-text-and-translators", sql: """
+            UPDATE items SET etag = NULL, last_modified = NULL;
+            UPDATE pages SET etag = NULL, last_modified = NULL;
+            """, transform: applyTodaysXKCDTextRules),
     ]
+
+    private static func applyTodaysXKCDTextRules(_ database: SQLiteDatabase) throws {
+        let update = try database.prepare("UPDATE items SET title = ?, attributes = ? WHERE source = 'xkcd' AND id = ?")
+        for row in try database.query("SELECT id, title, attributes FROM items WHERE source = 'xkcd'") {
+            guard let id = row[0].int, let title = row[1].text, let attributesText = row[2].text,
+                  case let .object(members)? = try? JSONValue.parse(attributesText)
+            else { continue }
+            let cleanedTitle = XKCDComicDecoder.cleaned("title", title)
+            let attributes = JSONValue.object(members.map { key, value in
+                (key, value.stringValue.map { JSONValue.string(XKCDComicDecoder.cleaned(key, $0)) } ?? value)
+            })
+            guard cleanedTitle != title || attributes != .object(members) else { continue }
+            try update.bind([.text(cleanedTitle.isEmpty ? title : cleanedTitle), .text(attributes.serialized), .integer(Int64(id))])
+            _ = try update.allRows()
+        }
+    }
 
     /// Fills the (empty) search index from every cached item: the last step
     /// of the migration that made it, and of a cleanup that rebuilds it.
@@ -136,6 +177,7 @@ enum Migrations {
             let applied = try database.query("PRAGMA user_version")[0][0].int ?? 0
             for migration in all[applied...] {
                 try database.execute(migration.sql)
+                try migration.transform?(database)
                 try database.run(
                     "INSERT INTO schema_migrations (name, applied_at) VALUES (?, ?)",
                     [.text(migration.name), .date(now)])

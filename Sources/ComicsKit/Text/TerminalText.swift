@@ -1,36 +1,24 @@
-/// Makes untrusted text safe to print on a terminal: escape sequences
-/// (CSI, OSC, DCS and the rest), C0 and C1 controls, DEL and the bidi
-/// controls that can reorder what a reader sees are removed, scalar by
-/// scalar. Newline and tab survive unless the text must fit on one line.
+/// Makes untrusted text safe to print on a terminal. A complete escape
+/// sequence (CSI … final byte; OSC, DCS, SOS, PM or APC … BEL or ST; a
+/// two-character escape) is removed whole. Any other control, a C0 or C1
+/// control, DEL, or an introducer whose sequence never completes, is
+/// removed alone, so a stray control costs nothing but itself: the text
+/// after it is kept. Bidi controls that can reorder what a reader sees go
+/// too. Newline and tab survive unless the text must fit on one line.
 public enum TerminalText {
     public static func sanitize(_ text: String, singleLine: Bool = false) -> String {
         // Printable ASCII, most of what is printed, has nothing to remove.
         if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
+        let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
-        var state = State.text
-        for scalar in text.unicodeScalars {
-            switch state {
-            case .text:
-                state = emit(scalar, into: &output, singleLine: singleLine)
-            case .escape:
-                state = afterEscape(scalar)
-            case .controlSequence:
-                // CSI: parameter and intermediate bytes, then one final byte 0x40–0x7E.
-                if (0x40...0x7E).contains(scalar.value) {
-                    state = .text
-                } else if !(0x20...0x3F).contains(scalar.value) {
-                    state = emit(scalar, into: &output, singleLine: singleLine)
-                }
-            case .controlString:
-                // OSC, DCS, SOS, PM, APC: everything up to BEL or ST.
-                if scalar.value == 0x07 || scalar.value == 0x9C {
-                    state = .text
-                } else if scalar.value == 0x1B {
-                    state = .controlStringEscape
-                }
-            case .controlStringEscape:
-                state = scalar == "\\" ? .text : .controlString
+        var index = 0
+        while index < scalars.count {
+            if let end = endOfEscapeSequence(in: scalars, at: index) {
+                index = end
+                continue
             }
+            emit(scalars[index], into: &output, singleLine: singleLine)
+            index += 1
         }
         return String(output)
     }
@@ -43,17 +31,62 @@ public enum TerminalText {
         }
     }
 
-    private enum State {
-        case text, escape, controlSequence, controlString, controlStringEscape
+    /// Where the escape sequence that starts at `start` ends (the index
+    /// after it), or nil when no complete sequence starts there. Every scan
+    /// stops at the first scalar that cannot belong to the sequence, so the
+    /// whole text is read in linear time however many introducers it holds.
+    private static func endOfEscapeSequence(in scalars: [Unicode.Scalar], at start: Int) -> Int? {
+        switch scalars[start].value {
+        case 0x1B:
+            let next = start + 1
+            guard next < scalars.count else { return nil }
+            switch scalars[next].value {
+            case 0x5B: return endOfControlSequence(in: scalars, from: next + 1)  // [
+            case 0x5D, 0x50, 0x58, 0x5E, 0x5F: return endOfControlString(in: scalars, from: next + 1)  // ] P X ^ _
+            case 0x20...0x2F:
+                // nF escape: intermediate bytes, then one final byte 0x30–0x7E.
+                var index = next
+                while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
+                guard index < scalars.count, (0x30...0x7E).contains(scalars[index].value) else { return nil }
+                return index + 1
+            case 0x30...0x7E: return next + 1
+            default: return nil
+            }
+        case 0x9B: return endOfControlSequence(in: scalars, from: start + 1)
+        case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return endOfControlString(in: scalars, from: start + 1)
+        default: return nil
+        }
     }
 
-    private static func emit(
-        _ scalar: Unicode.Scalar, into output: inout String.UnicodeScalarView, singleLine: Bool
-    ) -> State {
+    /// CSI: parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F, then
+    /// one final byte 0x40–0x7E.
+    private static func endOfControlSequence(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var index = start
+        while index < scalars.count, (0x30...0x3F).contains(scalars[index].value) { index += 1 }
+        while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
+        guard index < scalars.count, (0x40...0x7E).contains(scalars[index].value) else { return nil }
+        return index + 1
+    }
+
+    /// OSC, DCS, SOS, PM, APC: printable text up to BEL or ST (ESC \ or
+    /// 0x9C). A line break or any other control before it means it was
+    /// never a control string.
+    private static func endOfControlString(in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        var index = start
+        while index < scalars.count {
+            let value = scalars[index].value
+            switch value {
+            case 0x07, 0x9C: return index + 1
+            case 0x1B: return index + 1 < scalars.count && scalars[index + 1] == "\\" ? index + 2 : nil
+            case 0x00..<0x20, 0x7F...0x9F: return nil
+            default: index += 1
+            }
+        }
+        return nil
+    }
+
+    private static func emit(_ scalar: Unicode.Scalar, into output: inout String.UnicodeScalarView, singleLine: Bool) {
         switch scalar.value {
-        case 0x1B: return .escape
-        case 0x9B: return .controlSequence
-        case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return .controlString
         case 0x09:
             output.append(singleLine ? " " : scalar)
         case 0x0A:
@@ -70,16 +103,6 @@ public enum TerminalText {
             if !isBidiControl(scalar) && scalar.value != 0x2028 && scalar.value != 0x2029 {
                 output.append(scalar)
             }
-        }
-        return .text
-    }
-
-    private static func afterEscape(_ scalar: Unicode.Scalar) -> State {
-        switch scalar {
-        case "[": .controlSequence
-        case "]", "P", "X", "^", "_": .controlString
-        case "\u{1B}": .escape
-        default: .text
         }
     }
 }

@@ -1,4 +1,5 @@
-/// Book attributes as plain text for people: authors with their years,
+/// Book attributes as plain text for people: authors, translators and
+/// editors with their years,
 /// one subject or download link a line, summaries as paragraphs.
 enum BookText {
     static func describe(_ attribute: Attribute, brief: Bool) -> String? {
@@ -9,7 +10,7 @@ enum BookText {
             return names.count > 1 ? "\(names[0]) et al." : names.first ?? ""
         }
         switch attribute.key {
-        case "authors":
+        case "authors", "translators", "editors":
             return values.map(person).joined(separator: "; ")
         case "subjects", "bookshelves":
             return values.compactMap(\.stringValue).joined(separator: "\n")

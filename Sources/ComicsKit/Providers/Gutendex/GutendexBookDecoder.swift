@@ -1,7 +1,8 @@
 /// Reads Gutendex documents: book objects (in a list page or from
 /// `/books/ID/`) into items, surviving the catalogue's gaps: null or
-/// negative years (Homer: -750), no summary or several, MIME keys with
-/// parameters (`text/plain; charset=us-ascii`), a null title.
+/// negative years (Homer: -750) of authors, translators and editors, no
+/// summary or several, MIME keys with parameters (`text/plain;
+/// charset=us-ascii`), a null title.
 public enum GutendexBookDecoder {
     /// A list page: how many books the query matches, where the next page
     /// is (unchecked), and the books it holds. Entries without a usable id
@@ -34,6 +35,8 @@ public enum GutendexBookDecoder {
         let formats = formats(book["formats"])
         let attributes: [Attribute] = [
             Attribute("authors", .array(people(book["authors"]))),
+            Attribute("translators", .array(people(book["translators"]))),
+            Attribute("editors", .array(people(book["editors"]))),
             Attribute("languages", .array(strings(book["languages"]))),
             Attribute("subjects", .array(strings(book["subjects"]))),
             Attribute("bookshelves", .array(strings(book["bookshelves"]))),

@@ -14,8 +14,8 @@ public struct GutendexSource: ItemSource {
     public let hasLatest = false
     public let summaryAttributes = ["authors"]
     public let attributeKeys = [
-        "authors", "languages", "subjects", "bookshelves", "summaries", "media_type", "copyright",
-        "download_count", "cover_url", "formats",
+        "authors", "translators", "editors", "languages", "subjects", "bookshelves", "summaries", "media_type",
+        "copyright", "download_count", "cover_url", "formats",
     ]
     public let imageAttribute: String? = "cover_url"
     public let acceptsPageSize = false

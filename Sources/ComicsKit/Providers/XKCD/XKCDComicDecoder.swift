@@ -1,19 +1,21 @@
 /// Reads one xkcd `info.0.json` document into an item, surviving the
-/// archive's quirks: numbers sent as strings, HTML entities and mis-encoded
-/// text in titles, empty transcripts, `extra_parts` on interactive comics,
-/// and an `img` with no file name.
+/// archive's quirks: numbers sent as strings, HTML markup and entities in
+/// titles, text mis-encoded anywhere, empty transcripts, `extra_parts` on
+/// interactive comics, and an `img` with no file name.
 public enum XKCDComicDecoder {
     public static func decode(_ body: [UInt8]) throws(DocumentError) -> Item {
         let document = try UpstreamDocument.object(body)
         guard let number = document["num"]?.lenientIntValue, number > 0 else {
             throw DocumentError(reason: "no comic number")
         }
-        let rawTitle = text(document["title"]).flatMap { $0.isEmpty ? nil : $0 } ?? text(document["safe_title"]) ?? ""
-        let title = cleaned(rawTitle)
+        // `title` is the authored one, markup and all; `safe_title` (the
+        // same words without it) stands in when `title` leaves nothing.
+        let title = [document["title"], document["safe_title"]].lazy
+            .map { cleaned("title", text($0) ?? "") }.first { !$0.isEmpty } ?? ""
         let attributes: [Attribute] = [
             Attribute("date", date(document).map(JSONValue.string) ?? .null),
-            Attribute("alt", .string(cleaned(text(document["alt"]) ?? ""))),
-            Attribute("transcript", .string(Mojibake.repair(text(document["transcript"]) ?? ""))),
+            Attribute("alt", .string(cleaned("alt", text(document["alt"]) ?? ""))),
+            Attribute("transcript", .string(cleaned("transcript", text(document["transcript"]) ?? ""))),
             Attribute("image_url", imageURL(text(document["img"])).map(JSONValue.string) ?? .null),
             Attribute("interactive", .bool(isInteractive(document["extra_parts"]))),
         ]
@@ -24,8 +26,17 @@ public enum XKCDComicDecoder {
 
     static func pageURL(of number: Int) -> String { "https://xkcd.com/\(number)/" }
 
-    private static func cleaned(_ text: String) -> String {
-        HTMLEntities.decode(Mojibake.repair(text))
+    /// A text field as people should read it: every field has its
+    /// mis-encoded runs repaired; the title loses its markup and, like the
+    /// alt text, has its HTML entities decoded. A migration applies it to
+    /// what older versions stored.
+    static func cleaned(_ field: String, _ text: String) -> String {
+        switch field {
+        case "title": HTMLEntities.decode(Mojibake.repair(HTMLMarkup.removingTags(text))).trimmingWhitespace()
+        case "alt": HTMLEntities.decode(Mojibake.repair(text))
+        case "transcript": Mojibake.repair(text)
+        default: text
+        }
     }
 
     private static func text(_ value: JSONValue?) -> String? {
