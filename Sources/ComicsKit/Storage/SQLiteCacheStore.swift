@@ -420,16 +420,24 @@ public final class SQLiteCacheStore: CacheStore {
 
     // MARK: - Search
 
+    /// Best match first: items whose title matches the query, then items
+    /// holding its words as one exact phrase, then the rest, each group in
+    /// bm25 order with the title weighing ten times the rest.
     public func search(_ query: String, source: SourceName?, limit: Int) throws -> [SearchMatch] {
-        let expression = Self.ftsExpression(query)
+        let search = SearchExpression(query)
+        let phraseTier = search.phrase == nil
+            ? "" : "(rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?7)) DESC,"
         do {
             let rows = try database.query("""
                 SELECT source, id, highlight(item_search, 0, ?2, ?3) FROM item_search
                 WHERE item_search MATCH ?1 AND (?4 IS NULL OR source = ?4)
-                ORDER BY bm25(item_search, 10.0, 1.0) LIMIT ?5
+                ORDER BY (rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?6)) DESC,
+                         \(phraseTier) bm25(item_search, 10.0, 1.0)
+                LIMIT ?5
                 """,
-                [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
-                 .optionalText(source?.rawValue), .integer(Int64(limit))])
+                [.text(search.expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
+                 .optionalText(source?.rawValue), .integer(Int64(limit)), .text(search.inTitle)]
+                    + (search.phrase.map { [.text($0)] } ?? []))
             return rows.compactMap { row in
                 guard let name = row[0].text, let source = SourceName(rawValue: name), let id = row[1].int,
                       let title = row[2].text
@@ -444,19 +452,6 @@ public final class SQLiteCacheStore: CacheStore {
         } catch {
             throw Self.describe(error, path: database.path)
         }
-    }
-
-    /// Plain words are quoted, so `can't` or `c++` search for what they
-    /// say instead of being FTS5 syntax; a trailing `*` stays a prefix
-    /// search. A query with double quotes is taken as FTS5 syntax as written.
-    static func ftsExpression(_ query: String) -> String {
-        guard !query.contains("\"") else { return query }
-        return query.split(whereSeparator: \.isWhitespace).map { word -> String in
-            if ["AND", "OR", "NOT"].contains(word) || word.allSatisfy({ $0 == "(" || $0 == ")" }) { return String(word) }
-            let prefix = word.hasSuffix("*")
-            let core = prefix ? word.dropLast() : word[...]
-            return "\"\(core)\"" + (prefix ? "*" : "")
-        }.joined(separator: " ")
     }
 
     // MARK: - Upkeep
