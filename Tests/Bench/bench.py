@@ -196,12 +196,23 @@ def main():
         for name, arguments, floor in big_runs:
             report.add("4. large cache: " + name, median(arguments, env, runs),
                        "sqlite3 CLI, same query", median(["sqlite3", database, floor], env, runs), "<= 1.5x")
-        fts = ("SELECT source, id, highlight(item_search, 0, '[', ']') FROM item_search WHERE item_search MATCH '%s' "
-               "ORDER BY bm25(item_search, 10.0, 1.0) LIMIT 20")
-        for name, terms, expression in [("search for one author (20 books)", ["author", "4321"], '"author" "4321"'),
-                                        ("search 'whale' (58,000 matches)", ["whale"], '"whale"')]:
+        # The floor is comics' own ranked query: title matches, then the
+        # words as one phrase (queries of several words), then bm25.
+        def fts(expression, words):
+            phrase = ("(rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH '\"%s\"')) DESC, " % " ".join(words)
+                      if len(words) > 1 else "")
+            return ("SELECT source, id, highlight(item_search, 0, '[', ']') FROM item_search WHERE item_search MATCH '%s' "
+                    "ORDER BY (rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH '{title} : (%s)')) DESC, "
+                    "%sbm25(item_search, 10.0, 1.0) LIMIT 20" % (expression, expression, phrase))
+
+        for name, terms, expression in [
+                ("search for one author (20 books)", ["author", "4321"], '"author" "4321"'),
+                ("search 'story about the whale' (4 words)", ["story", "about", "the", "whale"],
+                 '"story" "about" "the" "whale"'),
+                ("search 'whale' (58,000 matches)", ["whale"], '"whale"')]:
             report.add("4. large cache: " + name, median([binary, "search"] + terms, env, runs),
-                       "sqlite3 CLI, same FTS5 query", median(["sqlite3", database, fts % expression], env, runs), "<= 20 ms")
+                       "sqlite3 CLI, same FTS5 query", median(["sqlite3", database, fts(expression, terms)], env, runs),
+                       "<= 20 ms")
         list_rss = max(peak_rss([binary, "list"], env) for _ in range(3))
         report.add("4. large cache: peak RSS of list", "%d MiB" % (list_rss // 1024), "", None, "<= 20 MB")
 

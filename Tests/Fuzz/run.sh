@@ -46,9 +46,11 @@ seed() {
     local target=$1 corpus="$scratch/corpus/$1"
     mkdir -p "$corpus"
     case $target in
-        xkcd) for file in Tests/Fixtures/xkcd/*/info.0.json; do cp "$file" "$corpus/$(basename "$(dirname "$file")").json"; done ;;
+        xkcd) for file in Tests/Fixtures/xkcd/*/info.0.json Tests/Fixtures/xkcd-quirks/*/info.0.json; do
+                  cp "$file" "$corpus/$(basename "$(dirname "$file")").json"; done ;;
         gutendex) cp Tests/Fixtures/gutendex/*.json "$corpus/" ;;
-        sanitizer) printf 'plain title' > "$corpus/plain"; printf 'a\033[31mred\033]8;;http://x\007link\302\233\342\200\256' > "$corpus/escapes" ;;
+        sanitizer) printf 'plain title' > "$corpus/plain"; printf 'a\033[31mred\033]8;;http://x\007link\302\233\342\200\256' > "$corpus/escapes";
+                   printf 'Au \302\230 100\nlabel \303\242\302\206\302\220 sun' > "$corpus/stray-controls" ;;
         arguments) printf 'list\0-n\0005\0--format=json' > "$corpus/list"; printf 'fav\0add\0books:1342' > "$corpus/fav";
                    printf -- '-s\0books\0list\0--search\0jane austen' > "$corpus/books" ;;
         import) printf 'source,id\nxkcd,1\n"books","1342"\n' > "$corpus/csv"; printf '[{"source":"xkcd","id":353}]' > "$corpus/json";

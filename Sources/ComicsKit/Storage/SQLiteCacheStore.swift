@@ -425,19 +425,30 @@ public final class SQLiteCacheStore: CacheStore {
     /// bm25 order with the title weighing ten times the rest.
     public func search(_ query: String, source: SourceName?, limit: Int) throws -> [SearchMatch] {
         let search = SearchExpression(query)
-        let phraseTier = search.phrase == nil
-            ? "" : "(rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?7)) DESC,"
+        var values: [SQLiteValue] = [
+            .text(search.expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
+            .optionalText(source?.rawValue), .integer(Int64(limit)), .text(search.inTitle),
+        ]
+        var literalFilter = "", phraseTier = ""
+        if !search.literals.isEmpty {
+            values.append(.text(JSONValue.array(search.literals.map(JSONValue.string)).serialized))
+            literalFilter = """
+                AND NOT EXISTS (SELECT 1 FROM json_each(?\(values.count))
+                    WHERE instr(lower(item_search.title || ' ' || coalesce(item_search.body, '')), lower(value)) = 0)
+                """
+        }
+        if let phrase = search.phrase {
+            values.append(.text(phrase))
+            phraseTier = "(rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?\(values.count))) DESC,"
+        }
         do {
             let rows = try database.query("""
                 SELECT source, id, highlight(item_search, 0, ?2, ?3) FROM item_search
-                WHERE item_search MATCH ?1 AND (?4 IS NULL OR source = ?4)
+                WHERE item_search MATCH ?1 AND (?4 IS NULL OR source = ?4) \(literalFilter)
                 ORDER BY (rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?6)) DESC,
                          \(phraseTier) bm25(item_search, 10.0, 1.0)
                 LIMIT ?5
-                """,
-                [.text(search.expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
-                 .optionalText(source?.rawValue), .integer(Int64(limit)), .text(search.inTitle)]
-                    + (search.phrase.map { [.text($0)] } ?? []))
+                """, values)
             return rows.compactMap { row in
                 guard let name = row[0].text, let source = SourceName(rawValue: name), let id = row[1].int,
                       let title = row[2].text

@@ -133,6 +133,19 @@ enum CommandTable {
             "sort", value: "ORDER", completion: .choices(ListQuery.SortOrder.allCases.map(\.rawValue)), "popular (default: most downloaded first), ascending or descending (by id)"),
     ]
 
+    /// How `comics search` treats what is typed, for its help and man page.
+    static let searchRules = HelpSection(title: "How words match", rows: [
+        HelpRow(name: "words", text: "all must appear, in any order; case and accents do not matter, nor English endings "
+            + "(velociraptor finds velociraptors, run finds running)"),
+        HelpRow(name: "c++ c# f#", text: "+ and # belong to the word: c++ finds C++, not every C"),
+        HelpRow(name: "node.js .net", text: "a word with a dot must appear as written, case aside"),
+        HelpRow(name: "\"a phrase\"", text: "the words side by side, in order; with double quotes the query is FTS5 syntax"),
+        HelpRow(name: "word*", text: "a prefix (astro* finds astronomy)"),
+        HelpRow(name: "AND OR NOT ( )", text: "combine terms"),
+        HelpRow(name: "order", text: "matches in the title first, then the words as one exact phrase, then by bm25 "
+            + "(the title weighs ten times the rest)"),
+    ])
+
     static let root = CommandSpec(
         name: "comics",
         abstract: "browse xkcd comics and Project Gutenberg books from the shell, offline-first",
@@ -173,7 +186,7 @@ enum CommandTable {
                 ]),
             CommandSpec(
                 name: "search",
-                abstract: "search everything cached (titles, alt text, transcripts, authors, subjects, summaries), best match first",
+                abstract: "search everything cached (titles, alt text, transcripts, authors, translators, editors, subjects, summaries), best match first",
                 arguments: [ArgumentSpec(
                     name: "TERMS",
                     help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them; "
@@ -183,8 +196,9 @@ enum CommandTable {
                 ],
                 examples: [
                     "comics search python", "comics search '\"little bobby tables\"'", "comics search -s books --remote dickens",
-                    "comics search astro* -n 5 --format json",
-                ]),
+                    "comics search astro* -n 5 --format json", "comics search c++",
+                ],
+                sections: [searchRules]),
             CommandSpec(
                 name: "fav", abstract: "toggle a favourite, or manage favourites",
                 arguments: [itemReference],
