@@ -65,6 +65,7 @@ final class TextFidelityTests: EndToEndTestCase {
         let flake = try table(["show", "718"])
         XCTAssertTrue(flake.contains("Dt X Au  100,000") || flake.contains("Dt X Au 100,000"), flake)
         XCTAssertTrue(flake.contains("Fermi's Lack-of-a-Paradox"), flake)
+        XCTAssertFalse(flake.split(separator: "\n").contains { $0.hasSuffix(" ") }, "no line ends in a space")
         let circuit = try table(["show", "730"])
         XCTAssertTrue(circuit.contains("\"← to center of sun\""), circuit)
         XCTAssertTrue(circuit.contains("holy water"), circuit)

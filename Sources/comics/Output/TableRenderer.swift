@@ -93,7 +93,7 @@ struct TableRenderer {
         }
         for (name, text) in paragraphs {
             output += "\n" + terminal.dim(name + ":") + "\n"
-            output += DisplayWidth.wrap(text, width: max(20, width - 2)).map { "  \($0)\n" }.joined()
+            output += DisplayWidth.wrap(text, width: max(20, width - 2)).map { $0.isEmpty ? "\n" : "  \($0)\n" }.joined()
         }
         return output
     }
