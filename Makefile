@@ -61,8 +61,16 @@ release: deps
 run: release
 	.build/release/comics list
 
+# The suite must leave a checkout as it found it: every file it writes
+# belongs in a temporary directory.
 test: test-deps
-	$(SWIFT) test --disable-swift-testing
+	@before="$$(git status --porcelain 2>/dev/null)"; \
+	$(SWIFT) test --disable-swift-testing || exit $$?; \
+	after="$$(git status --porcelain 2>/dev/null)"; \
+	if [ "$$before" != "$$after" ]; then \
+		echo "the test suite changed the checkout; git status before:" >&2; echo "$$before" >&2; \
+		echo "and after:" >&2; echo "$$after" >&2; exit 1; \
+	fi
 
 # The test suite under AddressSanitizer, then ThreadSanitizer, each in its
 # own build folder. Tests that age the clock with faketime are skipped: its
@@ -87,7 +95,7 @@ fuzz: deps
 SOAK_CRASH_RUNS ?= 1000
 SOAK_SECONDS ?= 300
 soak: test-deps
-	COMICS_CRASH_RUNS=$(SOAK_CRASH_RUNS) COMICS_CONCURRENCY_SECONDS=$(SOAK_SECONDS) \
+	COMICS_CRASH_RUNS=$(SOAK_CRASH_RUNS) COMICS_CONCURRENCY_SECONDS=$(SOAK_SECONDS) COMICS_FIRST_USE_ROUNDS=$(SOAK_CRASH_RUNS) \
 		$(SWIFT) test --disable-swift-testing --filter CrashAndConcurrencyTests
 
 # comics.1, generated from the command table by the built binary.

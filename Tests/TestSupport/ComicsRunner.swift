@@ -22,7 +22,11 @@ public struct RunResult: CustomStringConvertible {
 public final class ComicsRunner {
     public let home: TemporaryDirectory
     public var environment: [String: String]
-    public var databasePath: String { environment["COMICS_DB"] ?? "" }
+    /// Where comics keeps its database in this environment: COMICS_DB, or
+    /// the default under HOME, as comics itself decides.
+    public var databasePath: String {
+        environment["COMICS_DB"] ?? "\(environment["HOME"] ?? home.path)/.local/share/comics/comics.db"
+    }
 
     /// False under `make sanitize`: libfaketime, preloaded ahead of a
     /// sanitizer's runtime, recurses in clock_gettime and hangs the process.

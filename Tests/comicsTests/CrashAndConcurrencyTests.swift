@@ -1,4 +1,4 @@
-import ComicsKit
+@testable import ComicsKit
 import Foundation
 import TestSupport
 import XCTest
@@ -47,6 +47,25 @@ final class CrashAndConcurrencyTests: EndToEndTestCase {
         let again = try comics.run(["list", "-n", "150", "--refresh"])
         XCTAssertEqual(again.status, 0, "a rerun after the kills is safe: \(again)")
         try assertWholeWithEveryFavourite("after a clean rerun")
+    }
+
+    /// Six commands started together on a database that does not exist
+    /// yet, round after round: a file another process is still creating is
+    /// never taken for a foreign one, and every command succeeds.
+    func testFirstUseBySixProcessesAtOnce() throws {
+        let rounds = ProcessInfo.processInfo.environment["COMICS_FIRST_USE_ROUNDS"].flatMap(Int.init) ?? 60
+        let commands = [["list"], ["-s", "books", "list"], ["show", "5"], ["cleanup"], ["fav", "add", "7"], ["more"]]
+        for round in 0..<rounds {
+            comics.environment["COMICS_DB"] = comics.home.file("round-\(round)/comics.db")
+            for (command, result) in zip(commands, try comics.runTogether(commands)) {
+                XCTAssertEqual(result.status, 0, "round \(round + 1), \(command.joined(separator: " ")): \(result)")
+            }
+            XCTAssertTrue(comics.waitForBackgroundWork())
+            let probe = try DatabaseProbe(path: comics.databasePath)
+            XCTAssertEqual(try probe.count("PRAGMA user_version"), Migrations.all.count)
+            XCTAssertEqual(try probe.count("SELECT count(*) FROM schema_migrations"), Migrations.all.count, "migrated once")
+            XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites"), 1)
+        }
     }
 
     func testFourProcessesInLoopsAllSucceed() throws {

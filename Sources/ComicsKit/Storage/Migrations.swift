@@ -1,4 +1,6 @@
+import CSQLite
 import FoundationEssentials
+import Glibc
 
 /// One named schema change. Applied ones are recorded in the database, and
 /// `PRAGMA user_version` holds how many have run.
@@ -170,7 +172,7 @@ enum Migrations {
             // give space back cheaply for the life of the file.
             try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
         }
-        try database.execute("PRAGMA journal_mode = WAL")
+        try switchToWAL(database)
         if state == .upToDate { return }
         try database.writeTransaction {
             guard try currentState(database) != .upToDate else { return }
@@ -187,13 +189,37 @@ enum Migrations {
         }
     }
 
+    /// Switching to WAL needs the file to itself, and SQLite answers
+    /// "locked" at once instead of waiting in its busy handler when another
+    /// process has it open, as six commands started together on a new file
+    /// all do. A file already in WAL mode needs nothing; otherwise the switch
+    /// is retried for as long as any other lock would be waited for.
+    private static func switchToWAL(_ database: SQLiteDatabase) throws {
+        let deadline = Date().addingTimeInterval(Double(SQLiteDatabase.busyTimeoutMilliseconds) / 1000)
+        while true {
+            do {
+                if try database.query("PRAGMA journal_mode")[0][0].text == "wal" { return }
+                try database.execute("PRAGMA journal_mode = WAL")
+                return
+            } catch {
+                guard error.primaryCode == SQLITE_BUSY, Date() < deadline else { throw error }
+                usleep(UInt32.random(in: 2_000...20_000))
+            }
+        }
+    }
+
     /// `empty`: a new file, not a table in it yet.
     private enum State { case upToDate, needsMigration, empty }
 
+    /// The three facts are read in one statement, so from one snapshot:
+    /// read one by one, a file another process was creating could show its
+    /// tables without yet its application id, and be taken for a foreign one.
     private static func currentState(_ database: SQLiteDatabase) throws -> State {
-        let version = try database.query("PRAGMA user_version")[0][0].int ?? 0
-        let application = try database.query("PRAGMA application_id")[0][0].int ?? 0
-        let tableCount = try database.query("SELECT count(*) FROM sqlite_master")[0][0].int ?? 0
+        let row = try database.query("""
+            SELECT (SELECT user_version FROM pragma_user_version), (SELECT application_id FROM pragma_application_id),
+                   (SELECT count(*) FROM sqlite_master)
+            """)[0]
+        let (version, application, tableCount) = (row[0].int ?? 0, row[1].int ?? 0, row[2].int ?? 0)
         let isOurs = application == Int(applicationID) || (application == 0 && version == 0 && tableCount == 0)
         guard isOurs else {
             throw ComicsError.database("\(database.path) is not a comics database; give another path with --db or move the file aside")
