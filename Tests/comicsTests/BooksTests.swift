@@ -36,8 +36,11 @@ final class BooksTests: EndToEndTestCase {
         XCTAssertEqual(end.stdout, "")
         XCTAssertEqual(
             end.stderr,
-            "comics: error: no more to show: the end of the archive was reached (`comics list` starts again from the first page)\n")
+            "comics: error: no more to show: the end of this query's results was reached "
+                + "(`comics -s books list` with the same options starts again from its first page)\n")
         XCTAssertEqual(try server.requests(), ["/books/", "/books/?page=2"])
+        let threeLetters = try books(["list", "--language", "enm"])
+        XCTAssertEqual(threeLetters.status, 0, "three-letter codes work: \(threeLetters)")
     }
 
     func testShowAfterListNeedsNoRequest() throws {
@@ -276,7 +279,7 @@ final class BooksTests: EndToEndTestCase {
         let cases: [([String], String)] = [
             (["list", "--search", "x"], "comics: error: xkcd listings cannot be searched, filtered or sorted; --search, --language, --topic and --sort are for '--source books'\n"),
             (["-s", "books", "list", "-n", "5"], "comics: error: books pages are as long as the server makes them; --limit cannot change that; --limit is for '--source xkcd'\n"),
-            (["-s", "books", "list", "--language", "en,english"], "comics: error: 'english' in --language 'en,english' is not a language code; give two-letter codes separated by commas, such as en,fr\n"),
+            (["-s", "books", "list", "--language", "en,english"], "comics: error: 'english' in --language 'en,english' is not a language code; give two- or three-letter codes separated by commas, such as en,fr or enm\n"),
             (["-s", "books", "list", "--sort", "newest"], "comics: error: unknown sort order 'newest'; use one of: popular, ascending, descending\n"),
             (["-s", "books", "more", "--search", " "], "comics: error: --search needs some text\n"),
         ]

@@ -84,6 +84,25 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertTrue(bare.stderr.hasPrefix("usage: comics COMMAND"))
     }
 
+    func testABaseURLIsASchemeAndHostWithTrailingSlashesDropped() throws {
+        let base = try XCTUnwrap(comics.environment["COMICS_GUTENDEX_URL"])
+        for slashes in ["/", "//"] {
+            comics.environment["COMICS_GUTENDEX_URL"] = base + slashes
+            comics.environment["COMICS_XKCD_URL"] = base + slashes
+            let shown = try comics.run(["-s", "books", "show", "1342", "--refresh"])
+            XCTAssertEqual(shown.status, 0, "\(slashes): \(shown)")
+            XCTAssertEqual(try comics.run(["show", "1", "--refresh"]).status, 0)
+        }
+        XCTAssertFalse(try server.requests().contains { $0.hasPrefix("//") }, "no doubled slash reaches the server")
+        for bad in [base + "/books", base + "//books/", "ftp://example.com", base + "?x=1"] {
+            comics.environment["COMICS_GUTENDEX_URL"] = bad
+            let result = try comics.run(["-s", "books", "show", "1400"])
+            XCTAssertEqual(result.status, 2, "\(bad): \(result)")
+            XCTAssertEqual(result.stderr, "comics: error: COMICS_GUTENDEX_URL must be a scheme and host such as https://gutendex.com "
+                + "or http://127.0.0.1:8080, with no path, not '\(bad)'\n")
+        }
+    }
+
     func testGlobalOptionsWorkAnywhere() throws {
         let before = try comics.run(["-f", "json", "-n", "2", "list"])
         let after = try comics.run(["list", "--format=json", "-n2"])

@@ -62,6 +62,7 @@ final class InfoAndCleanupReportTests: EndToEndTestCase {
         XCTAssertEqual(dry["removed"]?.arrayValue?.count, 119)
         XCTAssertEqual(dry["database_bytes_after"], .null)
 
+        let sizeInfoShows = try JSONValue.parse(try comics.run(["info", "-f", "json"]).stdout)["size_bytes"]?.intValue
         let result = try comics.run(["cleanup", "--max-age", "0s", "-f", "json"])
         XCTAssertEqual(result.status, 0, "\(result)")
         let report = try JSONValue.parse(result.stdout)
@@ -73,6 +74,7 @@ final class InfoAndCleanupReportTests: EndToEndTestCase {
         XCTAssertEqual(report["limits"]?["books"]?["max_items"], .int(500))
         let after = try XCTUnwrap(report["database_bytes_after"]?.intValue)
         XCTAssertLessThan(after, try XCTUnwrap(report["database_bytes_before"]?.intValue))
+        XCTAssertEqual(report["database_bytes_before"]?.intValue, sizeInfoShows, "the size info showed")
         XCTAssertLessThan(try fileSize(comics.databasePath), before, "the file itself shrank")
         XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).rows("SELECT id FROM items").map { $0[0] }, ["150"])
 

@@ -37,6 +37,16 @@ final class SyncTests: EndToEndTestCase {
         let newestBefore = try probe.scalar("SELECT max(cached_at) FROM items WHERE source = 'xkcd'")
         let revalidated = try comics.run(["sync", "--refresh"])
         XCTAssertTrue(revalidated.stdout.hasPrefix("synced xkcd: fetched 0, 450 already fresh"), revalidated.stdout)
+        for format in ["json", "ndjson"] {
+            let summary = try comics.run(["sync", "--quiet", "-f", format])
+            let record = try JSONValue.parse(summary.stdout)
+            XCTAssertEqual(record["source"], .string("xkcd"), summary.stdout)
+            XCTAssertEqual(record["fetched"], .int(0))
+            XCTAssertEqual(record["already_fresh"], .int(450))
+            XCTAssertEqual(record["absent"], .int(0))
+            XCTAssertNotNil(record["seconds"], summary.stdout)
+        }
+        XCTAssertTrue(try comics.run(["sync", "-f", "csv"]).stdout.hasPrefix("source,fetched,already_fresh,absent,seconds\r\nxkcd,0,450,0,"))
         XCTAssertGreaterThan(try probe.scalar("SELECT min(cached_at) FROM items WHERE source = 'xkcd'"), newestBefore,
                              "every comic answered 304 and was renewed")
     }

@@ -92,6 +92,8 @@ public protocol CacheStore: AnyObject {
     func integrityProblems() throws -> [String]
     /// Gives the space of removed rows back to the file system.
     func compact() throws -> Compaction
+    /// The file and its WAL, as `info` reports them.
+    func bytesOnDisk() -> Int
     func setting(_ key: String) throws -> String?
     func setSetting(_ key: String, to value: String) throws
     func removeSetting(_ key: String) throws

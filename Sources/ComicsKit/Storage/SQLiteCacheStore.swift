@@ -493,7 +493,7 @@ public final class SQLiteCacheStore: CacheStore {
     }
 
     /// The file and its WAL, measured with stat(2): never opened a second time.
-    private func bytesOnDisk() -> Int {
+    public func bytesOnDisk() -> Int {
         [database.path, database.path + "-wal"].reduce(0) { total, path in
             var status = stat()
             return total + (stat(path, &status) == 0 ? Int(status.st_size) : 0)

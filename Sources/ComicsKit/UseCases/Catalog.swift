@@ -56,7 +56,7 @@ public final class Catalog {
         case nil:
             position = PageKey.firstPosition
         case .endOfArchive:
-            throw Self.endOfArchive
+            throw Self.endOfListing(source)
         case let .next(next):
             position = next
         }
@@ -65,7 +65,7 @@ public final class Catalog {
         try moveCursor(to: cursor(after: page), source: sourceName, query: cursorKey)
         if items.isEmpty && !key.isFirst {
             // The listing shrank under the cursor: nothing is left past it.
-            throw Self.endOfArchive
+            throw Self.endOfListing(source)
         }
         return items
     }
@@ -76,8 +76,13 @@ public final class Catalog {
         return query.withLimit(try configuredPageSize())
     }
 
-    private static let endOfArchive = ComicsError.notFound(
-        "no more to show: the end of the archive was reached (`comics list` starts again from the first page)")
+    /// xkcd's listing is its archive; a books listing is one query's results.
+    private static func endOfListing(_ source: ItemSource) -> ComicsError {
+        source.acceptsFilters
+            ? .notFound("no more to show: the end of this query's results was reached "
+                + "(`comics -s books list` with the same options starts again from its first page)")
+            : .notFound("no more to show: the end of the archive was reached (`comics list` starts again from the first page)")
+    }
 
     private func cursor(after page: StoredPage) -> PageCursor {
         page.nextPosition.map { .next(position: $0) } ?? .endOfArchive
@@ -336,6 +341,9 @@ public final class Catalog {
             if let maxItems = overrides.maxItems { rules[source].maxItems = maxItems }
         }
         let now = clock.now
+        // Measured before anything is removed: the deletions themselves
+        // grow the WAL, and the size reported must be the one `info` showed.
+        let bytesBefore = store.bytesOnDisk()
         let removed = try store.removeItems(dryRun: dryRun) { rules.selectForRemoval(from: $0, now: now) }
         var imagesRemoved = ImageCacheUsage()
         var compaction: Compaction?
@@ -345,7 +353,7 @@ public final class Catalog {
                 try store.removePages(of: source, fetchedBefore: now.addingTimeInterval(-rules[source].maxAge))
             }
             imagesRemoved = try removeOrphanedImages()
-            compaction = try compact()
+            compaction = try compact().map { Compaction(bytesBefore: bytesBefore, bytesAfter: $0.bytesAfter) }
         }
         let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
         return CleanupReport(

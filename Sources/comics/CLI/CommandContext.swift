@@ -203,17 +203,25 @@ final class CommandContext {
         for code in codes where !(2...3).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw ComicsError.usage(
                 "'\(code)' in --language '\(text)' is not a language code",
-                hint: "give two-letter codes separated by commas, such as en,fr")
+                hint: "give two- or three-letter codes separated by commas, such as en,fr or enm")
         }
         return codes
     }
 
-    private static func baseURL(_ value: String?, default fallback: String, variable: String) throws -> String {
+    /// A base URL is a scheme and a host, with a port if need be: comics
+    /// adds every path itself. Trailing slashes are dropped; a path, query
+    /// or fragment would send every request somewhere else, so it is refused.
+    static func baseURL(_ value: String?, default fallback: String, variable: String) throws -> String {
         guard let value, !value.isEmpty else { return fallback }
-        guard URLOrigin(value) != nil else {
-            throw ComicsError.usage("\(variable) must be an http or https URL, not '\(value)'")
+        var trimmed = Substring(value)
+        while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        let expected = "a scheme and host such as \(fallback) or http://127.0.0.1:8080, with no path"
+        guard URLOrigin(String(trimmed)) != nil, let hostStart = trimmed.firstRange(of: "://")?.upperBound,
+              !trimmed[hostStart...].contains(where: { "/?#".contains($0) })
+        else {
+            throw ComicsError.usage("\(variable) must be \(expected), not '\(TerminalText.sanitize(value, singleLine: true))'")
         }
-        return value
+        return String(trimmed)
     }
 
     /// `--db`, then `COMICS_DB`, then `$XDG_DATA_HOME/comics/comics.db`,

@@ -127,7 +127,7 @@ enum CommandTable {
     /// A books query; `more` continues the query it is given.
     static let bookQueryOptions: [OptionSpec] = [
         OptionSpec("search", value: "TEXT", "books whose title or authors contain every word of TEXT"),
-        OptionSpec("language", value: "CODES", "books in any of these languages (en,fr)"),
+        OptionSpec("language", value: "CODES", "books in any of these languages: two- or three-letter codes (en,fr or enm)"),
         OptionSpec("topic", value: "TEXT", "books whose subjects or bookshelves contain TEXT"),
         OptionSpec(
             "sort", value: "ORDER", completion: .choices(ListQuery.SortOrder.allCases.map(\.rawValue)), "popular (default: most downloaded first), ascending or descending (by id)"),

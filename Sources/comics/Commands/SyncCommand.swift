@@ -30,8 +30,18 @@ enum SyncCommand {
                 "sync stopped: \(error.message); the \(checked) checked so far are kept; run the same 'comics sync' again to resume")
         }
         context.endProgress()
-        guard !context.isQuiet else { return }
         let seconds = Date().timeIntervalSince(started)
+        guard context.format == .table else {
+            // Data asked for: printed even with --quiet.
+            let record = JSONValue.object([
+                ("source", .string(context.source.rawValue)), ("fetched", .int(report.fetched)),
+                ("already_fresh", .int(report.upToDate)), ("absent", .int(report.absent)),
+                ("seconds", .double((seconds * 10).rounded() / 10)),
+            ])
+            let columns = ["source", "fetched", "already_fresh", "absent", "seconds"]
+            return try context.write(Records.render([record], as: context.format, columns: columns, single: true))
+        }
+        guard !context.isQuiet else { return }
         var summary = "synced \(context.source.rawValue): fetched \(report.fetched), \(report.upToDate) already fresh"
         if report.absent > 0 { summary += ", \(report.absent) absent upstream" }
         try context.write(summary + " in \(OneDecimal.format(seconds)) s\n")
