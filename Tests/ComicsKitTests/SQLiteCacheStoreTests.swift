@@ -135,6 +135,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
         try DatabaseProbe.execute(on: path, """
             DROP TRIGGER item_search_update;
             CREATE TRIGGER item_search_update AFTER UPDATE ON items BEGIN SELECT 1; END;
+            ALTER TABLE cursors DROP COLUMN page_size;
             DELETE FROM schema_migrations WHERE name IN (\(Migrations.all[3...].map { "'\($0.name)'" }.joined(separator: ", ")));
             PRAGMA user_version = 3;
             """)

@@ -68,7 +68,7 @@ final class CommandLineTests: EndToEndTestCase {
             (["list", "--format", "xml"], "comics: error: unknown format 'xml'; use one of: table, json, ndjson, csv, tsv\n"),
             (["-s", "dilbert", "list"], "comics: error: unknown source 'dilbert'; sources are: xkcd, books\n"),
             (["show"], "comics: error: 'comics show' needs a REF; see 'comics show --help'\n"),
-            (["show", "abc"], "comics: error: 'abc' is not an item reference; use a number such as 353, a qualified reference such as xkcd:353, or latest\n"),
+            (["show", "abc"], "comics: error: 'abc' is not an item reference; use a number such as 353, a qualified reference such as xkcd:353, latest or random\n"),
             (["show", "1", "2"], "comics: error: 'comics show' takes one REF, got 2; see 'comics show --help'\n"),
             (["list", "--offline", "--refresh"], "comics: error: --offline and --refresh contradict each other; use one of them\n"),
             (["list", "extra"], "comics: error: unexpected argument 'extra' for 'comics list'; see 'comics list --help'\n"),

@@ -1,4 +1,4 @@
-import ComicsKit
+@testable import ComicsKit
 import Foundation
 import TestSupport
 import XCTest
@@ -135,7 +135,7 @@ final class CacheUpgradeTests: EndToEndTestCase {
         XCTAssertTrue(transcript?.contains("Witnesses → these dudes I know") == true, transcript ?? "")
 
         let probe = try DatabaseProbe(path: comics.databasePath)
-        XCTAssertEqual(try probe.count("PRAGMA user_version"), 6)
+        XCTAssertEqual(try probe.count("PRAGMA user_version"), Migrations.all.count)
         XCTAssertEqual(try probe.count("SELECT count(*) FROM items"), 8)
         XCTAssertEqual(try probe.rows("SELECT source || ':' || id FROM favorites ORDER BY source, id").map { $0[0] }, ["books:1436", "xkcd:472"])
         XCTAssertEqual(try probe.scalar("SELECT value FROM settings WHERE key = 'config.max-items'"), "500")

@@ -37,9 +37,10 @@ public struct StoredPage: Equatable, Sendable {
     }
 }
 
-/// Where `more` continues a listing.
+/// Where `more` continues a listing, and the page size of the listing it
+/// follows (nil: not known), so `list -n 50` is followed by pages of 50.
 public enum PageCursor: Equatable, Sendable {
-    case next(position: String)
+    case next(position: String, pageSize: Int? = nil)
     case endOfArchive
 }
 
@@ -64,6 +65,14 @@ public protocol CacheStore: AnyObject {
     func save(_ page: StoredPage, items: [FetchedItem]) throws -> [CachedItem]?
     func cursor(source: SourceName, query: String) throws -> PageCursor?
     func setCursor(_ cursor: PageCursor, source: SourceName, query: String, at date: Date) throws
+    /// Cached ids of a source, highest first, none above `atMost`: what a
+    /// page of a numbered archive can be composed of without the network.
+    func cachedIDs(of source: SourceName, atMost highest: Int?, limit: Int) throws -> [Int]
+    /// One cached id picked uniformly, or nil when none is cached.
+    func randomCachedID(of source: SourceName) throws -> Int?
+    /// When a listing's first page was last fetched (or revalidated):
+    /// how current the cache's idea of the newest item is.
+    func lastListingFetch(of source: SourceName) throws -> Date?
     /// Applies the change and returns whether the item is now a favourite.
     func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
     func favorites(source: SourceName?) throws -> [CachedItem]

@@ -15,9 +15,11 @@ public struct ItemRef: Hashable, Sendable, CustomStringConvertible {
 public enum ItemReference: Equatable, Sendable {
     case item(ItemRef)
     case latest(SourceName)
+    /// One item of the archive picked uniformly (xkcd).
+    case random(SourceName)
 
-    /// Parses `353`, `xkcd:353` or `latest` (also `xkcd:latest`); a bare
-    /// number belongs to `defaultSource`.
+    /// Parses `353`, `xkcd:353`, `latest` or `random` (also `xkcd:latest`);
+    /// a bare number belongs to `defaultSource`.
     public static func parse(_ text: String, defaultSource: SourceName) throws -> ItemReference {
         var source = defaultSource
         var rest = Substring(text)
@@ -31,13 +33,15 @@ public enum ItemReference: Equatable, Sendable {
             source = named
             rest = text[text.index(after: colon)...]
         }
-        if rest.lowercased() == "latest" {
-            return .latest(source)
+        switch rest.lowercased() {
+        case "latest": return .latest(source)
+        case "random": return .random(source)
+        default: break
         }
         guard let id = Int(rest), id > 0, rest.allSatisfy(\.isASCII) else {
             throw ComicsError.usage(
                 "'\(text)' is not an item reference",
-                hint: "use a number such as 353, a qualified reference such as xkcd:353, or latest")
+                hint: "use a number such as 353, a qualified reference such as xkcd:353, latest or random")
         }
         return .item(ItemRef(source: source, id: id))
     }

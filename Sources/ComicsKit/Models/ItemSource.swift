@@ -37,7 +37,12 @@ public protocol ItemSource {
     var itemNoun: String { get }
     /// The host users would recognise in messages ("xkcd.com").
     var hostDescription: String { get }
-    /// Whether `latest` means something here.
+    /// Whether a listing page holds its items whole (Gutendex), so a page
+    /// unchanged upstream (304) means its items are unchanged too.
+    var pagesHoldItems: Bool { get }
+    /// Whether `latest` and `random` mean something here: the items are an
+    /// archive numbered 1 to the newest, and a page is the next numbers
+    /// downwards, so one can be composed from cached items alone.
     var hasLatest: Bool { get }
     /// The attributes worth a column when items are listed in a table.
     var summaryAttributes: [String] { get }

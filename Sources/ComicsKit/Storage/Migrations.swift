@@ -136,6 +136,10 @@ enum Migrations {
             UPDATE items SET etag = NULL, last_modified = NULL;
             UPDATE pages SET etag = NULL, last_modified = NULL;
             """, transform: applyTodaysXKCDTextRules),
+        // `more` continues with the page size of the `list` it follows.
+        Migration(name: "cursors-keep-page-size", sql: """
+            ALTER TABLE cursors ADD COLUMN page_size INTEGER;
+            """),
     ]
 
     private static func applyTodaysXKCDTextRules(_ database: SQLiteDatabase) throws {

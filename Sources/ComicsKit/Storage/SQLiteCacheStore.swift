@@ -234,23 +234,23 @@ public final class SQLiteCacheStore: CacheStore {
     public func cursor(source: SourceName, query: String) throws -> PageCursor? {
         try guarded {
             let rows = try database.query(
-                "SELECT next_position FROM cursors WHERE source = ? AND query = ?",
+                "SELECT next_position, page_size FROM cursors WHERE source = ? AND query = ?",
                 [.text(source.rawValue), .text(query)])
             guard let row = rows.first else { return nil }
-            return row[0].text.map { .next(position: $0) } ?? .endOfArchive
+            return row[0].text.map { .next(position: $0, pageSize: row[1].int) } ?? .endOfArchive
         }
     }
 
     public func setCursor(_ cursor: PageCursor, source: SourceName, query: String, at date: Date) throws {
-        let position: SQLiteValue = switch cursor {
-        case let .next(position): .text(position)
-        case .endOfArchive: .null
+        let (position, pageSize): (SQLiteValue, SQLiteValue) = switch cursor {
+        case let .next(position, pageSize): (.text(position), pageSize.map { .integer(Int64($0)) } ?? .null)
+        case .endOfArchive: (.null, .null)
         }
         try guarded {
             try database.writeTransaction {
                 try database.run(
-                    "INSERT OR REPLACE INTO cursors (source, query, next_position, updated_at) VALUES (?, ?, ?, ?)",
-                    [.text(source.rawValue), .text(query), position, .date(date)])
+                    "INSERT OR REPLACE INTO cursors (source, query, next_position, page_size, updated_at) VALUES (?, ?, ?, ?, ?)",
+                    [.text(source.rawValue), .text(query), position, pageSize, .date(date)])
             }
         }
     }
@@ -286,6 +286,31 @@ public final class SQLiteCacheStore: CacheStore {
                 ORDER BY f.source, f.id
                 """, [.optionalText(source?.rawValue)])
             return rows.compactMap(Self.cachedItem)
+        }
+    }
+
+    // MARK: - What the cache can show without the network
+
+    public func cachedIDs(of source: SourceName, atMost highest: Int?, limit: Int) throws -> [Int] {
+        try guarded {
+            try database.query("""
+                SELECT id FROM items WHERE source = ?1 AND (?2 IS NULL OR id <= ?2) ORDER BY id DESC LIMIT ?3
+                """, [.text(source.rawValue), highest.map { .integer(Int64($0)) } ?? .null, .integer(Int64(limit))])
+                .compactMap { $0[0].int }
+        }
+    }
+
+    public func randomCachedID(of source: SourceName) throws -> Int? {
+        try guarded {
+            try database.query("SELECT id FROM items WHERE source = ? ORDER BY random() LIMIT 1", [.text(source.rawValue)])
+                .first?[0].int
+        }
+    }
+
+    public func lastListingFetch(of source: SourceName) throws -> Date? {
+        try guarded {
+            try database.query("SELECT max(fetched_at) FROM pages WHERE source = ? AND position = ''", [.text(source.rawValue)])
+                .first?[0].double.map { Date(timeIntervalSince1970: $0) }
         }
     }
 

@@ -41,28 +41,34 @@ public final class Catalog {
         let source = try source(sourceName)
         let query = try withConfiguredPageSize(query, for: source)
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
-        let (page, items) = try servePage(key, query: query, source: source)
-        try moveCursor(to: cursor(after: page), source: sourceName, query: source.cursorQueryKey(query))
-        return items
+        let served = try servePage(key, query: query, source: source)
+        warnAboutFallback(served)
+        try moveCursor(to: cursor(after: served.page, query: query, source: source), source: sourceName, query: source.cursorQueryKey(query))
+        return served.items
     }
 
-    /// The page after the last one `list` or `more` showed.
-    public func more(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
+    /// The page after the last one `list` or `more` showed, as large as
+    /// that one unless `--limit` says otherwise.
+    public func more(_ sourceName: SourceName, query asked: ListQuery) throws -> [CachedItem] {
         let source = try source(sourceName)
-        let query = try withConfiguredPageSize(query, for: source)
-        let cursorKey = source.cursorQueryKey(query)
+        let cursorKey = source.cursorQueryKey(asked)
         let position: String
+        var query = asked
         switch try store.cursor(source: sourceName, query: cursorKey) {
         case nil:
             position = PageKey.firstPosition
         case .endOfArchive:
             throw Self.endOfListing(source)
-        case let .next(next):
+        case let .next(next, pageSize):
             position = next
+            if query.limit == nil, source.acceptsPageSize, let pageSize { query = query.withLimit(pageSize) }
         }
+        query = try withConfiguredPageSize(query, for: source)
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: position)
-        let (page, items) = try servePage(key, query: query, source: source)
-        try moveCursor(to: cursor(after: page), source: sourceName, query: cursorKey)
+        let served = try servePage(key, query: query, source: source)
+        warnAboutFallback(served)
+        let (page, items) = (served.page, served.items)
+        try moveCursor(to: cursor(after: page, query: query, source: source), source: sourceName, query: cursorKey)
         if items.isEmpty && !key.isFirst {
             // The listing shrank under the cursor: nothing is left past it.
             throw Self.endOfListing(source)
@@ -84,8 +90,8 @@ public final class Catalog {
             : .notFound("no more to show: the end of the archive was reached (`comics list` starts again from the first page)")
     }
 
-    private func cursor(after page: StoredPage) -> PageCursor {
-        page.nextPosition.map { .next(position: $0) } ?? .endOfArchive
+    private func cursor(after page: StoredPage, query: ListQuery, source: ItemSource) -> PageCursor {
+        page.nextPosition.map { .next(position: $0, pageSize: source.acceptsPageSize ? query.pageSize : nil) } ?? .endOfArchive
     }
 
     /// Writes the cursor only when it moves, so a repeated `list` stays a pure read.
@@ -94,12 +100,26 @@ public final class Catalog {
         try store.setCursor(cursor, source: source, query: query, at: clock.now)
     }
 
+    /// A page as served, and why the network was not used for it when it
+    /// should have been.
+    struct ServedPage {
+        var page: StoredPage
+        var items: [CachedItem]
+        /// Composed from cached items: no complete copy of this page was stored.
+        var isComposed = false
+        /// The network failure that made the cache stand in; nil when the
+        /// network was not needed or `--offline` forbade it.
+        var failure: ComicsError?
+    }
+
     /// Cache-first for one page: a complete, fresh copy is served as is; a
     /// stale one is served and refreshed in the background; anything else is
-    /// fetched now. If fetching fails, whatever is cached is served with a warning.
-    private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> (StoredPage, [CachedItem]) {
+    /// fetched now. Without the network (offline, or fetching fails), the
+    /// stored copy is served, or else a page composed from cached items;
+    /// only when there is neither is nothing cached.
+    private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> ServedPage {
         let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
-        let cached = try completePage(key)
+        let cached = try completePage(key).map { ServedPage(page: $0.page, items: $0.items) }
         switch action(cachedAt: cached?.page.fetchedAt, ttl: ttl) {
         case .serve:
             if let cached { return cached }
@@ -110,20 +130,58 @@ public final class Catalog {
             break
         }
         guard mode != .offline else {
+            if let composed = try composedPage(key, query: query, source: source) { return composed }
             throw ComicsError.network("nothing cached for this page, and --offline forbids the network")
         }
         do {
             // A cleanup in another process may remove items the fetch took
             // as cached before the page is stored; a second fetch then asks
             // for every item, and what it stores cannot be missing.
-            if let fresh = try refreshPage(key, query: query, source: source, trustingCache: true) { return fresh }
-            if let fresh = try refreshPage(key, query: query, source: source, trustingCache: false) { return fresh }
+            for trustingCache in [true, false] {
+                if let fresh = try refreshPage(key, query: query, source: source, trustingCache: trustingCache) {
+                    return ServedPage(page: fresh.0, items: fresh.1)
+                }
+            }
         } catch let error as ComicsError where error.kind == .network {
-            guard let cached else { throw error }
-            warnServingStale(cached.page.fetchedAt, because: error)
-            return cached
+            guard var fallback = try cached ?? composedPage(key, query: query, source: source) else { throw error }
+            fallback.failure = error
+            return fallback
         }
         throw ComicsError.unexpected("the page could not be stored whole; run the command again")
+    }
+
+    /// What the cache can show for a page it holds no complete copy of: in
+    /// a numbered archive the cached numbers downwards from the page's
+    /// start (the newest cached for the first page); for a query, the items
+    /// of its stored page that are still cached. nil when that is nothing.
+    private func composedPage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> ServedPage? {
+        let ids: [Int]
+        var nextPosition: String?
+        if source.hasLatest {
+            let start = key.isFirst ? nil : Int(key.position)
+            ids = try store.cachedIDs(of: key.source, atMost: start, limit: query.pageSize)
+            nextPosition = ids.last.flatMap { $0 > 1 ? String($0 - 1) : nil }
+        } else {
+            guard let stored = try store.page(key) else { return nil }
+            ids = stored.itemIDs
+            nextPosition = stored.nextPosition
+        }
+        let found = try store.cachedItems(ids.map { ItemRef(source: key.source, id: $0) })
+        let items = ids.compactMap { found[ItemRef(source: key.source, id: $0)] }
+        guard let oldest = items.map(\.cachedAt).min() else { return nil }
+        let page = StoredPage(
+            key: key, itemIDs: items.map(\.ref.id), nextPosition: nextPosition, fetchedAt: oldest, validators: .none)
+        return ServedPage(page: page, items: items, isComposed: true)
+    }
+
+    /// One warning when the network failed and the cache stood in.
+    private func warnAboutFallback(_ served: ServedPage) {
+        guard let failure = served.failure else { return }
+        if served.isComposed {
+            warnings.append("\(failure.message); showing what is cached")
+        } else {
+            warnServingStale(served.page.fetchedAt, because: failure)
+        }
     }
 
     /// The stored page with every item it names, or nil if any is missing.
@@ -164,26 +222,53 @@ public final class Catalog {
             page.fetchedAt = clock.now
             if !validators.isEmpty { page.validators = validators }
         }
-        return try store.save(page, items: items).map { (page, $0) }
+        guard var storedItems = try store.save(page, items: items) else { return nil }
+        if case .notModified = outcome, source.pagesHoldItems {
+            // The page, and so every item in it, is as it was.
+            try store.markRevalidated(Dictionary(uniqueKeysWithValues: storedItems.map { ($0.ref, Validators.none) }), at: clock.now)
+            storedItems = try reread(storedItems)
+        }
+        return (page, try revalidatingStaleItems(storedItems, source: source))
+    }
+
+    /// A page's items past the detail TTL are revalidated with it, at once
+    /// and conditionally, so a fresh page never holds stale items for good.
+    /// If the network fails here, the page still stands.
+    private func revalidatingStaleItems(_ items: [CachedItem], source: ItemSource) throws -> [CachedItem] {
+        let stale = items.filter(isStale)
+        guard !stale.isEmpty else { return items }
+        do {
+            let answers = try source.fetchItems(stale.map { (id: $0.ref.id, validators: $0.validators) })
+            var fetched: [FetchedItem] = []
+            var revalidated: [ItemRef: Validators] = [:]
+            for (item, answer) in zip(stale, answers) {
+                switch answer {
+                case let .fetched(new): fetched.append(new)
+                case let .notModified(validators): revalidated[item.ref] = validators
+                case .notFound: break
+                }
+            }
+            let now = clock.now
+            try store.markRevalidated(revalidated, at: now)
+            try store.save(fetched, at: now)
+        } catch let error as ComicsError where error.kind == .network {
+            return items
+        }
+        return try reread(items)
+    }
+
+    private func reread(_ items: [CachedItem]) throws -> [CachedItem] {
+        let current = try store.cachedItems(items.map(\.ref))
+        return items.map { current[$0.ref] ?? $0 }
     }
 
     // MARK: - One item
 
-    /// One item in full, by number or `latest`.
+    /// One item in full, by number, `latest` or `random`.
     public func show(_ reference: ItemReference) throws -> CachedItem {
+        if case let .random(sourceName) = reference { return try showRandom(sourceName) }
         let ref = try resolve(reference)
-        let source = try source(ref.source)
-        let cached = try store.cachedItem(ref)
-        switch action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL) {
-        case .serve:
-            if let cached { return cached }
-        case .serveAndRefresh:
-            deferredTasks.append(.refreshItem(ref))
-            if let cached { return cached }
-        case .fetch:
-            break
-        }
-        return try fetchItem(ref, source: source, cached: cached)
+        return try fetchItemIfNeeded(ref, source: try source(ref.source), cached: try store.cachedItem(ref))
     }
 
     /// Fetches an item now (conditionally when cached); a network failure
@@ -217,44 +302,129 @@ public final class Catalog {
         }
     }
 
-    /// `latest` is the first item of the newest one-item page.
+    /// A comic picked uniformly from the archive (1 to the newest; a number
+    /// upstream has no comic for is picked again); without the network,
+    /// one picked uniformly from the cached ones.
+    private func showRandom(_ sourceName: SourceName) throws -> CachedItem {
+        let source = try source(sourceName)
+        guard source.hasLatest else {
+            throw ComicsError.usage("\(sourceName.rawValue) has no numbered archive to pick from", hint: "name one by its number")
+        }
+        if mode != .offline {
+            do {
+                let (newest, served) = try newest(source)
+                if served.isComposed || served.failure != nil {
+                    throw served.failure ?? ComicsError.network("cannot check \(source.hostDescription)")
+                }
+                for _ in 0..<5 {
+                    let ref = ItemRef(source: sourceName, id: Int.random(in: 1...max(1, newest)))
+                    do {
+                        let before = try store.cachedItem(ref)
+                        return try fetchItemIfNeeded(ref, source: source, cached: before)
+                    } catch let error as ComicsError where error.kind == .notFound {
+                        continue
+                    }
+                }
+            } catch let error as ComicsError where error.kind == .network {
+                warnings.append("\(error.message); picking from the cached comics instead")
+            }
+        }
+        guard let id = try store.randomCachedID(of: sourceName), let cached = try store.cachedItem(ItemRef(source: sourceName, id: id)) else {
+            throw ComicsError.network("no \(source.itemNoun) is cached to pick from, and the network cannot be used")
+        }
+        return cached
+    }
+
+    /// Serves a cached copy (refreshing it in the background when stale) or fetches it now.
+    private func fetchItemIfNeeded(_ ref: ItemRef, source: ItemSource, cached: CachedItem?) throws -> CachedItem {
+        switch action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL) {
+        case .serve:
+            if let cached { return cached }
+        case .serveAndRefresh:
+            deferredTasks.append(.refreshItem(ref))
+            if let cached { return cached }
+        case .fetch:
+            break
+        }
+        return try fetchItem(ref, source: source, cached: cached)
+    }
+
+    /// The newest item's number, from the newest one-item page: fetched,
+    /// stored, or (without the network) the newest cached.
+    private func newest(_ source: ItemSource) throws -> (Int, ServedPage) {
+        let query = ListQuery(limit: 1)
+        let key = PageKey(source: source.name, query: source.pageQueryKey(query), position: PageKey.firstPosition)
+        let served = try servePage(key, query: query, source: source)
+        guard let id = served.page.itemIDs.first else {
+            throw ComicsError.notFound("\(source.hostDescription) has no comics yet")
+        }
+        return (id, served)
+    }
+
+    /// `latest` is the first item of the newest one-item page. Without the
+    /// network it is the newest cached, with a warning when the archive has
+    /// not been checked within the list TTL: a newer one may exist.
     func resolve(_ reference: ItemReference) throws -> ItemRef {
         switch reference {
         case let .item(ref):
             return ref
-        case let .latest(sourceName):
+        case let .latest(sourceName), let .random(sourceName):
             let source = try source(sourceName)
             guard source.hasLatest else {
                 throw ComicsError.usage("\(sourceName.rawValue) has no latest item", hint: "name one by its number")
             }
-            let query = ListQuery(limit: 1)
-            let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
-            guard let id = try servePage(key, query: query, source: source).0.itemIDs.first else {
-                throw ComicsError.notFound("\(source.hostDescription) has no comics yet")
+            let (id, served) = try newest(source)
+            if mode == .offline || served.failure != nil {
+                let checked = try store.lastListingFetch(of: sourceName)
+                if checked.map({ clock.now.timeIntervalSince($0) > policy.listTTL }) ?? true {
+                    let reason = served.failure.map { "\($0.message); " } ?? ""
+                    let last = checked.map { "last checked \(RelativeAge.describe(clock.now.timeIntervalSince($0)))" } ?? "never checked"
+                    warnings.append("\(reason)#\(id) is the newest \(source.itemNoun) cached; \(source.hostDescription) was \(last), so there may be a newer one")
+                }
             }
+            if case .random = reference { return ItemRef(source: sourceName, id: Int.random(in: 1...id)) }
             return ItemRef(source: sourceName, id: id)
         }
     }
 
     // MARK: - Favourites
 
-    /// The result of a favourite change: the item, whether it is now a
-    /// favourite, and whether anything changed.
+    /// The result of a favourite change: the item (nil when it could not be
+    /// fetched yet), whether it is now a favourite, and whether anything changed.
     public struct FavoriteOutcome: Equatable, Sendable {
-        public let item: CachedItem
+        public let ref: ItemRef
+        public let item: CachedItem?
         public let isFavorite: Bool
         public let changed: Bool
+        /// A favourite whose item could not be fetched yet.
+        public let isPending: Bool
+        /// Why: the network failure; nil under --offline.
+        public let pendingReason: String?
     }
 
     /// Marks or unmarks an item, fetching it first if it is not cached.
+    /// Without the network the favourite is recorded all the same, and the
+    /// item is fetched in the background once the network is back, as
+    /// `fav import` does; an item upstream does not have is refused.
     public func changeFavorite(_ reference: ItemReference, _ change: FavoriteChange) throws -> FavoriteOutcome {
         let ref = try resolve(reference)
         let source = try source(ref.source)
-        let before = try store.cachedItem(ref) ?? fetchItem(ref, source: source, cached: nil)
+        var before = try store.cachedItem(ref)
+        let wasFavorite = try before?.isFavorite ?? store.favoritesNotCached(source: ref.source).contains(ref)
+        let willBeFavorite = change == .add || (change == .toggle && !wasFavorite)
+        var pendingReason: String?
+        if before == nil && willBeFavorite && mode != .offline {
+            do {
+                before = try fetchItem(ref, source: source, cached: nil)
+            } catch let error as ComicsError where error.kind == .network {
+                pendingReason = error.message
+            }
+        }
         let isFavorite = try store.changeFavorite(ref, change, at: clock.now)
-        var item = before
-        item.isFavorite = isFavorite
-        return FavoriteOutcome(item: item, isFavorite: isFavorite, changed: isFavorite != before.isFavorite)
+        before?.isFavorite = isFavorite
+        return FavoriteOutcome(
+            ref: ref, item: before, isFavorite: isFavorite, changed: isFavorite != wasFavorite,
+            isPending: isFavorite && before == nil, pendingReason: pendingReason)
     }
 
     public func favorites(source: SourceName?) throws -> [CachedItem] {
@@ -275,8 +445,14 @@ public final class Catalog {
         case .cleanup:
             _ = try cleanup(overrides: CleanupOverrides(), dryRun: false)
         case .fetchFavorites:
-            try store.setSetting(SettingKey.favoritesFetchAttempt, to: String(clock.now.timeIntervalSince1970))
-            _ = try fetchFavorites(try store.favoritesNotCached(source: nil), progress: { _, _ in })
+            // Due again in an hour once upstream answered (an id it does not
+            // have must not cost every command a request); in a minute when
+            // the network failed, so the network coming back is soon noticed.
+            let now = clock.now.timeIntervalSince1970
+            try store.setSetting(SettingKey.favoritesFetchDue, to: String(now + policy.listTTL))
+            if try fetchFavorites(try store.favoritesNotCached(source: nil), progress: { _, _ in }).failure != nil {
+                try store.setSetting(SettingKey.favoritesFetchDue, to: String(now + Self.favoritesRetryAfterNetworkFailure))
+            }
         }
     }
 
@@ -289,13 +465,15 @@ public final class Catalog {
         return tasks
     }
 
-    /// Favourites not cached yet are fetched when online, at most once an
-    /// hour: one that upstream does not have must not cost every command a request.
+    /// Favourites not cached yet are fetched in the background when online,
+    /// when the last attempt says (see `perform`).
     private func isFavoritesFetchDue() throws -> Bool {
         guard mode != .offline, try !store.favoritesNotCached(source: nil).isEmpty else { return false }
-        guard let text = try store.setting(SettingKey.favoritesFetchAttempt), let last = Double(text) else { return true }
-        return clock.now.timeIntervalSince1970 - last >= policy.listTTL
+        guard let text = try store.setting(SettingKey.favoritesFetchDue), let due = Double(text) else { return true }
+        return clock.now.timeIntervalSince1970 >= due
     }
+
+    static let favoritesRetryAfterNetworkFailure: TimeInterval = 60
 
     private func isCleanupDue() throws -> Bool {
         guard try isEnabled(.autoCleanup) else { return false }
@@ -406,8 +584,8 @@ public enum SettingKey {
     public static let lastCleanup = "cleanup.last_run"
     /// When the automatic cleanup's first day began, before any cleanup ran.
     public static let firstUse = "cleanup.first_use"
-    /// When favourites not cached yet were last tried in the background.
-    public static let favoritesFetchAttempt = "favorites.fetch_attempt"
+    /// When favourites not cached yet are next tried in the background.
+    public static let favoritesFetchDue = "favorites.fetch_due"
 }
 
 /// "3 hours ago", for messages about cached copies.

@@ -112,7 +112,7 @@ enum CommandTable {
     ]
 
     static let itemReference = ArgumentSpec(
-        name: "REF", help: "a number (353), a qualified reference (xkcd:353, books:1342) or latest")
+        name: "REF", help: "a number (353), a qualified reference (xkcd:353, books:1342), latest, or random (xkcd: any comic, picked uniformly; offline, any cached one)")
 
     static let configKey = ArgumentSpec(
         name: "KEY", help: "a setting (listed below)", completion: .choices(ConfigKey.all.map(\.name)))

@@ -4,15 +4,21 @@ import ComicsKit
 enum FavoriteCommand {
     static func change(_ context: CommandContext, _ change: FavoriteChange) throws {
         let reference = try ItemReference.parse(try context.positional("REF"), defaultSource: context.source)
-        let outcome = try context.catalog().changeFavorite(reference, change)
-        guard context.format == .table else {
-            try context.write(Records.render(
-                [Records.item(outcome.item, stale: try context.catalog().isStale(outcome.item))], as: context.format,
-                columns: Records.columns(for: [try context.catalog().source(outcome.item.ref.source)]), single: true))
-            return
+        let catalog = try context.catalog()
+        let outcome = try catalog.changeFavorite(reference, change)
+        let source = try catalog.source(outcome.ref.source)
+        if outcome.isPending {
+            let reason = outcome.pendingReason.map { "\($0); " } ?? ""
+            context.warn("\(reason)\(outcome.ref) is not cached yet; it will be fetched when the network is back")
         }
-        let item = outcome.item.item
-        let name = "\(item.ref) \(TerminalText.sanitize(item.title, singleLine: true))"
+        guard context.format == .table else {
+            let record = outcome.item.map { Records.item($0, stale: catalog.isStale($0)) }
+                ?? Records.notCached(outcome.ref, url: source.pageURL(of: outcome.ref.id), favorite: outcome.isFavorite)
+            return try context.write(Records.render(
+                [record], as: context.format, columns: Records.columns(for: [source]), single: true))
+        }
+        let title = outcome.item.map { " " + TerminalText.sanitize($0.item.title, singleLine: true) } ?? ""
+        let name = "\(outcome.ref)\(title)"
         let sentence = switch (outcome.isFavorite, outcome.changed) {
         case (true, true): "\(context.terminal.yellow("★")) added \(name) to favourites"
         case (false, true): "removed \(name) from favourites"

@@ -36,11 +36,12 @@ enum Records {
         return .object(Array(zip(commonKeys, common)) + item.attributes.map { ($0.key, $0.value) })
     }
 
-    /// A favourite whose item is not cached yet: what is known without fetching.
-    static func notCached(_ ref: ItemRef, url: String) -> JSONValue {
+    /// An item not cached yet, such as a favourite waiting for the network:
+    /// what is known without fetching.
+    static func notCached(_ ref: ItemRef, url: String, favorite: Bool = true) -> JSONValue {
         .object([
             ("source", .string(ref.source.rawValue)), ("id", .int(ref.id)), ("title", .null), ("url", .string(url)),
-            ("favorite", .bool(true)), ("cached_at", .null), ("stale", .bool(true)),
+            ("favorite", .bool(favorite)), ("cached_at", .null), ("stale", .bool(true)),
         ])
     }
 

@@ -11,6 +11,7 @@ public struct GutendexSource: ItemSource {
 
     public let name = SourceName.books
     public let itemNoun = "book"
+    public let pagesHoldItems = true
     public let hasLatest = false
     public let summaryAttributes = ["authors"]
     public let attributeKeys = [

@@ -5,6 +5,7 @@
 public struct XKCDSource: ItemSource {
     public let name = SourceName.xkcd
     public let itemNoun = "xkcd comic"
+    public let pagesHoldItems = false
     public let hasLatest = true
     public let summaryAttributes = ["date"]
     public let hostDescription: String
