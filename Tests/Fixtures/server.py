@@ -30,6 +30,7 @@ many connections were opened):
   {"fault": "500", "count": 2}        the next 2 requests fail that way
   {"fault": "hang"}                   hold requests until {"fault": null}
   {"delay": 0.05}                     answer every request after 50 ms
+  {"book_count": 76000}               the `count` every book list claims
   {"reset": true}                     forget faults, overrides and counts
 
 Faults: "500", "502", "503", "429" (with Retry-After: 0, or {"retry_after": "..."}:
@@ -65,7 +66,7 @@ BOOKS_PER_PAGE = 32
 
 def fresh_state():
     return {"latest": 200, "comics": {}, "books": {}, "next": {}, "images": {}, "fault": None, "count": None,
-            "retry_after": "0", "delay": 0,
+            "retry_after": "0", "delay": 0, "book_count": None,
             "hits": {}, "requests": [], "total": 0, "agents": [], "in_flight": 0, "most_in_flight": 0,
             "connections": 0}
 
@@ -150,6 +151,8 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["delay"] = command["delay"]
             if "retry_after" in command:
                 STATE["retry_after"] = command["retry_after"]
+            if "book_count" in command:
+                STATE["book_count"] = command["book_count"]
             STATE["comics"].update(command.get("comics", {}))
             STATE["books"].update(command.get("books", {}))
             STATE["next"].update(command.get("next", {}))
@@ -357,7 +360,9 @@ class Handler(BaseHTTPRequestHandler):
         if page > 1:
             previous = self.link(link, query, page - 1 if page > 2 else None)
         results = books[(page - 1) * BOOKS_PER_PAGE: page * BOOKS_PER_PAGE]
-        return 200, {"count": len(books), "next": next_link, "previous": previous, "results": results}
+        with STATE_LOCK:
+            count = STATE["book_count"] if STATE["book_count"] is not None else len(books)
+        return 200, {"count": count, "next": next_link, "previous": previous, "results": results}
 
     @staticmethod
     def link(base, query, page):

@@ -40,3 +40,58 @@ final class CacheFreshnessTests: EndToEndTestCase {
                        "no book asked for one by one")
     }
 }
+
+/// A books sync mirrors one query: run again it asks for nothing fresh,
+/// killed it resumes, and cleanup spares that query's books and no others.
+final class BooksMirrorTests: EndToEndTestCase {
+    private func bookIDs(_ sql: String = "SELECT id FROM items WHERE source = 'books'") throws -> Set<Int> {
+        Set(try DatabaseProbe(path: comics.databasePath).rows(sql).compactMap { Int($0[0]) })
+    }
+
+    func testASecondSyncAsksForNothingAndAKilledOneResumes() throws {
+        let first = try comics.run(["-s", "books", "sync", "--language", "en"])
+        XCTAssertTrue(first.stdout.hasPrefix("synced books: fetched 64, 0 already fresh"), "\(first)")
+        let asked = try server.requests().count
+        let second = try comics.run(["-s", "books", "sync", "--language", "en"])
+        XCTAssertTrue(second.stdout.hasPrefix("synced books: fetched 0, 64 already fresh"), "\(second)")
+        XCTAssertEqual(try server.requests().count, asked, "no request for fresh pages")
+
+        // Killed after its first page: the rerun starts at the second.
+        try server.control(.object([("delay", .double(1.5))]))
+        let killed = try comics.start(["-s", "books", "sync", "--topic", "fiction"])
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline,
+              (try? DatabaseProbe(path: comics.databasePath).count("SELECT count(*) FROM pages WHERE query LIKE '%fiction%'")) ?? 0 == 0 {
+            usleep(50_000)
+        }
+        killed.killAtOnce()
+        try server.control(.object([("delay", .double(0))]))
+        let before = try server.requests().count
+        let resumed = try comics.run(["-s", "books", "sync", "--topic", "fiction"])
+        XCTAssertEqual(resumed.status, 0, "\(resumed)")
+        let rerunAsked = try server.requests().dropFirst(before)
+        XCTAssertFalse(rerunAsked.contains { $0.contains("topic=fiction") && !$0.contains("page=") }, "page 1 not again: \(rerunAsked)")
+        XCTAssertTrue(resumed.stdout.contains(", 32 already fresh"), resumed.stdout)
+    }
+
+    func testCleanupSparesTheBooksOfTheMirroredQueryOnly() throws {
+        XCTAssertEqual(try comics.run(["-s", "books", "list"]).status, 0)
+        XCTAssertEqual(try comics.run(["-s", "books", "more"]).status, 0)
+        XCTAssertEqual(try bookIDs().count, 64)
+        XCTAssertEqual(try comics.run(["-s", "books", "sync", "--search", "dickens"]).status, 0)
+        let dickens = try bookIDs("SELECT j.value FROM pages p, json_each(p.item_ids) j WHERE p.query LIKE '%dickens%'")
+        XCTAssertFalse(dickens.isEmpty)
+        XCTAssertEqual(try comics.run(["config", "get", "books.mirror"]).stdout, "on\n")
+
+        let cleanup = try comics.run(["cleanup", "--max-items", "5"])
+        XCTAssertEqual(cleanup.status, 0, "\(cleanup)")
+        XCTAssertTrue(cleanup.stdout.contains("books: max age 30d, max 5 items besides what 1 mirrored query holds"), cleanup.stdout)
+        let kept = try bookIDs()
+        XCTAssertTrue(kept.isSuperset(of: dickens), "the mirrored query's books stay")
+        XCTAssertEqual(kept.subtracting(dickens).count, 5, "the rest of the books obey max-items: \(kept.sorted())")
+
+        XCTAssertEqual(try comics.run(["config", "set", "books.mirror", "off"]).status, 0)
+        XCTAssertEqual(try comics.run(["cleanup", "--max-items", "5"]).status, 0)
+        XCTAssertEqual(try bookIDs().count, 5, "off forgets the mirrored query")
+    }
+}

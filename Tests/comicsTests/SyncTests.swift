@@ -109,9 +109,13 @@ final class SyncTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["sync", "--favorites"]).status, 0)
         XCTAssertEqual(try comics.run(["config", "get", "xkcd.mirror"]).stdout, "off\n", "a favourites sync mirrors nothing")
 
-        let everything = try comics.run(["-s", "books", "sync"])
-        XCTAssertEqual(everything.status, 2)
-        XCTAssertTrue(everything.stderr.contains("too large to mirror"), everything.stderr)
+        try server.control(.object([("book_count", .int(76_000))]))
+        for arguments in [["-s", "books", "sync"], ["-s", "books", "sync", "--language", "en", "--refresh"]] {
+            let tooLarge = try comics.run(arguments)
+            XCTAssertEqual(tooLarge.status, 2, "\(arguments): \(tooLarge)")
+            XCTAssertEqual(tooLarge.stderr, "comics: error: this query matches 76000 books, more than the 10000 a sync mirrors; "
+                + "narrow it with --search, --topic or --language, or sync --favorites\n")
+        }
         XCTAssertEqual(try comics.run(["sync", "--jobs", "0"]).status, 2)
     }
 

@@ -27,13 +27,16 @@ public struct StoredPage: Equatable, Sendable {
     public var nextPosition: String?
     public var fetchedAt: Date
     public var validators: Validators
+    /// How many items the whole query matches, when upstream says.
+    public var total: Int?
 
-    public init(key: PageKey, itemIDs: [Int], nextPosition: String?, fetchedAt: Date, validators: Validators) {
+    public init(key: PageKey, itemIDs: [Int], nextPosition: String?, fetchedAt: Date, validators: Validators, total: Int? = nil) {
         self.key = key
         self.itemIDs = itemIDs
         self.nextPosition = nextPosition
         self.fetchedAt = fetchedAt
         self.validators = validators
+        self.total = total
     }
 }
 
@@ -73,6 +76,12 @@ public protocol CacheStore: AnyObject {
     /// When a listing's first page was last fetched (or revalidated):
     /// how current the cache's idea of the newest item is.
     func lastListingFetch(of source: SourceName) throws -> Date?
+    /// Records that `sync` mirrored a query: cleanup spares what its pages hold.
+    func addMirror(source: SourceName, query: String, at date: Date) throws
+    /// Forgets every mirrored query of a source.
+    func removeMirrors(of source: SourceName) throws
+    /// The mirrored queries of a source, as their canonical query strings.
+    func mirroredQueries(of source: SourceName) throws -> [String]
     /// Applies the change and returns whether the item is now a favourite.
     func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
     func favorites(source: SourceName?) throws -> [CachedItem]

@@ -43,15 +43,20 @@ public struct CleanupRules: Equatable, Sendable {
     public struct Candidate: Equatable, Sendable {
         public var ref: ItemRef
         public var cachedAt: Date
+        /// Held by a query `sync` mirrored: max-age applies, max-items does not.
+        public var isMirrored: Bool
 
-        public init(ref: ItemRef, cachedAt: Date) {
+        public init(ref: ItemRef, cachedAt: Date, isMirrored: Bool = false) {
             self.ref = ref
             self.cachedAt = cachedAt
+            self.isMirrored = isMirrored
         }
     }
 
-    /// Picks what to remove from the non-favourites, oldest first; the
-    /// result names each item once.
+    /// Picks what to remove from the non-favourites, oldest first: what is
+    /// older than max-age, then the oldest of the rest beyond max-items,
+    /// mirrored items neither counted nor removed for that. The result
+    /// names each item once.
     public func selectForRemoval(from candidates: [Candidate], now: Date) -> [Candidate] {
         var removed: [Candidate] = []
         let bySource = Dictionary(grouping: candidates, by: \.ref.source)
@@ -61,9 +66,8 @@ public struct CleanupRules: Equatable, Sendable {
                 ($0.cachedAt, $0.ref.id) < ($1.cachedAt, $1.ref.id)
             }
             let tooOld = oldestFirst.prefix { now.timeIntervalSince($0.cachedAt) > limits.maxAge }
-            let remaining = oldestFirst.count - tooOld.count
-            let overLimit = max(0, remaining - limits.maxItems)
-            removed += oldestFirst.prefix(tooOld.count + overLimit)
+            let counted = oldestFirst.dropFirst(tooOld.count).filter { !$0.isMirrored }
+            removed += tooOld + counted.prefix(max(0, counted.count - limits.maxItems))
         }
         return removed
     }

@@ -20,12 +20,15 @@ public struct FetchedPage: Equatable, Sendable {
     public var items: [FetchedItem]
     public var nextPosition: String?
     public var validators: Validators
+    /// How many items the whole query matches, when upstream says (Gutendex's `count`).
+    public var total: Int?
 
-    public init(itemIDs: [Int], items: [FetchedItem], nextPosition: String?, validators: Validators) {
+    public init(itemIDs: [Int], items: [FetchedItem], nextPosition: String?, validators: Validators, total: Int? = nil) {
         self.itemIDs = itemIDs
         self.items = items
         self.nextPosition = nextPosition
         self.validators = validators
+        self.total = total
     }
 }
 

@@ -140,6 +140,22 @@ enum Migrations {
         Migration(name: "cursors-keep-page-size", sql: """
             ALTER TABLE cursors ADD COLUMN page_size INTEGER;
             """),
+        // A books sync mirrors one query, not the whole source: cleanup
+        // spares the books that query's pages hold. The old whole-source
+        // mark cannot say which query it came from, so it goes; the next
+        // sync of each query marks it again. A page remembers how many
+        // items its query matches, so a sync can refuse a query too large
+        // to mirror before walking it.
+        Migration(name: "books-mirror-per-query", sql: """
+            CREATE TABLE mirrors (
+                source TEXT NOT NULL,
+                query TEXT NOT NULL,
+                synced_at REAL NOT NULL,
+                PRIMARY KEY (source, query)
+            ) WITHOUT ROWID;
+            ALTER TABLE pages ADD COLUMN total INTEGER;
+            DELETE FROM settings WHERE key = 'config.books.mirror';
+            """),
     ]
 
     private static func applyTodaysXKCDTextRules(_ database: SQLiteDatabase) throws {

@@ -199,7 +199,7 @@ public final class SQLiteCacheStore: CacheStore {
     public func page(_ key: PageKey) throws -> StoredPage? {
         try guarded {
             let rows = try database.query("""
-                SELECT item_ids, next_position, fetched_at, etag, last_modified FROM pages
+                SELECT item_ids, next_position, fetched_at, etag, last_modified, total FROM pages
                 WHERE source = ? AND query = ? AND position = ?
                 """, [.text(key.source.rawValue), .text(key.query), .text(key.position)])
             guard let row = rows.first, let idsText = row[0].text, let fetchedAt = row[2].double,
@@ -207,7 +207,7 @@ public final class SQLiteCacheStore: CacheStore {
             else { return nil }
             return StoredPage(
                 key: key, itemIDs: ids, nextPosition: row[1].text, fetchedAt: Date(timeIntervalSince1970: fetchedAt),
-                validators: Validators(etag: row[3].text, lastModified: row[4].text))
+                validators: Validators(etag: row[3].text, lastModified: row[4].text), total: row[5].int)
         }
     }
 
@@ -217,12 +217,13 @@ public final class SQLiteCacheStore: CacheStore {
                 try upsert(items, at: page.fetchedAt)
                 let ids = JSONValue.array(page.itemIDs.map(JSONValue.int)).serialized
                 try database.run("""
-                    INSERT OR REPLACE INTO pages (source, query, position, item_ids, next_position, fetched_at, etag, last_modified)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO pages (source, query, position, item_ids, next_position, fetched_at, etag, last_modified, total)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [.text(page.key.source.rawValue), .text(page.key.query), .text(page.key.position), .text(ids),
                      .optionalText(page.nextPosition), .date(page.fetchedAt),
-                     .optionalText(page.validators.etag), .optionalText(page.validators.lastModified)])
+                     .optionalText(page.validators.etag), .optionalText(page.validators.lastModified),
+                     page.total.map { .integer(Int64($0)) } ?? .null])
                 let refs = page.itemIDs.map { ItemRef(source: page.key.source, id: $0) }
                 let found = try readItems(refs)
                 let stored = refs.compactMap { found[$0] }
@@ -314,6 +315,33 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
+    // MARK: - Mirrors
+
+    public func addMirror(source: SourceName, query: String, at date: Date) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run(
+                    "INSERT OR REPLACE INTO mirrors (source, query, synced_at) VALUES (?, ?, ?)",
+                    [.text(source.rawValue), .text(query), .date(date)])
+            }
+        }
+    }
+
+    public func removeMirrors(of source: SourceName) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("DELETE FROM mirrors WHERE source = ?", [.text(source.rawValue)])
+            }
+        }
+    }
+
+    public func mirroredQueries(of source: SourceName) throws -> [String] {
+        try guarded {
+            try database.query("SELECT query FROM mirrors WHERE source = ? ORDER BY query", [.text(source.rawValue)])
+                .compactMap { $0[0].text }
+        }
+    }
+
     public func addFavorites(_ refs: [ItemRef], at date: Date) throws -> [ItemRef] {
         try guarded {
             try database.writeTransaction {
@@ -394,7 +422,11 @@ public final class SQLiteCacheStore: CacheStore {
         try guarded {
             try database.writeTransaction {
                 let read = try database.prepare("""
-                    SELECT i.id, i.cached_at FROM items i WHERE i.source = ?1
+                    SELECT i.id, i.cached_at, i.id IN (
+                        SELECT j.value FROM pages p JOIN mirrors m ON m.source = p.source AND m.query = p.query,
+                            json_each(p.item_ids) j
+                        WHERE p.source = ?1
+                    ) FROM items i WHERE i.source = ?1
                     AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = i.id)
                     """)
                 var candidates: [CleanupRules.Candidate] = []
@@ -403,7 +435,7 @@ public final class SQLiteCacheStore: CacheStore {
                     try read.forEachRow { row in
                         candidates.append(CleanupRules.Candidate(
                             ref: ItemRef(source: source, id: Int(row.integer(at: 0))),
-                            cachedAt: Date(timeIntervalSince1970: row.real(at: 1))))
+                            cachedAt: Date(timeIntervalSince1970: row.real(at: 1)), isMirrored: row.integer(at: 2) != 0))
                     }
                 }
                 let selected = select(candidates)

@@ -33,20 +33,16 @@ extension Catalog {
     /// Mirrors a source into the cache: only what is missing or stale is
     /// fetched, in batches committed as they arrive, so an interrupted sync
     /// resumes where it stopped (`--refresh` revalidates everything,
-    /// conditionally). The source is then marked mirrored (not after a
-    /// favourites-only sync), and cleanup stops applying max-items to it
-    /// (max-age still applies).
+    /// conditionally). Then the xkcd archive is marked mirrored as a whole,
+    /// or a books query as that query (not after a favourites-only sync):
+    /// cleanup stops applying max-items to what is mirrored (max-age still
+    /// applies).
     public func sync(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
         guard mode != .offline else { throw ComicsError.usage("sync needs the network; --offline forbids it") }
         let source = try source(sourceName)
         var report = SyncReport()
         switch scope {
-        case .archive:
-            guard source.hasLatest else {
-                throw ComicsError.usage(
-                    "the whole \(sourceName.rawValue) catalogue is too large to mirror",
-                    hint: "sync a query (--search, --topic, --language) or --favorites")
-            }
+        case .archive where source.hasLatest:
             let latest = try resolve(.latest(sourceName)).id
             try syncItems((1...max(1, latest)).lazy.map { ItemRef(source: sourceName, id: $0) }, total: latest,
                           source: source, report: &report, progress: progress)
@@ -55,11 +51,25 @@ extension Catalog {
             let refs = try store.favorites(source: sourceName).map(\.ref) + store.favoritesNotCached(source: sourceName)
             try syncItems(refs.lazy, total: refs.count, source: source, report: &report, progress: progress)
             return report
+        case .archive:
+            // A catalogue without numbers is mirrored as its unfiltered query.
+            try syncQuery(ListQuery(), source: source, report: &report, progress: progress)
         case let .query(query):
-            try syncPages(query: query, source: source, report: &report, progress: progress)
+            try syncQuery(query, source: source, report: &report, progress: progress)
         }
         try store.setSetting(ConfigKey.mirror(of: sourceName).storageKey, to: "on")
         return report
+    }
+
+    /// The most items one query may match to be mirrored: Gutendex's whole
+    /// catalogue (some 76,000 books) would take hours and gigabytes.
+    static let largestMirroredQuery = 10_000
+
+    /// Mirrors one query's pages and records the query as mirrored, so
+    /// cleanup spares the items it holds (and only those).
+    private func syncQuery(_ query: ListQuery, source: ItemSource, report: inout SyncReport, progress: (SyncProgress) -> Void) throws {
+        try syncPages(query: query, source: source, report: &report, progress: progress)
+        try store.addMirror(source: source.name, query: source.pageQueryKey(query), at: clock.now)
     }
 
     private func syncItems<Refs: Sequence>(
@@ -102,20 +112,45 @@ extension Catalog {
         if !batch.isEmpty { try flush() }
     }
 
-    /// Walks a query's pages from the first, each stored as it comes.
+    /// Walks a query's pages from the first, each stored as it comes. A
+    /// page still fresh is not asked for again (the first for the list TTL,
+    /// the others for the detail TTL, as `list` and `more` would serve
+    /// them), so a second run costs nothing and a killed run resumes where
+    /// it stopped; `--refresh` revalidates every page. A query matching
+    /// more than `largestMirroredQuery` items is refused after its first page.
     private func syncPages(
         query: ListQuery, source: ItemSource, report: inout SyncReport, progress: (SyncProgress) -> Void
     ) throws {
         var position: String? = PageKey.firstPosition
         var done = 0
+        var total: Int?
         var seen = Set<String>()
         while let current = position, seen.insert(current).inserted {
             let key = PageKey(source: source.name, query: source.pageQueryKey(query), position: current)
-            guard let (page, items) = try refreshPage(key, query: query, source: source, trustingCache: false) else { break }
-            report.fetched += items.count
-            done += items.count
+            let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
+            let page: StoredPage
+            if mode != .refresh, let cached = try completePage(key),
+               policy.freshness(cachedAt: cached.page.fetchedAt, ttl: ttl, now: clock.now) == .fresh {
+                page = cached.page
+                report.upToDate += cached.items.count
+            } else {
+                guard let (fresh, items) = try refreshPage(key, query: query, source: source, trustingCache: true)
+                    ?? refreshPage(key, query: query, source: source, trustingCache: false)
+                else { break }
+                page = fresh
+                report.fetched += items.count
+            }
+            if key.isFirst {
+                total = page.total
+                if let total, total > Self.largestMirroredQuery {
+                    throw ComicsError.usage(
+                        "this query matches \(total) \(source.itemNoun)s, more than the \(Self.largestMirroredQuery) a sync mirrors",
+                        hint: "narrow it with --search, --topic or --language, or sync --favorites")
+                }
+            }
+            done += page.itemIDs.count
             position = page.nextPosition
-            progress(SyncProgress(done: done, total: position == nil ? done : nil))
+            progress(SyncProgress(done: done, total: total ?? (position == nil ? done : nil)))
         }
     }
 }

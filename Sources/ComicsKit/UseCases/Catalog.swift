@@ -7,7 +7,7 @@ public final class Catalog {
     let store: CacheStore
     private let sources: [SourceName: ItemSource]
     let clock: WallClock
-    private let policy: CachePolicy
+    let policy: CachePolicy
     public let mode: NetworkMode
     let images: ItemImages?
 
@@ -185,7 +185,7 @@ public final class Catalog {
     }
 
     /// The stored page with every item it names, or nil if any is missing.
-    private func completePage(_ key: PageKey) throws -> (page: StoredPage, items: [CachedItem])? {
+    func completePage(_ key: PageKey) throws -> (page: StoredPage, items: [CachedItem])? {
         guard let page = try store.page(key) else { return nil }
         let refs = page.itemIDs.map { ItemRef(source: key.source, id: $0) }
         let found = try store.cachedItems(refs)
@@ -214,7 +214,7 @@ public final class Catalog {
         case let .page(fetched):
             page = StoredPage(
                 key: key, itemIDs: fetched.itemIDs, nextPosition: fetched.nextPosition, fetchedAt: clock.now,
-                validators: fetched.validators)
+                validators: fetched.validators, total: fetched.total)
             items = fetched.items
         case let .notModified(validators):
             guard let unchanged = stored else { return nil }
@@ -510,6 +510,8 @@ public final class Catalog {
         public let imagesRemoved: ImageCacheUsage
         /// The database's size before and after; nil on a dry run.
         public let compaction: Compaction?
+        /// The queries `sync` mirrored, per source: max-items spares what they hold.
+        public let mirroredQueries: [SourceName: [String]]
     }
 
     public func cleanup(overrides: CleanupOverrides, dryRun: Bool) throws -> CleanupReport {
@@ -536,7 +538,8 @@ public final class Catalog {
         let details = dryRun ? try store.cachedItems(removed.map(\.ref)) : [:]
         return CleanupReport(
             rules: rules, removed: removed, wouldRemove: removed.compactMap { details[$0.ref] },
-            favoritesKept: try store.favoriteCount(), imagesRemoved: imagesRemoved, compaction: compaction)
+            favoritesKept: try store.favoriteCount(), imagesRemoved: imagesRemoved, compaction: compaction,
+            mirroredQueries: Dictionary(uniqueKeysWithValues: try SourceName.allCases.map { ($0, try store.mirroredQueries(of: $0)) }))
     }
 
     /// Shrinking the file is a courtesy: when another process holds the

@@ -60,11 +60,13 @@ public struct ConfigKey: Sendable {
             "max-items for \(source.rawValue) alone")
     }
 
-    /// Set by `sync`: the source is mirrored, and cleanup keeps all of it younger than max-age.
+    /// Set by `sync`: xkcd's archive is mirrored whole, books query by query;
+    /// cleanup keeps what is mirrored while it is younger than max-age.
     public static func mirror(of source: SourceName) -> ConfigKey {
-        ConfigKey(
+        let what = source == .xkcd ? "the archive" : "a query (each one synced)"
+        return ConfigKey(
             "\(source.rawValue).mirror", .toggle, default: "off",
-            "on once 'sync' mirrored \(source.rawValue): cleanup then applies max-age but not max-items to it")
+            "on once 'sync' mirrored \(what): cleanup then applies max-age but not max-items to it; off forgets it")
     }
 
     public static let all: [ConfigKey] = [images, maxAge, maxItems]
@@ -146,8 +148,17 @@ extension Catalog {
     }
 
     public func setConfig(_ key: ConfigKey, to value: String) throws -> ConfigValue {
-        try store.setSetting(key.storageKey, to: try key.validate(value))
+        let valid = try key.validate(value)
+        try store.setSetting(key.storageKey, to: valid)
+        try forgetMirrorsIfOff(key, value: valid)
         return try configValue(key)
+    }
+
+    /// Turning a source's mirror off forgets which queries were mirrored.
+    private func forgetMirrorsIfOff(_ key: ConfigKey, value: String) throws {
+        for source in SourceName.allCases where key.name == ConfigKey.mirror(of: source).name && value == "off" {
+            try store.removeMirrors(of: source)
+        }
     }
 
     /// Settings salvaged from another database; unknown or invalid ones are skipped.
@@ -162,6 +173,7 @@ extension Catalog {
 
     public func unsetConfig(_ key: ConfigKey) throws -> ConfigValue {
         try store.removeSetting(key.storageKey)
+        try forgetMirrorsIfOff(key, value: key.defaultValue)
         return try configValue(key)
     }
 
@@ -175,10 +187,12 @@ extension Catalog {
         for source in SourceName.allCases {
             let maxAge = try configValue(.maxAge(of: source)).value
             let maxItems = try configValue(.maxItems(of: source)).value
-            let mirrored = try isEnabled(.mirror(of: source))
+            // A mirrored archive is exempt from max-items as a whole; a
+            // mirrored query's items are marked so by the store.
+            let wholeSourceMirrored = try self.source(source).hasLatest && isEnabled(.mirror(of: source))
             rules[source] = CleanupRules.Limits(
                 maxAge: CleanupRules.parseDuration(maxAge) ?? rules[source].maxAge,
-                maxItems: mirrored ? Int.max : Int(maxItems) ?? rules[source].maxItems)
+                maxItems: wholeSourceMirrored ? Int.max : Int(maxItems) ?? rules[source].maxItems)
         }
         return rules
     }

@@ -42,7 +42,7 @@ enum CleanupCommand {
             .map { "\($0.key.rawValue) \($0.value.count)" }
         let detail = perSource.isEmpty ? "" : " (\(perSource.joined(separator: ", ")))"
         let verb = dryRun ? "would remove" : "removed"
-        let limits = describe(report.rules)
+        let limits = describe(report.rules, mirroredQueries: report.mirroredQueries)
         let images = report.imagesRemoved.files
         let pictures = images == 0 ? "" : " and \(images) picture\(images == 1 ? "" : "s") (\(ByteCount.describe(report.imagesRemoved.bytes)))"
         var shrank = ""
@@ -59,6 +59,7 @@ enum CleanupCommand {
             (source.rawValue, .object([
                 ("max_age", .string(CleanupRules.formatDuration(report.rules[source].maxAge))),
                 ("max_items", report.rules[source].maxItems == Int.max ? .null : .int(report.rules[source].maxItems)),
+                ("mirrored_queries", .array((report.mirroredQueries[source] ?? []).map(JSONValue.string))),
             ]))
         }
         return .object([
@@ -73,13 +74,17 @@ enum CleanupCommand {
     }
 
     /// "max age 30d, max 500 items per source", or each source's own.
-    private static func describe(_ rules: CleanupRules) -> String {
-        func phrase(_ limits: CleanupRules.Limits) -> String {
-            "max age \(CleanupRules.formatDuration(limits.maxAge)), "
-                + (limits.maxItems == Int.max ? "no item limit (mirrored)" : "max \(limits.maxItems) items")
+    private static func describe(_ rules: CleanupRules, mirroredQueries: [SourceName: [String]]) -> String {
+        func phrase(_ limits: CleanupRules.Limits, mirrored: Int) -> String {
+            let spared = mirrored == 0 ? "" : " besides what \(mirrored) mirrored quer\(mirrored == 1 ? "y holds" : "ies hold")"
+            return "max age \(CleanupRules.formatDuration(limits.maxAge)), "
+                + (limits.maxItems == Int.max ? "no item limit (mirrored)" : "max \(limits.maxItems) items\(spared)")
         }
-        if let uniform = rules.uniformLimits { return phrase(uniform) + (uniform.maxItems == Int.max ? "" : " per source") }
-        return SourceName.allCases.sorted().map { "\($0.rawValue): \(phrase(rules[$0]))" }.joined(separator: "; ")
+        if let uniform = rules.uniformLimits, mirroredQueries.values.allSatisfy(\.isEmpty) {
+            return phrase(uniform, mirrored: 0) + (uniform.maxItems == Int.max ? "" : " per source")
+        }
+        return SourceName.allCases.sorted()
+            .map { "\($0.rawValue): \(phrase(rules[$0], mirrored: mirroredQueries[$0]?.count ?? 0))" }.joined(separator: "; ")
     }
 
     private static func parseMaxAge(_ text: String) throws -> Double {

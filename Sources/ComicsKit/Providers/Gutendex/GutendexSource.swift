@@ -69,7 +69,7 @@ public struct GutendexSource: ItemSource {
                 itemIDs: page.books.map(\.ref.id),
                 items: page.books.map { FetchedItem(item: $0, validators: .none) },
                 nextPosition: links.nextPosition(page.next, after: pageNumber, count: page.count),
-                validators: response.validators))
+                validators: response.validators, total: page.count))
         case 304:
             return .notModified(response.validators)
         case 404 where pageNumber > 1:
