@@ -136,6 +136,8 @@ final class SQLiteCacheStoreTests: XCTestCase {
             DROP TRIGGER item_search_update;
             CREATE TRIGGER item_search_update AFTER UPDATE ON items BEGIN SELECT 1; END;
             ALTER TABLE cursors DROP COLUMN page_size;
+            DROP TABLE mirrors;
+            ALTER TABLE pages DROP COLUMN total;
             DELETE FROM schema_migrations WHERE name IN (\(Migrations.all[3...].map { "'\($0.name)'" }.joined(separator: ", ")));
             PRAGMA user_version = 3;
             """)

@@ -18,9 +18,13 @@ or an author's name), `languages`, `topic` (subjects and bookshelves),
 Pictures: /images/NAME serves the files of the images/ folder (and any
 added through /__control).
 
+It is also a forward proxy for plain HTTP: a request for an absolute URL
+(`GET http://xkcd.test/info.0.json`) is answered as if made to this server,
+and the host is recorded.
+
 Tests steer it through /__control (JSON body) and read /__stats (requests,
-hits per path, User-Agents, the most requests in flight at once, and how
-many connections were opened):
+hits per path, User-Agents, the most requests in flight at once, how many
+connections were opened, and the hosts asked for through it as a proxy):
 
   {"latest": 200}                     which comic info.0.json names
   {"comics": {"201": {...}}}          extra or replacement documents
@@ -68,7 +72,7 @@ def fresh_state():
     return {"latest": 200, "comics": {}, "books": {}, "next": {}, "images": {}, "fault": None, "count": None,
             "retry_after": "0", "delay": 0, "book_count": None,
             "hits": {}, "requests": [], "total": 0, "agents": [], "in_flight": 0, "most_in_flight": 0,
-            "connections": 0}
+            "connections": 0, "proxied": []}
 
 
 STATE = fresh_state()
@@ -175,12 +179,20 @@ class Handler(BaseHTTPRequestHandler):
             return fault
 
     def do_GET(self):
+        if self.path.startswith("http://"):
+            # A forward proxy's request: the absolute URL of another host.
+            # It is answered from here, as a caching proxy would from its store.
+            after_scheme = self.path[len("http://"):]
+            host, _, rest = after_scheme.partition("/")
+            with STATE_LOCK:
+                STATE["proxied"].append(host)
+            self.path = "/" + rest
         path = self.path.split("?")[0]
         if path == "/__stats":
             with STATE_LOCK:
                 body = json.dumps({"total": STATE["total"], "hits": STATE["hits"], "requests": STATE["requests"],
                                    "agents": sorted(set(STATE["agents"])), "most_in_flight": STATE["most_in_flight"],
-                                   "connections": STATE["connections"]}).encode()
+                                   "connections": STATE["connections"], "proxied": STATE["proxied"]}).encode()
             return self.send_body(200, body)
         with STATE_LOCK:
             STATE["in_flight"] += 1

@@ -72,6 +72,11 @@ public final class FixtureServer {
 
     /// The most requests the server was answering at once, and how many
     /// connections were opened to it: how polite a client was.
+    /// The hosts of the requests that came through it as a forward proxy.
+    public func proxiedHosts() throws -> [String] {
+        (try statsDocument()["proxied"]?.arrayValue ?? []).compactMap(\.stringValue)
+    }
+
     public func load() throws -> (mostInFlight: Int, connections: Int) {
         let document = try statsDocument()
         return (document["most_in_flight"]?.intValue ?? 0, document["connections"]?.intValue ?? 0)

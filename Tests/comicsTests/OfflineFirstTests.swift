@@ -131,6 +131,43 @@ final class OfflineFirstTests: EndToEndTestCase {
         XCTAssertEqual(books.stderr, "comics: error: books has no numbered archive to pick from; name one by its number\n")
     }
 
+    func testAFailingBackgroundRefreshIsSaidByTheNextCommandAndShownByInfo() throws {
+        try requireClockControl()
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        takeTheNetworkDown()
+        let first = try comics.run(["list"], clockOffset: "+3h")
+        XCTAssertEqual(first.status, 0)
+        XCTAssertEqual(first.stderr, "", "stale but not known to be stuck: refreshed in the background")
+        XCTAssertTrue(comics.waitForBackgroundWork())
+
+        let second = try comics.run(["list"], clockOffset: "+3h")
+        XCTAssertEqual(second.status, 0)
+        XCTAssertEqual(second.stdoutLines.count, 11, "the cached page, as before")
+        XCTAssertEqual(second.stderr, "comics: warning: showing the copy cached 3 hours ago; refreshing failed just now: "
+            + "cannot reach 127.0.0.1: couldn't connect to server\n")
+        XCTAssertEqual(try comics.run(["-q", "list"], clockOffset: "+3h").stderr, "", "-q silences it")
+        let machine = try comics.run(["list", "-f", "ndjson"], clockOffset: "+2d")
+        XCTAssertTrue(machine.stderr.hasPrefix("comics: warning: showing the copy cached 2 days ago; refreshing failed 1 day ago"), machine.stderr)
+        XCTAssertTrue(try machine.stdoutLines.allSatisfy { try JSONValue.parse($0)["stale"] == .bool(true) })
+        XCTAssertTrue(comics.waitForBackgroundWork())
+
+        let shown = try comics.run(["show", "195"], clockOffset: "+2d")
+        XCTAssertTrue(shown.stderr.hasPrefix("comics: warning: showing the copy cached 2 days ago; refreshing failed just now"), shown.stderr)
+        XCTAssertTrue(comics.waitForBackgroundWork())
+
+        let info = try JSONValue.parse(try comics.run(["info", "-f", "json"]).stdout)
+        XCTAssertNotNil(info["sources"]?["xkcd"]?["last_refresh"]?.stringValue)
+        XCTAssertEqual(info["sources"]?["xkcd"]?["last_refresh_failure"]?["reason"],
+                       .string("cannot reach 127.0.0.1: couldn't connect to server"))
+        XCTAssertEqual(info["sources"]?["books"]?["last_refresh"], .null)
+        XCTAssertTrue(try comics.run(["info"]).stdout.contains("  refreshed   "), "and in the table")
+
+        bringTheNetworkBack()
+        XCTAssertEqual(try comics.run(["list"], clockOffset: "+2d").status, 0)
+        XCTAssertTrue(comics.waitForBackgroundWork())
+        XCTAssertEqual(try comics.run(["list"], clockOffset: "+2d").stderr, "", "refreshed since: nothing to say")
+    }
+
     func testMoreKeepsThePageSizeOfTheListItFollows() throws {
         XCTAssertEqual(try ids(try comics.run(["list", "-n", "50", "-f", "ndjson"])).count, 50)
         XCTAssertEqual(try ids(try comics.run(["more", "-f", "ndjson"])), Array((101...150).reversed()))

@@ -9,6 +9,8 @@ public struct CatalogInfo: Sendable {
     public let lastCleanup: Date?
     public let images: ImageCacheUsage
     public let imagesLocation: String?
+    /// Per source: the last refresh that reached upstream, and the last that failed.
+    public let refreshes: [SourceName: RefreshRecord]
 }
 
 extension Catalog {
@@ -18,6 +20,7 @@ extension Catalog {
         return CatalogInfo(
             cache: try store.statistics(), integrityProblems: try store.integrityProblems(),
             lastCleanup: lastCleanup, images: images?.cache.usage() ?? ImageCacheUsage(),
-            imagesLocation: images?.cache.location)
+            imagesLocation: images?.cache.location,
+            refreshes: Dictionary(uniqueKeysWithValues: try SourceName.allCases.map { ($0, try refreshRecord(of: $0)) }))
     }
 }

@@ -42,7 +42,7 @@ public final class Catalog {
         let query = try withConfiguredPageSize(query, for: source)
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
         let served = try servePage(key, query: query, source: source)
-        warnAboutFallback(served)
+        try warnAboutFallback(served)
         try moveCursor(to: cursor(after: served.page, query: query, source: source), source: sourceName, query: source.cursorQueryKey(query))
         return served.items
     }
@@ -66,7 +66,7 @@ public final class Catalog {
         query = try withConfiguredPageSize(query, for: source)
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: position)
         let served = try servePage(key, query: query, source: source)
-        warnAboutFallback(served)
+        try warnAboutFallback(served)
         let (page, items) = (served.page, served.items)
         try moveCursor(to: cursor(after: page, query: query, source: source), source: sourceName, query: cursorKey)
         if items.isEmpty && !key.isFirst {
@@ -137,11 +137,11 @@ public final class Catalog {
             // A cleanup in another process may remove items the fetch took
             // as cached before the page is stored; a second fetch then asks
             // for every item, and what it stores cannot be missing.
-            for trustingCache in [true, false] {
-                if let fresh = try refreshPage(key, query: query, source: source, trustingCache: trustingCache) {
-                    return ServedPage(page: fresh.0, items: fresh.1)
-                }
+            let fresh = try recordingRefresh(of: key.source) {
+                try refreshPage(key, query: query, source: source, trustingCache: true)
+                    ?? refreshPage(key, query: query, source: source, trustingCache: false)
             }
+            if let fresh { return ServedPage(page: fresh.0, items: fresh.1) }
         } catch let error as ComicsError where error.kind == .network {
             guard var fallback = try cached ?? composedPage(key, query: query, source: source) else { throw error }
             fallback.failure = error
@@ -174,9 +174,13 @@ public final class Catalog {
         return ServedPage(page: page, items: items, isComposed: true)
     }
 
-    /// One warning when the network failed and the cache stood in.
-    private func warnAboutFallback(_ served: ServedPage) {
-        guard let failure = served.failure else { return }
+    /// One warning when the network failed and the cache stood in, or
+    /// when a stale page is shown while refreshing it keeps failing.
+    private func warnAboutFallback(_ served: ServedPage) throws {
+        guard let failure = served.failure else {
+            let ttl = served.page.key.isFirst ? policy.listTTL : policy.detailTTL
+            return try warnIfStuckStale(served.page.key.source, cachedAt: served.page.fetchedAt, ttl: ttl)
+        }
         if served.isComposed {
             warnings.append("\(failure.message); showing what is cached")
         } else {
@@ -278,7 +282,9 @@ public final class Catalog {
             throw ComicsError.network("\(ref) is not cached, and --offline forbids the network")
         }
         do {
-            try refreshItem(ref, source: source, validators: cached?.validators ?? .none)
+            try recordingRefresh(of: ref.source) {
+                try refreshItem(ref, source: source, validators: cached?.validators ?? .none)
+            }
         } catch let error as ComicsError where error.kind == .network {
             guard let cached else { throw error }
             warnServingStale(cached.cachedAt, because: error)
@@ -339,10 +345,16 @@ public final class Catalog {
     private func fetchItemIfNeeded(_ ref: ItemRef, source: ItemSource, cached: CachedItem?) throws -> CachedItem {
         switch action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL) {
         case .serve:
-            if let cached { return cached }
+            if let cached {
+                try warnIfStuckStale(ref.source, cachedAt: cached.cachedAt, ttl: policy.detailTTL)
+                return cached
+            }
         case .serveAndRefresh:
             deferredTasks.append(.refreshItem(ref))
-            if let cached { return cached }
+            if let cached {
+                try warnIfStuckStale(ref.source, cachedAt: cached.cachedAt, ttl: policy.detailTTL)
+                return cached
+            }
         case .fetch:
             break
         }
@@ -439,9 +451,10 @@ public final class Catalog {
         case let .refreshPage(key):
             let source = try source(key.source)
             guard let query = ListQuery(key: key.query) else { return }
-            try refreshPage(key, query: query, source: source, trustingCache: true)
+            try recordingRefresh(of: key.source) { try refreshPage(key, query: query, source: source, trustingCache: true) }
         case let .refreshItem(ref):
-            try refreshItem(ref, source: try source(ref.source), validators: try store.cachedItem(ref)?.validators ?? .none)
+            let validators = try store.cachedItem(ref)?.validators ?? .none
+            try recordingRefresh(of: ref.source) { try refreshItem(ref, source: try source(ref.source), validators: validators) }
         case .cleanup:
             _ = try cleanup(overrides: CleanupOverrides(), dryRun: false)
         case .fetchFavorites:

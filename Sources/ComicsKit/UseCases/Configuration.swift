@@ -189,7 +189,8 @@ extension Catalog {
             let maxItems = try configValue(.maxItems(of: source)).value
             // A mirrored archive is exempt from max-items as a whole; a
             // mirrored query's items are marked so by the store.
-            let wholeSourceMirrored = try self.source(source).hasLatest && isEnabled(.mirror(of: source))
+            let archive = (try? self.source(source))?.hasLatest == true
+            let wholeSourceMirrored = try archive && isEnabled(.mirror(of: source))
             rules[source] = CleanupRules.Limits(
                 maxAge: CleanupRules.parseDuration(maxAge) ?? rules[source].maxAge,
                 maxItems: wholeSourceMirrored ? Int.max : Int(maxItems) ?? rules[source].maxItems)

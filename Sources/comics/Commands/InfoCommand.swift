@@ -50,12 +50,17 @@ enum InfoCommand {
     private static func record(_ info: CatalogInfo) -> JSONValue {
         let sources = SourceName.allCases.sorted().map { source -> (String, JSONValue) in
             let statistics = info.cache.sources[source] ?? CacheStatistics.Source()
+            let refresh = info.refreshes[source] ?? RefreshRecord()
             return (source.rawValue, .object([
                 ("items", .int(statistics.items)),
                 ("favorites", .int(statistics.favorites)),
                 ("favorites_not_cached", .int(statistics.pendingFavorites)),
                 ("oldest_cached_at", timestamp(statistics.oldestCachedAt)),
                 ("newest_cached_at", timestamp(statistics.newestCachedAt)),
+                ("last_refresh", timestamp(refresh.lastSuccess)),
+                ("last_refresh_failure", refresh.lastFailure.map { failedAt in
+                    .object([("at", .string(Records.timestamp(failedAt))), ("reason", refresh.failureReason.map(JSONValue.string) ?? .null)])
+                } ?? .null),
             ]))
         }
         return .object([
@@ -86,6 +91,7 @@ enum InfoCommand {
         ]
         for source in SourceName.allCases.sorted() {
             rows.append((source.rawValue, describe(info.cache.sources[source] ?? CacheStatistics.Source())))
+            rows.append(("  refreshed", describe(info.refreshes[source] ?? RefreshRecord(), now: now)))
         }
         var pictures = "\(info.images.files) file\(info.images.files == 1 ? "" : "s"), \(ByteCount.describe(info.images.bytes))"
         if let location = info.imagesLocation { pictures += " in \(location)" }
@@ -97,6 +103,16 @@ enum InfoCommand {
         return rows.map { name, value in
             name + String(repeating: " ", count: width - name.count + 2) + TerminalText.sanitize(value, singleLine: true) + "\n"
         }.joined()
+    }
+
+    /// "2026-12-01T10:00:00Z (3 hours ago); last failure 2026-12-01T12:00:00Z (1 hour ago): cannot reach xkcd.com".
+    private static func describe(_ refresh: RefreshRecord, now: Date) -> String {
+        func when(_ date: Date) -> String { "\(Records.timestamp(date)) (\(RelativeAge.describe(now.timeIntervalSince(date))))" }
+        var text = refresh.lastSuccess.map(when) ?? "never"
+        if let failedAt = refresh.lastFailure {
+            text += "; last failure \(when(failedAt))" + (refresh.failureReason.map { ": \($0)" } ?? "")
+        }
+        return text
     }
 
     private static func describe(_ statistics: CacheStatistics.Source) -> String {
