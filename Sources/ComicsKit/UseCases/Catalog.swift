@@ -319,9 +319,7 @@ public final class Catalog {
         if mode != .offline {
             do {
                 let (newest, served) = try newest(source)
-                if served.isComposed || served.failure != nil {
-                    throw served.failure ?? ComicsError.network("cannot check \(source.hostDescription)")
-                }
+                if let failure = served.failure { throw failure }
                 for _ in 0..<5 {
                     let ref = ItemRef(source: sourceName, id: Int.random(in: 1...max(1, newest)))
                     do {
@@ -380,7 +378,9 @@ public final class Catalog {
         switch reference {
         case let .item(ref):
             return ref
-        case let .latest(sourceName), let .random(sourceName):
+        case let .random(sourceName):
+            return try showRandom(sourceName).ref
+        case let .latest(sourceName):
             let source = try source(sourceName)
             guard source.hasLatest else {
                 throw ComicsError.usage("\(sourceName.rawValue) has no latest item", hint: "name one by its number")
@@ -394,7 +394,6 @@ public final class Catalog {
                     warnings.append("\(reason)#\(id) is the newest \(source.itemNoun) cached; \(source.hostDescription) was \(last), so there may be a newer one")
                 }
             }
-            if case .random = reference { return ItemRef(source: sourceName, id: Int.random(in: 1...id)) }
             return ItemRef(source: sourceName, id: id)
         }
     }
