@@ -46,6 +46,16 @@ final class OfflineFirstTests: EndToEndTestCase {
         XCTAssertEqual(nothing.stderr, "comics: error: nothing cached for this page, and --offline forbids the network\n")
     }
 
+    func testOfflineABooksQueryServesWhatItsStoredPageStillHolds() throws {
+        XCTAssertEqual(try comics.run(["-s", "books", "list", "--language", "en"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "books:1342"]).status, 0)
+        XCTAssertEqual(try comics.run(["cleanup", "--max-items", "3"]).status, 0)
+        let served = try comics.run(["--offline", "-s", "books", "list", "--language", "en", "-f", "ndjson"])
+        XCTAssertEqual(served.status, 0, "\(served)")
+        XCTAssertEqual(served.stdoutLines.count, 4, "the favourite and the three kept, in the page's order")
+        XCTAssertTrue(try ids(served).contains(1342))
+    }
+
     func testWithTheNetworkDownAListOfAnotherSizeIsComposedWithOneWarning() throws {
         XCTAssertEqual(try comics.run(["list"]).status, 0)
         takeTheNetworkDown()

@@ -157,7 +157,7 @@ enum CommandTable {
                     "comics list", "comics list -n 5 --format json", "comics -s books list --search austen --language en",
                 ]),
             CommandSpec(
-                name: "more", abstract: "show the page after the last one shown (of the same books query)",
+                name: "more", abstract: "show the page after the last one shown (of the same books query), as large as it unless -n says",
                 options: bookQueryOptions,
                 examples: ["comics list && comics more && comics more", "comics -s books more --search austen"]),
             CommandSpec(
