@@ -19,7 +19,7 @@ final class XKCDComicDecoderTests: XCTestCase {
         XCTAssertEqual(item["alt"], .string("You could at least not wear the lab coat everywhere, dude."))
         XCTAssertEqual(item["image_url"], .string("https://imgs.xkcd.com/comics/bill_nye.png"))
         XCTAssertEqual(item["interactive"], .bool(false))
-        XCTAssertEqual(item.attributes.map(\.key), ["date", "alt", "transcript", "image_url", "interactive"])
+        XCTAssertEqual(item.attributes.map(\.key), ["date", "alt", "transcript", "image_url", "link", "interactive"])
     }
 
     func testArchiveQuirks() throws {

@@ -42,6 +42,8 @@ public final class ComicsRunner {
 
     public init(server: FixtureServer?) throws {
         home = try TemporaryDirectory()
+        // An explicit database path's folder must exist, as for any user.
+        try FileManager.default.createDirectory(atPath: home.file("data"), withIntermediateDirectories: true)
         environment = [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": home.path,

@@ -176,7 +176,7 @@ final class BooksTests: EndToEndTestCase {
 
         let csv = try comics.run(["fav", "list", "-f", "csv"]).stdout.components(separatedBy: "\r\n")
         XCTAssertEqual(csv[0], "source,id,title,url,favorite,cached_at,stale,authors,translators,editors,languages,subjects,bookshelves,summaries,"
-            + "media_type,copyright,download_count,cover_url,formats,date,alt,transcript,image_url,interactive")
+            + "media_type,copyright,download_count,cover_url,formats,date,alt,transcript,image_url,link,interactive")
         XCTAssertEqual(csv.count, 5, "header, three rows, and the empty string after the last CRLF")
         XCTAssertTrue(csv[1].hasPrefix("books,1342,Pride and Prejudice,https://www.gutenberg.org/ebooks/1342,true,"), csv[1])
         XCTAssertTrue(csv[3].hasPrefix("xkcd,150,Grownups,https://xkcd.com/150/,true,"), csv[3])

@@ -81,7 +81,7 @@ final class CommandLineTests: EndToEndTestCase {
         }
         let bare = try comics.run([])
         XCTAssertEqual(bare.status, 2)
-        XCTAssertTrue(bare.stderr.hasPrefix("usage: comics COMMAND"))
+        XCTAssertTrue(bare.stderr.hasPrefix("comics: error: no command given; usage: comics COMMAND"), bare.stderr)
     }
 
     func testABaseURLIsASchemeAndHostWithTrailingSlashesDropped() throws {
@@ -117,7 +117,7 @@ final class CommandLineTests: EndToEndTestCase {
         XCTAssertEqual(items.count, 3)
         guard case let .object(members) = items[0] else { return XCTFail("not an object") }
         XCTAssertEqual(members.map(\.0), [
-            "source", "id", "title", "url", "favorite", "cached_at", "stale", "date", "alt", "transcript", "image_url", "interactive",
+            "source", "id", "title", "url", "favorite", "cached_at", "stale", "date", "alt", "transcript", "image_url", "link", "interactive",
         ])
         XCTAssertEqual(items[0]["source"], .string("xkcd"))
         XCTAssertEqual(items[0]["id"], .int(200))
@@ -140,14 +140,58 @@ final class CommandLineTests: EndToEndTestCase {
 
         let csv = try comics.run(["list", "-n", "2", "-f", "csv"])
         let rows = csv.stdout.components(separatedBy: "\r\n")
-        XCTAssertEqual(rows[0], "source,id,title,url,favorite,cached_at,stale,date,alt,transcript,image_url,interactive")
+        XCTAssertEqual(rows[0], "source,id,title,url,favorite,cached_at,stale,date,alt,transcript,image_url,link,interactive")
         XCTAssertTrue(rows[1].hasPrefix("xkcd,200,Bill Nye,https://xkcd.com/200/,false,"), rows[1])
         XCTAssertTrue(rows[1].contains(#""[[A restaurant. A mother"#), "a transcript with newlines is quoted")
         let parsed = try pythonCSVRowCount(csv.stdout)
         XCTAssertEqual(parsed, 3, "RFC 4180: a header and two records")
 
         let tsv = try comics.run(["list", "-n", "2", "-f", "tsv"])
-        XCTAssertEqual(tsv.line(0).split(separator: "\t").count, 12)
+        try assertStrictTSV(tsv.stdout, matches: try comics.run(["list", "-n", "2", "-f", "json"]).stdout)
+        let hostile = try comics.run(["show", "191", "-f", "tsv"])
+        try assertStrictTSV(hostile.stdout, matches: try comics.run(["show", "191", "-f", "json"]).stdout)
+        XCTAssertEqual(try JSONValue.parse(try comics.run(["show", "191", "-f", "json"]).stdout)["link"],
+                       .string("https://imgs.xkcd.com/comics/lojban_translated.png"), "xkcd's link is kept")
+    }
+
+    /// TSV read back strictly: a record a line, the header's number of
+    /// fields in each, no quoting, no raw carriage return, and every field,
+    /// unescaped, what JSON holds.
+    private func assertStrictTSV(_ tsv: String, matches json: String, line: UInt = #line) throws {
+        XCTAssertTrue(tsv.hasSuffix("\n"), line: line)
+        XCTAssertFalse(tsv.contains("\r"), line: line)
+        let lines = tsv.dropLast().split(separator: "\n", omittingEmptySubsequences: false)
+        let header = lines[0].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        var records = try JSONValue.parse(json).arrayValue ?? []
+        if records.isEmpty { records = [try JSONValue.parse(json)] }
+        XCTAssertEqual(lines.count, records.count + 1, "one record a line", line: line)
+        for (row, record) in zip(lines.dropFirst(), records) {
+            let fields = row.split(separator: "\t", omittingEmptySubsequences: false)
+            XCTAssertEqual(fields.count, header.count, line: line)
+            for (name, field) in zip(header, fields) {
+                var unescaped = "", escaping = false
+                for character in field {
+                    if escaping {
+                        let known: [Character: String] = ["t": "\t", "n": "\n", "r": "\r", "\\": "\\"]
+                        XCTAssertNotNil(known[character], "an unknown escape \\\(character)", line: line)
+                        unescaped += known[character] ?? ""
+                        escaping = false
+                    } else if character == "\\" {
+                        escaping = true
+                    } else {
+                        unescaped.append(character)
+                    }
+                }
+                let expected: String = switch record[name] {
+                case let .string(text)?: text
+                case let .int(number)?: String(number)
+                case let .bool(flag)?: flag ? "true" : "false"
+                case nil, .null?: ""
+                case let value?: value.serialized
+                }
+                XCTAssertEqual(unescaped, expected, name, line: line)
+            }
+        }
     }
 
     func testTheTableFitsTheTerminalWidth() throws {

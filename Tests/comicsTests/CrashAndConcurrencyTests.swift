@@ -56,6 +56,7 @@ final class CrashAndConcurrencyTests: EndToEndTestCase {
         let rounds = ProcessInfo.processInfo.environment["COMICS_FIRST_USE_ROUNDS"].flatMap(Int.init) ?? 60
         let commands = [["list"], ["-s", "books", "list"], ["show", "5"], ["cleanup"], ["fav", "add", "7"], ["more"]]
         for round in 0..<rounds {
+            try FileManager.default.createDirectory(atPath: comics.home.file("round-\(round)"), withIntermediateDirectories: true)
             comics.environment["COMICS_DB"] = comics.home.file("round-\(round)/comics.db")
             for (command, result) in zip(commands, try comics.runTogether(commands)) {
                 XCTAssertEqual(result.status, 0, "round \(round + 1), \(command.joined(separator: " ")): \(result)")

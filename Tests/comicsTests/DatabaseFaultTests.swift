@@ -70,7 +70,7 @@ final class DatabaseFaultTests: EndToEndTestCase {
     func testRebuildWithNoDatabaseChangesNothing() throws {
         let result = try comics.run(["rebuild"])
         XCTAssertEqual(result.status, 0)
-        XCTAssertEqual(result.stderr, "comics: there is no database at \(comics.databasePath) yet; nothing to rebuild\n")
+        XCTAssertEqual(result.stderr, "comics: note: there is no database at \(comics.databasePath) yet; nothing to rebuild\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: comics.databasePath))
     }
 

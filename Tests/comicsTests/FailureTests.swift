@@ -128,7 +128,7 @@ final class FailureTests: EndToEndTestCase {
             comics.environment["COMICS_DB"] = "/proc/comics/db"
             let result = try comics.run(["show", "1"])
             XCTAssertEqual(result.status, 5, "\(result)")
-            XCTAssertTrue(result.stderr.hasPrefix("comics: error: cannot create the directory /proc/comics"), result.stderr)
+            XCTAssertTrue(result.stderr.hasPrefix("comics: error: the folder /proc/comics for the database"), result.stderr)
             return
         }
         let result = try comics.run(["show", "2"])

@@ -50,6 +50,7 @@ final class FavoriteImportTests: EndToEndTestCase {
             let file = comics.home.file("favourites.\(format)")
             try Data(try comics.run(["fav", "list", "-f", format]).stdout.utf8).write(to: URL(fileURLWithPath: file))
 
+            try FileManager.default.createDirectory(atPath: comics.home.file(format), withIntermediateDirectories: true)
             comics.environment["COMICS_DB"] = comics.home.file("\(format)/comics.db")
             let imported = try comics.run(["fav", "import", file])
             XCTAssertEqual(imported.status, 0, "\(imported)")

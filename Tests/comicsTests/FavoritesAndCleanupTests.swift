@@ -27,7 +27,7 @@ final class FavoritesAndCleanupTests: EndToEndTestCase {
         let table = try comics.run(["fav", "list"])
         XCTAssertEqual(table.status, 0)
         XCTAssertEqual(table.stdout, "")
-        XCTAssertEqual(table.stderr, "comics: no favourites yet; mark one with 'comics fav REF'\n")
+        XCTAssertEqual(table.stderr, "comics: note: no favourites yet; mark one with 'comics fav REF'\n")
         XCTAssertEqual(try comics.run(["fav", "list", "-q"]).stderr, "")
         let json = try comics.run(["fav", "list", "-f", "json"])
         XCTAssertEqual(json.stdout, "[]\n")

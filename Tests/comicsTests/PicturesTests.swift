@@ -111,7 +111,7 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["show", "201", "--image"]).status, 0)
         XCTAssertEqual(try server.stats().hits["/images/comic.png"], 1)
 
-        let directory = URL(fileURLWithPath: comics.databasePath).deletingLastPathComponent().appendingPathComponent("images").path
+        let directory = comics.databasePath + ".images"
         let files = try FileManager.default.contentsOfDirectory(atPath: directory)
         XCTAssertEqual(files.count, 1)
         XCTAssertTrue(files[0].range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil, files[0])
@@ -124,7 +124,7 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["show", "202"]).status, 0)
         let none = try comics.run(["--offline", "show", "202", "--image"])
         XCTAssertEqual(none.status, 0, "\(none)")
-        XCTAssertEqual(none.stderr, "comics: no picture of xkcd:202 is cached, and --offline forbids the network\n")
+        XCTAssertEqual(none.stderr, "comics: note: no picture of xkcd:202 is cached, and --offline forbids the network\n")
         XCTAssertEqual(pictureLines(none.stdout), [])
     }
 
@@ -151,11 +151,11 @@ final class PicturesTests: EndToEndTestCase {
             ])),
         ]))
         let cases: [(String, String)] = [
-            ("203", "comics: xkcd:203 has no picture\n"),
-            ("301", "comics: cannot draw the picture of xkcd:301: the image is too large to draw (100000×100000 pixels)\n"),
-            ("302", "comics: cannot draw the picture of xkcd:302: the image has no pixels\n"),
-            ("304", "comics: cannot draw the picture of xkcd:304: it is not a PNG, JPEG or GIF image\n"),
-            ("305", "comics: cannot fetch the picture of xkcd:305: 127.0.0.1 answered HTTP 404\n"),
+            ("203", "comics: note: xkcd:203 has no picture\n"),
+            ("301", "comics: note: cannot draw the picture of xkcd:301: the image is too large to draw (100000×100000 pixels)\n"),
+            ("302", "comics: note: cannot draw the picture of xkcd:302: the image has no pixels\n"),
+            ("304", "comics: note: cannot draw the picture of xkcd:304: it is not a PNG, JPEG or GIF image\n"),
+            ("305", "comics: note: cannot fetch the picture of xkcd:305: 127.0.0.1 answered HTTP 404\n"),
         ]
         for (number, notice) in cases {
             let shown = try comics.run(["show", number, "--image"])
@@ -165,7 +165,7 @@ final class PicturesTests: EndToEndTestCase {
         }
         let garbledShow = try comics.run(["show", "303", "--image"])
         XCTAssertEqual(garbledShow.status, 0)
-        XCTAssertTrue(garbledShow.stderr.hasPrefix("comics: cannot draw the picture of xkcd:303: "), garbledShow.stderr)
+        XCTAssertTrue(garbledShow.stderr.hasPrefix("comics: note: cannot draw the picture of xkcd:303: "), garbledShow.stderr)
         XCTAssertEqual(garbledShow.stderr.split(separator: "\n").count, 1)
         XCTAssertEqual(try comics.run(["show", "303", "--image"]).stderr, garbledShow.stderr)
         XCTAssertEqual(try server.stats().hits["/images/garbled.png"], 2, "a picture that does not decode is not kept")
@@ -174,7 +174,7 @@ final class PicturesTests: EndToEndTestCase {
         try server.control(.object([("fault", .string("truncated")), ("count", .int(1))]))
         let truncated = try comics.run(["show", "201", "--image"])
         XCTAssertEqual(truncated.status, 0, "\(truncated)")
-        XCTAssertEqual(truncated.stderr, "comics: cannot draw the picture of xkcd:201: the image is cut short\n")
+        XCTAssertEqual(truncated.stderr, "comics: note: cannot draw the picture of xkcd:201: the image is cut short\n")
         XCTAssertEqual(pictureLines(try comics.run(["show", "201", "--image"]).stdout).count, 15, "fetched whole the next time")
     }
 
@@ -186,7 +186,7 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(cleanup.status, 0, "\(cleanup)")
         XCTAssertTrue(cleanup.stdout.hasPrefix("removed 1 item (xkcd 1) and 1 picture (1.3 KiB); kept 1 favourite"), cleanup.stdout)
         XCTAssertEqual(try comics.run(["--offline", "show", "202", "--image"]).stderr.contains("no picture"), false)
-        let directory = URL(fileURLWithPath: comics.databasePath).deletingLastPathComponent().appendingPathComponent("images").path
+        let directory = comics.databasePath + ".images"
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).count, 1)
     }
 

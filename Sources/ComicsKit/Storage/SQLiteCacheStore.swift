@@ -10,11 +10,13 @@ public final class SQLiteCacheStore: CacheStore {
     /// The schema this build writes: the number of migrations it knows.
     public static let schemaVersion = Migrations.all.count
 
-    /// Opens (creating if needed) the database at `path`: the directory is
-    /// made 0700 and the file 0600, then the schema is migrated.
-    public init(path: String, now: Date = Date()) throws {
+    /// Opens (creating if needed) the database at `path`: the file is made
+    /// 0600, then the schema is migrated. A missing directory is made 0700
+    /// when `createsDirectory` (the default location); otherwise a path
+    /// into a folder that does not exist is a mistake to report, not to build.
+    public init(path: String, now: Date = Date(), createsDirectory: Bool = true) throws {
         do {
-            try Self.prepareFile(at: path)
+            try Self.prepareFile(at: path, createsDirectory: createsDirectory)
             database = try SQLiteDatabase(path: path)
             try Migrations.migrate(database, now: now)
         } catch let error as SQLiteError {
@@ -24,10 +26,13 @@ public final class SQLiteCacheStore: CacheStore {
 
     /// Creates missing directories (0700) and the file (0600) before SQLite
     /// does, so neither is ever readable by other users.
-    private static func prepareFile(at path: String) throws {
+    private static func prepareFile(at path: String, createsDirectory: Bool) throws {
         guard path != ":memory:" else { return }
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            guard createsDirectory else {
+                throw ComicsError.database("the folder \(directory) for the database \(path) does not exist; create it, or give another --db")
+            }
             do {
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -526,8 +526,10 @@ public final class Catalog {
         public let mirroredQueries: [SourceName: [String]]
     }
 
-    public func cleanup(overrides: CleanupOverrides, dryRun: Bool) throws -> CleanupReport {
+    /// `only`: the sources to clean (`-s`); nil for every source.
+    public func cleanup(overrides: CleanupOverrides, dryRun: Bool, only: Set<SourceName>? = nil) throws -> CleanupReport {
         var rules = try configuredCleanupRules()
+        let sources = SourceName.allCases.filter { only?.contains($0) ?? true }
         for source in SourceName.allCases {
             if let maxAge = overrides.maxAge { rules[source].maxAge = maxAge }
             if let maxItems = overrides.maxItems { rules[source].maxItems = maxItems }
@@ -536,12 +538,14 @@ public final class Catalog {
         // Measured before anything is removed: the deletions themselves
         // grow the WAL, and the size reported must be the one `info` showed.
         let bytesBefore = store.bytesOnDisk()
-        let removed = try store.removeItems(dryRun: dryRun) { rules.selectForRemoval(from: $0, now: now) }
+        let removed = try store.removeItems(dryRun: dryRun) { candidates in
+            rules.selectForRemoval(from: candidates.filter { sources.contains($0.ref.source) }, now: now)
+        }
         var imagesRemoved = ImageCacheUsage()
         var compaction: Compaction?
         if !dryRun {
             try store.setSetting(SettingKey.lastCleanup, to: String(now.timeIntervalSince1970))
-            for source in SourceName.allCases {
+            for source in sources {
                 try store.removePages(of: source, fetchedBefore: now.addingTimeInterval(-rules[source].maxAge))
             }
             imagesRemoved = try removeOrphanedImages()

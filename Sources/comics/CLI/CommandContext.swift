@@ -23,6 +23,8 @@ final class CommandContext {
     private let xkcdURL: String
     private let gutendexURL: String
     private var openedCatalog: Catalog?
+    /// No --db and no COMICS_DB: the XDG location, whose folders comics makes.
+    private let isDefaultDatabase: Bool
 
     init(arguments: ParsedArguments, environment: [String: String]) throws {
         self.arguments = arguments
@@ -38,6 +40,7 @@ final class CommandContext {
         isVerbose = arguments.has("verbose") && !isQuiet
         terminal = Terminal.detect(noColorFlag: arguments.has("no-color"), environment: environment)
         databasePath = try Self.databasePath(option: arguments.value("db"), environment: environment)
+        isDefaultDatabase = arguments.value("db") == nil && (environment["COMICS_DB"] ?? "").isEmpty
         query = try Self.query(arguments)
         concurrency = try arguments.value("jobs").map { text in
             guard let jobs = Int(text), (1...32).contains(jobs) else {
@@ -53,7 +56,8 @@ final class CommandContext {
     /// The catalog over the database, opened (and migrated) on first use.
     func catalog() throws -> Catalog {
         if let openedCatalog { return openedCatalog }
-        let store = try SQLiteCacheStore(path: databasePath)
+        let store = try SQLiteCacheStore(path: databasePath, createsDirectory: isDefaultDatabase)
+        Self.adoptSharedPictures(of: databasePath, into: imagesDirectory)
         var settings = HTTPSettings()
         if let concurrency { settings.maxConcurrentRequests = concurrency }
         let http = CurlHTTPClient(settings: settings)
@@ -67,9 +71,20 @@ final class CommandContext {
         return catalog
     }
 
-    /// Pictures are kept in `images` beside the database.
-    var imagesDirectory: String {
-        URL(fileURLWithPath: databasePath).deletingLastPathComponent().appendingPathComponent("images").path
+    /// Each database keeps its pictures in its own folder beside it
+    /// (`comics.db.images`): two databases in one folder must never clean
+    /// up each other's pictures.
+    var imagesDirectory: String { databasePath + ".images" }
+
+    /// Earlier versions kept the pictures of every database in a folder
+    /// `images` beside it; the database named `comics.db` (the default) takes
+    /// that folder over, once.
+    private static func adoptSharedPictures(of databasePath: String, into directory: String) {
+        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
+        guard URL(fileURLWithPath: databasePath).lastPathComponent == "comics.db" else { return }
+        let legacy = folder.appendingPathComponent("images").path
+        guard FileManager.default.fileExists(atPath: legacy), !FileManager.default.fileExists(atPath: directory) else { return }
+        _ = rename(legacy, directory)
     }
 
     /// The listing query, refused with the flags at fault when the source
@@ -94,12 +109,12 @@ final class CommandContext {
     }
 
     func warn(_ message: String) {
-        if !isQuiet { OutputSink.writeStderr("comics: warning: \(message)\n") }
+        if !isQuiet { OutputSink.writeStderr("comics: warning: \(TerminalText.sanitize(message, singleLine: true))\n") }
     }
 
     /// A remark for people, such as why nothing was printed; `--quiet` silences it.
     func note(_ message: String) {
-        if !isQuiet { OutputSink.writeStderr("comics: \(message)\n") }
+        if !isQuiet { OutputSink.writeStderr("comics: note: \(TerminalText.sanitize(message, singleLine: true))\n") }
     }
 
     /// A line that rewrites itself on a terminal (stderr); nothing elsewhere.
@@ -112,7 +127,7 @@ final class CommandContext {
     }
 
     func info(_ message: String) {
-        if isVerbose { OutputSink.writeStderr("comics: \(message)\n") }
+        if isVerbose { OutputSink.writeStderr("comics: info: \(TerminalText.sanitize(message, singleLine: true))\n") }
     }
 
     /// After the output: warnings gathered on the way, then deferred work

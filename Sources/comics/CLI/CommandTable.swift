@@ -218,7 +218,7 @@ enum CommandTable {
                 ],
                 examples: ["comics fav 353", "comics fav add latest", "comics fav list --format csv"]),
             CommandSpec(
-                name: "cleanup", abstract: "apply the cache limits now; favourites are never removed",
+                name: "cleanup", abstract: "apply the cache limits now (with -s, to that source only); favourites are never removed",
                 options: [
                     OptionSpec("dry-run", "list what would be removed and remove nothing"),
                     OptionSpec("max-age", value: "AGE", "remove items not refreshed for AGE (30d, 12h, 2w; default: config max-age)"),
@@ -234,6 +234,7 @@ enum CommandTable {
             CommandSpec(
                 name: "rebuild",
                 abstract: "move a damaged database aside and start a new one with its favourites and settings",
+                options: [OptionSpec("force", "rebuild even when the database passes its check")],
                 examples: ["comics info || comics rebuild"]),
             CommandSpec(
                 name: "config", abstract: "show or change the persisted settings (with no COMMAND: list them)",

@@ -65,7 +65,7 @@ enum HelpText {
 
     /// The short form printed when `comics` runs with no command.
     static func usageSummary() -> String {
-        "usage: comics COMMAND [options]   (commands: "
+        "comics: error: no command given; usage: comics COMMAND [options] (commands: "
             + CommandTable.root.subcommands.filter { !$0.hidden }.map(\.name).joined(separator: ", ")
             + "; see 'comics --help')"
     }

@@ -9,7 +9,8 @@ enum CleanupCommand {
             maxAge: try context.arguments.value("max-age").map(parseMaxAge),
             maxItems: try context.arguments.value("max-items").map(parseMaxItems))
         let dryRun = context.arguments.has("dry-run")
-        let report = try context.catalog().cleanup(overrides: overrides, dryRun: dryRun)
+        let report = try context.catalog().cleanup(
+            overrides: overrides, dryRun: dryRun, only: context.explicitSource.map { [$0] })
 
         var removed: [JSONValue] {
             report.removed.map { candidate in

@@ -16,6 +16,11 @@ enum RebuildCommand {
             context.note("there is no database at \(path) yet; nothing to rebuild")
             return
         }
+        if !context.arguments.has("force"), let healthy = try? SQLiteCacheStore(path: path),
+           (try? healthy.integrityProblems().isEmpty) == true {
+            context.note("nothing to rebuild: \(path) passes its check (--force rebuilds it anyway)")
+            return
+        }
         let salvage = SQLiteCacheStore.salvage(at: path)
         for problem in salvage.problems {
             context.warn("could not read \(problem)")

@@ -67,11 +67,12 @@ enum FavoritesFile {
         return ItemRef(source: name, id: id)
     }
 
-    /// CSV (RFC 4180) or TSV with a header row that names `source` and `id`.
+    /// CSV (RFC 4180) or TSV (escaped, never quoted) with a header row that
+    /// names `source` and `id`.
     private static func delimited(_ text: String, label: String) throws -> [ItemRef] {
         let firstLine = text.prefix { $0 != "\n" && $0 != "\r\n" }
-        let separator: Character = firstLine.contains("\t") ? "\t" : ","
-        let rows = try DelimitedText.rows(text, separator: separator, label: label)
+        let rows = firstLine.contains("\t")
+            ? DelimitedText.tsvRows(text) : try DelimitedText.rows(text, separator: ",", label: label)
         guard let header = rows.first,
               let sourceColumn = header.firstIndex(of: "source"), let idColumn = header.firstIndex(of: "id")
         else {
@@ -124,8 +125,37 @@ enum FavoritesFile {
 }
 
 /// RFC 4180 fields: quoted fields may hold separators, quotes (doubled) and
-/// line breaks; records end with CRLF or LF.
+/// line breaks; records end with CRLF or LF. TSV: a record a line, fields
+/// between tabs, `\t`, `\n`, `\r` and `\\` unescaped.
 enum DelimitedText {
+    static func tsvRows(_ text: String) -> [[String]] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0).map { line in
+            line.split(separator: "\t", omittingEmptySubsequences: false).map(unescapedTSVField)
+        }
+    }
+
+    private static func unescapedTSVField(_ field: Substring) -> String {
+        guard field.contains("\\") else { return String(field) }
+        var output = ""
+        var escaping = false
+        for character in field {
+            if escaping {
+                switch character {
+                case "t": output.append("\t")
+                case "n": output.append("\n")
+                case "r": output.append("\r")
+                default: output.append(character)
+                }
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else {
+                output.append(character)
+            }
+        }
+        return output
+    }
+
     static func rows(_ text: String, separator: Character, label: String) throws -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []

@@ -79,16 +79,18 @@ enum Records {
         case .ndjson, .table:
             return records.map { $0.serialized + "\n" }.joined()
         case .csv:
-            return delimited(records, columns: columns, separator: ",", lineEnd: "\r\n")
+            return delimited(records, columns: columns, separator: ",", lineEnd: "\r\n", field: csvField)
         case .tsv:
-            return delimited(records, columns: columns, separator: "\t", lineEnd: "\n")
+            return delimited(records, columns: columns, separator: "\t", lineEnd: "\n", field: tsvField)
         }
     }
 
-    /// A header row, then one row per record, quoted as RFC 4180 says;
-    /// nested values are written as JSON, absent ones as empty cells.
-    private static func delimited(_ records: [JSONValue], columns: [String], separator: String, lineEnd: String) -> String {
-        var output = columns.map { quoted($0, separator: separator) }.joined(separator: separator) + lineEnd
+    /// A header row, then one row per record; nested values are written as
+    /// JSON, absent ones as empty cells.
+    private static func delimited(
+        _ records: [JSONValue], columns: [String], separator: String, lineEnd: String, field: (String) -> String
+    ) -> String {
+        var output = columns.map(field).joined(separator: separator) + lineEnd
         for record in records {
             let cells = columns.map { column -> String in
                 switch record[column] {
@@ -99,15 +101,46 @@ enum Records {
                 case let value?: value.serialized
                 }
             }
-            output += cells.map { quoted($0, separator: separator) }.joined(separator: separator) + lineEnd
+            output += cells.map(field).joined(separator: separator) + lineEnd
         }
         return output
     }
 
-    private static func quoted(_ cell: String, separator: String) -> String {
-        guard cell.contains(separator) || cell.contains("\"") || cell.contains("\n") || cell.contains("\r") else {
+    /// RFC 4180: quoted when it holds a comma, a quote or a line break.
+    /// No other control character is written raw: they are dropped.
+    private static func csvField(_ raw: String) -> String {
+        let cell = raw.unicodeScalars.contains(where: isStrayControl)
+            ? String(String.UnicodeScalarView(raw.unicodeScalars.filter { !isStrayControl($0) })) : raw
+        guard cell.contains(",") || cell.contains("\"") || cell.contains("\n") || cell.contains("\r") else {
             return cell
         }
         return "\"" + cell.replacing("\"", with: "\"\"") + "\""
+    }
+
+    /// C0 controls but line breaks and tab, DEL and the C1 controls.
+    private static func isStrayControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00..<0x20, 0x7F...0x9F: true
+        default: false
+        }
+    }
+
+    /// TSV as PostgreSQL's text format and `jq @tsv` write it: never quoted,
+    /// one record a line, so tab, line feed, carriage return and backslash
+    /// are escaped as `\t`, `\n`, `\r` and `\\`.
+    static func tsvField(_ cell: String) -> String {
+        guard cell.unicodeScalars.contains(where: { ["\t", "\n", "\r", "\\"].contains($0) }) else { return cell }
+        var escaped = String.UnicodeScalarView()
+        for scalar in cell.unicodeScalars {
+            switch scalar {
+            case "\t": escaped.append(contentsOf: "\\t".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "\\n".unicodeScalars)
+            case "\r": escaped.append(contentsOf: "\\r".unicodeScalars)
+            case "\\": escaped.append(contentsOf: "\\\\".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

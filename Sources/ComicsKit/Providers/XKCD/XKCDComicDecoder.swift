@@ -17,6 +17,8 @@ public enum XKCDComicDecoder {
             Attribute("alt", .string(cleaned("alt", text(document["alt"]) ?? ""))),
             Attribute("transcript", .string(cleaned("transcript", text(document["transcript"]) ?? ""))),
             Attribute("image_url", imageURL(text(document["img"])).map(JSONValue.string) ?? .null),
+            // Where a comic links to (a large version, a related page); mostly empty.
+            Attribute("link", webURL(text(document["link"])).map(JSONValue.string) ?? .null),
             Attribute("interactive", .bool(isInteractive(document["extra_parts"]))),
         ]
         return Item(
@@ -65,6 +67,12 @@ public enum XKCDComicDecoder {
         guard let text, text.hasPrefix("http://") || text.hasPrefix("https://"),
               let lastSlash = text.lastIndex(of: "/"), text[text.index(after: lastSlash)...].contains(".")
         else { return nil }
+        return text
+    }
+
+    /// An http(s) link, or nil for the empty string and anything else.
+    private static func webURL(_ text: String?) -> String? {
+        guard let text = text?.trimmingWhitespace(), text.hasPrefix("http://") || text.hasPrefix("https://") else { return nil }
         return text
     }
 

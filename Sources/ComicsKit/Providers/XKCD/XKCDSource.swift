@@ -24,7 +24,7 @@ public struct XKCDSource: ItemSource {
     public let imageAttribute: String? = "image_url"
     public let acceptsPageSize = true
     public let acceptsFilters = false
-    public let attributeKeys = ["date", "alt", "transcript", "image_url", "interactive"]
+    public let attributeKeys = ["date", "alt", "transcript", "image_url", "link", "interactive"]
 
     public func pageURL(of id: Int) -> String { XKCDComicDecoder.pageURL(of: id) }
 
