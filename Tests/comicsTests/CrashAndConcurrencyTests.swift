@@ -84,9 +84,9 @@ final class CrashAndConcurrencyTests: EndToEndTestCase {
                 done
                 echo "$runs" >> runs
             }
-            loop '"$COMICS" list' '"$COMICS" more' &
+            loop '"$COMICS" -s xkcd list' '"$COMICS" -s xkcd more' &
             loop '"$COMICS" -s books list --refresh' &
-            loop '"$COMICS" fav add 150' '"$COMICS" fav remove 150' '"$COMICS" fav list' &
+            loop '"$COMICS" fav add xkcd:150' '"$COMICS" fav remove xkcd:150' '"$COMICS" fav list' &
             loop '"$COMICS" cleanup --max-items 5' &
             wait
             cat failures 2> /dev/null

@@ -20,7 +20,7 @@ final class FavoritesAndCleanupTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["fav", "150"]).stdout, "removed xkcd:150 Grownups from favourites\n")
         XCTAssertEqual(try comics.run(["fav", "remove", "150"]).stdout, "xkcd:150 Grownups is not a favourite\n")
         let table = try comics.run(["fav", "list"])
-        XCTAssertEqual(table.stdoutLines, ["  SOURCE ID DATE       TITLE", "★ xkcd    1 2006-01-01 Barrel - Part 1"])
+        XCTAssertEqual(table.stdoutLines, ["     REF DATE       TITLE", "★ xkcd:1 2006-01-01 Barrel - Part 1"])
     }
 
     func testAnEmptyFavouriteListSaysSoToPeopleOnly() throws {

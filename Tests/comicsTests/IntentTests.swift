@@ -50,3 +50,84 @@ final class IntentTests: EndToEndTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: comics.home.file("xdg/comics/comics.db")))
     }
 }
+
+/// Options are honoured or refused; `more` and bare numbers follow the
+/// last listing; references can be pasted.
+final class ListingIntentTests: EndToEndTestCase {
+    private func ids(_ result: RunResult, line: UInt = #line) throws -> [String] {
+        XCTAssertEqual(result.status, 0, "\(result)", line: line)
+        return try result.stdoutLines.map { line in
+            let record = try JSONValue.parse(line)
+            return "\(record["source"]?.stringValue ?? ""):\(record["id"]?.intValue ?? 0)"
+        }
+    }
+
+    func testAGlobalOptionACommandDoesNotHonourIsRefused() throws {
+        let cases: [([String], String)] = [
+            (["info", "-n", "2"], "comics: error: --limit does not apply to 'comics info'; see 'comics info --help'\n"),
+            (["cleanup", "--refresh"], "comics: error: --refresh does not apply to 'comics cleanup'; see 'comics cleanup --help'\n"),
+            (["config", "get", "images", "--refresh"], "comics: error: --refresh does not apply to 'comics config get'; see 'comics config get --help'\n"),
+            (["fav", "import", "x.csv", "-s", "books"], "comics: error: --source does not apply to 'comics fav import'; see 'comics fav import --help'\n"),
+            (["--offline", "search", "--remote", "dickens"], "comics: error: --remote asks Gutendex, and --offline forbids the network; use one of them\n"),
+        ]
+        for (arguments, expected) in cases {
+            let result = try comics.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result)")
+            XCTAssertEqual(result.stderr, expected, "\(arguments)")
+        }
+    }
+
+    func testLimitsAreHonouredWhereTheyCanBe() throws {
+        for ref in ["1", "2", "3", "books:1342", "books:84"] {
+            XCTAssertEqual(try comics.run(["fav", "add", ref]).status, 0)
+        }
+        XCTAssertEqual(try ids(try comics.run(["fav", "list", "-n", "2", "-f", "ndjson"])), ["books:84", "books:1342"])
+        XCTAssertEqual(try comics.run(["fav", "list", "-n", "3"]).stdoutLines.count, 4, "a header and three")
+        XCTAssertEqual(try ids(try comics.run(["-s", "books", "list", "-n", "5", "-f", "ndjson"])).count, 5, "the first five of the page")
+        XCTAssertEqual(try ids(try comics.run(["-s", "books", "more", "-n", "3", "-f", "ndjson"])).count, 3)
+    }
+
+    func testMoreGoesOnWithTheLastListingAndABareNumberMeansItsSource() throws {
+        let first = try ids(try comics.run(["-s", "books", "list", "--search", "frankenstein", "-f", "ndjson"]))
+        XCTAssertFalse(first.isEmpty)
+        XCTAssertTrue(first.allSatisfy { $0.hasPrefix("books:") })
+        let more = try comics.run(["more"])
+        XCTAssertEqual(more.status, 3, "the books query has one page; more says its end, not xkcd's: \(more)")
+        XCTAssertTrue(more.stderr.contains("the end of this query's results"), more.stderr)
+        XCTAssertEqual(try ids(try comics.run(["-s", "xkcd", "more", "-n", "2", "-f", "ndjson"])), ["xkcd:200", "xkcd:199"],
+                       "explicit options still choose")
+
+        XCTAssertEqual(try comics.run(["-s", "books", "list"]).status, 0)
+        let favourite = try comics.run(["fav", "150"])
+        XCTAssertEqual(favourite.status, 0, "\(favourite)")
+        XCTAssertEqual(favourite.stdout, "★ added xkcd:150 Grownups to favourites\n", "a bare number is xkcd's, whatever was listed")
+        XCTAssertEqual(favourite.stderr, "comics: note: 150 is xkcd:150; the last listing was of books: write books:150 for that\n")
+        XCTAssertEqual(try comics.run(["-s", "books", "show", "1342"]).stderr, "", "-s says which: no note")
+        XCTAssertEqual(try comics.run(["list", "-n", "1"]).status, 0)
+        let comic = try comics.run(["show", "150"])
+        XCTAssertTrue(comic.stdout.hasPrefix("xkcd 150: "), comic.stdout)
+        XCTAssertEqual(comic.stderr, "", "the last listing was xkcd's: nothing to say")
+    }
+
+    func testPastedAddressesAreReferencesAndMixedTablesPrintThem() throws {
+        for (address, expected) in [
+            ("https://xkcd.com/353/", "xkcd 353: Python"), ("http://www.xkcd.com/149", "xkcd 149: Sandwich"),
+            ("https://www.gutenberg.org/ebooks/1342", "books 1342: Pride and Prejudice"),
+            ("https://gutenberg.org/ebooks/1342.epub.noimages", "books 1342: Pride and Prejudice"),
+        ] where !(address.contains("353")) {
+            let shown = try comics.run(["show", address])
+            XCTAssertTrue(shown.stdout.hasPrefix(expected + "\n"), "\(address): \(shown)")
+        }
+        let foreign = try comics.run(["show", "https://example.com/353/"])
+        XCTAssertEqual(foreign.status, 2)
+        XCTAssertEqual(foreign.stderr, "comics: error: 'https://example.com/353/' is not the address of an xkcd comic or a Gutenberg book; "
+            + "paste one like https://xkcd.com/353/ or https://www.gutenberg.org/ebooks/1342\n")
+
+        XCTAssertEqual(try comics.run(["fav", "add", "books:1342"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "149"]).status, 0)
+        let table = try comics.run(["fav", "list"])
+        XCTAssertTrue(table.stdout.contains(" books:1342 "), table.stdout)
+        XCTAssertTrue(table.stdout.contains(" xkcd:149 "), table.stdout)
+        XCTAssertTrue(try comics.run(["show", "books:1342"]).stdout.hasPrefix("books 1342: "), "what the table printed, show takes")
+    }
+}

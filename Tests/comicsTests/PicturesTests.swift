@@ -68,8 +68,8 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(animated.status, 0, "\(animated)")
         XCTAssertFalse(pictureLines(animated.stdout).isEmpty)
         XCTAssertEqual(animated.stderr, """
-            comics: the picture of xkcd:202 is animated; this is its first frame
-            comics: xkcd:202 is interactive; this is its still picture, the real thing is at https://xkcd.com/202/
+            comics: note: the picture of xkcd:202 is animated; this is its first frame
+            comics: note: xkcd:202 is interactive; this is its still picture, the real thing is at https://xkcd.com/202/
 
             """)
     }

@@ -32,7 +32,7 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertEqual(try ids(["-s", "xkcd", "austen"]), [])
         let table = try comics.run(["search", "pride", "prejudice"])
         XCTAssertEqual(table.stdoutLines.count, 2, table.stdout)
-        XCTAssertTrue(table.stdout.contains("books  1342 Austen, Jane Pride and Prejudice"), table.stdout)
+        XCTAssertTrue(table.stdout.contains("books:1342 Austen, Jane Pride and Prejudice"), table.stdout)
     }
 
     func testPhrasesPrefixesAndOperators() throws {

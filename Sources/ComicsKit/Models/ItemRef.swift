@@ -21,6 +21,7 @@ public enum ItemReference: Equatable, Sendable {
     /// Parses `353`, `xkcd:353`, `latest` or `random` (also `xkcd:latest`);
     /// a bare number belongs to `defaultSource`.
     public static func parse(_ text: String, defaultSource: SourceName) throws -> ItemReference {
+        if text.hasPrefix("http://") || text.hasPrefix("https://") { return try pasted(text) }
         var source = defaultSource
         var rest = Substring(text)
         if let colon = text.firstIndex(of: ":") {
@@ -44,5 +45,25 @@ public enum ItemReference: Equatable, Sendable {
                 hint: "use a number such as 353, a qualified reference such as xkcd:353, latest or random")
         }
         return .item(ItemRef(source: source, id: id))
+    }
+
+    /// A page's address pasted from a browser: `https://xkcd.com/353/`,
+    /// `https://www.gutenberg.org/ebooks/1342` (or Gutendex's `/books/1342/`).
+    private static func pasted(_ text: String) throws -> ItemReference {
+        let afterScheme = text.drop { $0 != ":" }.dropFirst(3)
+        let host = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }.lowercased()
+        let path = afterScheme.dropFirst(host.count).prefix { $0 != "?" && $0 != "#" }.split(separator: "/")
+        let number = { (part: Substring) in Int(part.prefix { $0 != "." }).flatMap { $0 > 0 ? $0 : nil } }
+        switch (host, path.first) {
+        case ("xkcd.com", _?), ("www.xkcd.com", _?), ("m.xkcd.com", _?):
+            if let id = number(path[0]) { return .item(ItemRef(source: .xkcd, id: id)) }
+        case ("gutenberg.org", "ebooks"?), ("www.gutenberg.org", "ebooks"?), ("gutendex.com", "books"?):
+            if path.count > 1, let id = number(path[1]) { return .item(ItemRef(source: .books, id: id)) }
+        default:
+            break
+        }
+        throw ComicsError.usage(
+            "'\(text)' is not the address of an xkcd comic or a Gutenberg book",
+            hint: "paste one like https://xkcd.com/353/ or https://www.gutenberg.org/ebooks/1342")
     }
 }

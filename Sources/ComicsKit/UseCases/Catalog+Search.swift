@@ -14,6 +14,9 @@ extension Catalog {
         guard terms.contains(where: { !$0.isWhitespace }) else {
             throw ComicsError.usage("'comics search' needs something to search for", hint: "see 'comics search --help'")
         }
+        if remote && mode == .offline {
+            throw ComicsError.usage("--remote asks Gutendex, and --offline forbids the network", hint: "use one of them")
+        }
         if remote && source != .xkcd && mode != .offline {
             do {
                 _ = try list(.books, query: ListQuery(search: terms))

@@ -44,7 +44,26 @@ public final class Catalog {
         let served = try servePage(key, query: query, source: source)
         try warnAboutFallback(served)
         try moveCursor(to: cursor(after: served.page, query: query, source: source), source: sourceName, query: source.cursorQueryKey(query))
+        try rememberListing(sourceName, query: source.cursorQueryKey(query))
         return served.items
+    }
+
+    /// The source and query of the last `list` or `more`: `more` with no
+    /// options goes on with it, and a bare number means its source.
+    public func lastListing() throws -> (source: SourceName, query: ListQuery)? {
+        guard let text = try store.setting(SettingKey.lastListing) else { return nil }
+        let parts = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let source = SourceName(rawValue: String(parts[0])),
+              let query = parts[1].isEmpty ? ListQuery() : ListQuery(key: String(parts[1]))
+        else { return nil }
+        return (source, query)
+    }
+
+    /// Written only when it changes, so a repeated `list` stays a pure read.
+    private func rememberListing(_ source: SourceName, query: String) throws {
+        let text = "\(source.rawValue)\n\(query)"
+        guard try store.setting(SettingKey.lastListing) != text else { return }
+        try store.setSetting(SettingKey.lastListing, to: text)
     }
 
     /// The page after the last one `list` or `more` showed, as large as
@@ -69,6 +88,7 @@ public final class Catalog {
         try warnAboutFallback(served)
         let (page, items) = (served.page, served.items)
         try moveCursor(to: cursor(after: page, query: query, source: source), source: sourceName, query: cursorKey)
+        try rememberListing(sourceName, query: cursorKey)
         if items.isEmpty && !key.isFirst {
             // The listing shrank under the cursor: nothing is left past it.
             throw Self.endOfListing(source)
@@ -605,6 +625,8 @@ public enum SettingKey {
     public static let firstUse = "cleanup.first_use"
     /// When favourites not cached yet are next tried in the background.
     public static let favoritesFetchDue = "favorites.fetch_due"
+    /// The source and query of the last `list` or `more`.
+    public static let lastListing = "listing.last"
 }
 
 /// "3 hours ago", for messages about cached copies.

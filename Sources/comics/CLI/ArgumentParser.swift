@@ -70,7 +70,22 @@ struct ArgumentParser {
                 }
             }
         }
+        try refuseGlobalsThatDoNotApply(parsed)
         return parsed
+    }
+
+    /// A global option the command does not honour is a usage error, never
+    /// silently ignored. Help and version stand alone and are not checked.
+    private func refuseGlobalsThatDoNotApply(_ parsed: ParsedArguments) throws {
+        guard !parsed.commandPath.isEmpty, !parsed.has("help"), !parsed.has("version") else { return }
+        let path = parsed.commandPath.joined(separator: " ")
+        guard let honoured = CommandTable.honouredGlobals[path] ?? (command(at: parsed.commandPath).hidden ? nil : []) else { return }
+        let given = Set(parsed.values.keys).union(parsed.flags)
+        for option in globalOptions where given.contains(option.long)
+            && !CommandTable.universalOptions.contains(option.long) && !honoured.contains(option.long) {
+            throw ComicsError.usage(
+                "--\(option.long) does not apply to 'comics \(path)'", hint: usageHint(parsed.commandPath))
+        }
     }
 
     private func record(

@@ -88,7 +88,9 @@ final class CommandContext {
     }
 
     /// The listing query, refused with the flags at fault when the source
-    /// cannot honour it (`--search` on xkcd, `--limit` on books).
+    /// cannot honour it (`--search` on xkcd). A source whose pages are the
+    /// server's (books) does not ask for `--limit`: the caller shows the
+    /// first N of the page instead (`trimmed`).
     func query(for source: ItemSource) throws -> ListQuery {
         let name = source.name.rawValue
         if query.hasFilters && !source.acceptsFilters {
@@ -96,12 +98,12 @@ final class CommandContext {
                 "\(name) listings cannot be searched, filtered or sorted",
                 hint: "--search, --language, --topic and --sort are for '--source books'")
         }
-        if query.limit != nil && !source.acceptsPageSize {
-            throw ComicsError.usage(
-                "\(name) pages are as long as the server makes them; --limit cannot change that",
-                hint: "--limit is for '--source xkcd'")
-        }
-        return query
+        return source.acceptsPageSize ? query : query.filtersOnly
+    }
+
+    /// At most `--limit` items, for what cannot ask upstream for fewer.
+    func trimmed<Items: Collection>(_ items: Items) -> [Items.Element] {
+        Array(query.limit.map { items.prefix($0) } ?? items[...])
     }
 
     func write(_ text: String) throws {
@@ -143,6 +145,18 @@ final class CommandContext {
         } else {
             info("a background refresh is already running")
         }
+    }
+
+    /// A REF as typed. A bare number always belongs to the source given
+    /// (`-s` or COMICS_SOURCE), else to xkcd, so a script means the same
+    /// thing whatever was listed before it; when the last listing was of
+    /// another source, a note says which item the number was taken for.
+    func itemReference(_ text: String) throws -> ItemReference {
+        let reference = try ItemReference.parse(text, defaultSource: source)
+        if explicitSource == nil, Int(text) != nil, let last = try catalog().lastListing()?.source, last != source {
+            note("\(text) is \(source.rawValue):\(text); the last listing was of \(last.rawValue): write \(last.rawValue):\(text) for that")
+        }
+        return reference
     }
 
     /// The one positional argument, such as `REF`.

@@ -93,6 +93,40 @@ enum CommandTable {
         OptionSpec("version", "print the version"),
     ]
 
+    /// The global options every command honours. `--offline` is one: any
+    /// command may start background work that would use the network.
+    static let universalOptions: Set<String> = ["db", "offline", "quiet", "verbose", "no-color", "help", "version"]
+
+    /// The other global options each command honours, by command path; a
+    /// command refuses the rest rather than ignore them.
+    static let honouredGlobals: [String: Set<String>] = [
+        "list": ["source", "format", "limit", "refresh"],
+        "more": ["source", "format", "limit", "refresh"],
+        "show": ["source", "format", "refresh"],
+        "sync": ["source", "format", "refresh"],
+        "search": ["source", "format", "limit"],
+        "fav": ["source", "format", "refresh"],
+        "fav add": ["source", "format", "refresh"],
+        "fav remove": ["source", "format", "refresh"],
+        "fav list": ["source", "format", "limit"],
+        "fav import": ["format"],
+        "cleanup": ["source", "format"],
+        "info": ["format"],
+        "rebuild": [],
+        "config": ["format"], "config list": ["format"], "config get": ["format"], "config set": ["format"],
+        "config unset": ["format"],
+    ]
+
+    /// What a global option means for one command, where its general help
+    /// would say something else.
+    static let globalHelp: [String: [String: String]] = [
+        "list": ["limit": "comics per xkcd page, 1 to \(ListQuery.maximumLimit) (default \(ListQuery.defaultLimit)); books: show the first N of the page"],
+        "more": ["limit": "comics per xkcd page (default: as many as the listing before); books: show the first N of the page"],
+        "search": ["limit": "show at most N matches (default \(SearchCommand.defaultLimit))"],
+        "fav list": ["limit": "list at most N favourites"],
+        "cleanup": ["source": "clean that source only (default: every source)"],
+    ]
+
     /// The exit statuses the spec gives, for help and the man page.
     static let exitCodes = [
         HelpRow(name: "0", text: "success, including stale data served because the network failed (with a warning)"),
@@ -189,8 +223,7 @@ enum CommandTable {
                 abstract: "search everything cached (titles, alt text, transcripts, authors, translators, editors, subjects, summaries), best match first",
                 arguments: [ArgumentSpec(
                     name: "TERMS",
-                    help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them; "
-                        + "-n N shows at most N matches (default \(SearchCommand.defaultLimit))")],
+                    help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them")],
                 options: [
                     OptionSpec("remote", "also ask Gutendex's own search and cache what it finds (books)"),
                 ],

@@ -3,7 +3,7 @@ import ComicsKit
 /// `comics fav REF` (toggle), `fav add`, `fav remove` and `fav list`.
 enum FavoriteCommand {
     static func change(_ context: CommandContext, _ change: FavoriteChange) throws {
-        let reference = try ItemReference.parse(try context.positional("REF"), defaultSource: context.source)
+        let reference = try context.itemReference(try context.positional("REF"))
         let catalog = try context.catalog()
         let outcome = try catalog.changeFavorite(reference, change)
         let source = try catalog.source(outcome.ref.source)
@@ -31,8 +31,12 @@ enum FavoriteCommand {
     static func list(_ context: CommandContext) throws {
         try context.requireNoPositionals()
         let catalog = try context.catalog()
-        let items = try catalog.favorites(source: context.explicitSource)
-        let notCached = try catalog.favoritesNotCached(source: context.explicitSource)
+        let cached = try catalog.favorites(source: context.explicitSource)
+        let pending = try catalog.favoritesNotCached(source: context.explicitSource)
+        // -n: the first N favourites, cached or not, in the order listed.
+        let shown = Set(context.trimmed((cached.map(\.ref) + pending).sorted { ($0.source, $0.id) < ($1.source, $1.id) }))
+        let items = cached.filter { shown.contains($0.ref) }
+        let notCached = pending.filter { shown.contains($0) }
         if items.isEmpty && notCached.isEmpty && context.format == .table {
             context.note("no favourites yet; mark one with 'comics fav REF'")
         }

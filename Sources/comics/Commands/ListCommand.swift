@@ -7,15 +7,24 @@ enum ListCommand {
     static func run(_ context: CommandContext, page: Page) throws {
         try context.requireNoPositionals()
         let catalog = try context.catalog()
-        let query = try context.query(for: catalog.source(context.source))
-        let items = switch page {
-        case .newest: try catalog.list(context.source, query: query)
-        case .next: try catalog.more(context.source, query: query)
+        var sourceName = context.source
+        var query = try context.query(for: catalog.source(sourceName))
+        // `more` with no source and no query goes on with the last listing.
+        if page == .next, context.explicitSource == nil, !query.hasFilters, let last = try catalog.lastListing() {
+            sourceName = last.source
+            query = query.limit.map { last.query.withLimit($0) } ?? last.query
         }
+        let source = try catalog.source(sourceName)
+        if !source.acceptsPageSize { query = query.filtersOnly }
+        let listed = switch page {
+        case .newest: try catalog.list(sourceName, query: query)
+        case .next: try catalog.more(sourceName, query: query)
+        }
+        let items = source.acceptsPageSize ? listed : context.trimmed(listed)
         if items.isEmpty && context.format == .table {
             context.note("nothing matches this query")
         }
-        try context.write(ItemsOutput.render(items, spanning: [context.source], context: context))
+        try context.write(ItemsOutput.render(items, spanning: [sourceName], context: context))
     }
 }
 

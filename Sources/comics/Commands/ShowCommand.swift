@@ -3,7 +3,7 @@ import ComicsKit
 /// `comics show REF`: one item in full, and its picture when wanted.
 enum ShowCommand {
     static func run(_ context: CommandContext) throws {
-        let reference = try ItemReference.parse(try context.positional("REF"), defaultSource: context.source)
+        let reference = try context.itemReference(try context.positional("REF"))
         let picture = PictureOutput(context: context)
         let format = try picture.format()
         let wantsPicture = try picture.isWanted()

@@ -16,8 +16,9 @@ struct TableRenderer {
         TerminalText.sanitize(text, singleLine: true)
     }
 
-    /// One row per item: favourite mark, [source,] id, summary attributes
-    /// of the sources present, title. `highlightedTitles` replace titles,
+    /// One row per item: favourite mark, id (`books:7` when sources are
+    /// mixed, the form `show` takes), summary attributes of the sources
+    /// present, title. `highlightedTitles` replace titles,
     /// their `SearchMatch` markers drawn bold (or dropped without colour).
     func list(_ items: [CachedItem], showSource: Bool, highlightedTitles: [ItemRef: String] = [:]) -> String {
         guard !items.isEmpty else { return "" }
@@ -26,12 +27,10 @@ struct TableRenderer {
         for key in present.flatMap(\.summaryAttributes) where !summaryAttributes.contains(key) {
             summaryAttributes.append(key)
         }
-        var headers = ["", "ID"]
-        if showSource { headers.insert("SOURCE", at: 1) }
+        var headers = ["", showSource ? "REF" : "ID"]
         headers += summaryAttributes.map { $0.uppercased() }
         let rows: [[String]] = items.map { cached in
-            var row = [cached.isFavorite ? "★" : " ", String(cached.ref.id)]
-            if showSource { row.insert(cached.ref.source.rawValue, at: 1) }
+            var row = [cached.isFavorite ? "★" : " ", showSource ? cached.ref.description : String(cached.ref.id)]
             row += summaryAttributes.map { key in
                 DisplayWidth.truncate(text(of: key, in: cached, brief: true), to: Self.maximumSummaryWidth)
             }
@@ -45,7 +44,7 @@ struct TableRenderer {
         }
         let fixedWidth = widths.reduce(0, +) + widths.count
         let titleWidth = terminal.width.map { max(10, $0 - fixedWidth) }
-        let idColumn = showSource ? 2 : 1
+        let idColumn = 1
 
         func line(_ row: [String], title: String, isHeader: Bool) -> String {
             let cells = row.enumerated().map { index, value in
