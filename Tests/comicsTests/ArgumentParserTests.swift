@@ -58,9 +58,22 @@ final class ArgumentParserTests: XCTestCase {
     func testEveryCommandHasHelpNamingItsOptions() {
         func visit(_ command: CommandSpec, path: [String]) {
             let help = HelpText.render(path)
-            XCTAssertTrue(help.hasPrefix((["comics"] + path).joined(separator: " ") + ": \(command.abstract)\n"))
-            for option in command.options + CommandTable.globalOptions {
+            let flowing = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(flowing.hasPrefix((["comics"] + path).joined(separator: " ") + ": \(command.abstract)"), "\(path)")
+            let honoured = path.isEmpty ? Set(CommandTable.globalOptions.map(\.long))
+                : CommandTable.honouredGlobals[path.joined(separator: " ")] ?? []
+            for option in command.options + CommandTable.globalOptions.filter({ honoured.contains($0.long) }) {
                 XCTAssertTrue(help.contains("--\(option.long)"), "\(path) help lacks --\(option.long)")
+            }
+            let optionLines = help.split(separator: "\n").map { $0.drop { $0 == " " } }.filter { $0.hasPrefix("-") }
+            for option in CommandTable.globalOptions where !path.isEmpty && !honoured.contains(option.long) {
+                let named = optionLines.contains { $0.hasPrefix("--\(option.long)") || $0.hasPrefix("-\(option.short.map(String.init) ?? "?"), ") }
+                    || help.contains("Also: ") && help.split(separator: "\n").contains { line in
+                        line.hasPrefix("Also: ") && (line.contains("--\(option.long)")
+                            || option.short.map { line.contains("-\($0),") || line.contains("-\($0) ") } == true)
+                    }
+                let universal = CommandTable.universalOptions.contains(option.long)
+                XCTAssertEqual(named, universal && option.long != "version", "\(path): --\(option.long)")
             }
             for subcommand in command.subcommands where !subcommand.hidden {
                 XCTAssertTrue(help.contains("  \(subcommand.name)"))

@@ -13,7 +13,7 @@ final class CommandLineTests: EndToEndTestCase {
         let help = try comics.run(["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertEqual(help.stdout, HelpText.render([]))
-        XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics and Project Gutenberg books from the shell, offline-first\n"))
+        XCTAssertTrue(help.stdout.hasPrefix("comics: browse xkcd comics and Project Gutenberg books from the shell,\n  offline-first\n"))
         for command in [["list"], ["more"], ["show"], ["fav"], ["fav", "add"], ["fav", "remove"], ["fav", "list"], ["cleanup"],
                         ["config"], ["config", "list"], ["config", "get"], ["config", "set"], ["config", "unset"],
                         ["fav", "import"], ["info"], ["rebuild"], ["completions"], ["search"], ["sync"]] {
@@ -29,28 +29,23 @@ final class CommandLineTests: EndToEndTestCase {
 
     func testCleanupHelpText() throws {
         XCTAssertEqual(try comics.run(["cleanup", "-h"]).stdout, """
-            comics cleanup: apply the cache limits now; favourites are never removed
+            comics cleanup: apply the cache limits now (with -s, to that source only);
+              favourites are never removed
 
             Usage:
               comics cleanup [options]
 
             Options:
                   --dry-run        list what would be removed and remove nothing
-                  --max-age AGE    remove items not refreshed for AGE (30d, 12h, 2w; default: config max-age)
-                  --max-items N    keep at most N non-favourites per source (default: config max-items)
-
-            Global options:
-              -s, --source NAME    the source to browse: xkcd (default) or books [env: COMICS_SOURCE]
+                  --max-age AGE    remove items not refreshed for AGE (30d, 12h, 2w;
+                                   default: config max-age)
+                  --max-items N    keep at most N non-favourites per source (default: config
+                                   max-items)
+              -s, --source NAME    clean that source only (default: every source) [env:
+                                   COMICS_SOURCE]
               -f, --format FORMAT  output format: table (default), json, ndjson, csv, tsv
-              -n, --limit N        comics per xkcd page, 1 to 200 (default 10)
-                  --offline        never touch the network; serve the cache [env: COMICS_OFFLINE=1]
-                  --refresh        revalidate now and wait for fresh data
-                  --db PATH        the database file (default $XDG_DATA_HOME/comics/comics.db) [env: COMICS_DB]
-              -q, --quiet          print less on stderr
-              -v, --verbose        print more on stderr
-                  --no-color       never use colour (it is only used on a terminal) [env: NO_COLOR]
-              -h, --help           show help for the command
-                  --version        print the version
+
+            Also: --offline, --db PATH, -q, -v, --no-color, -h (see 'comics --help').
 
             Examples:
               comics cleanup --dry-run
@@ -58,6 +53,29 @@ final class CommandLineTests: EndToEndTestCase {
               comics cleanup --format json | jq '.removed | length'
 
             """)
+    }
+
+    /// Every help page fits 80 columns off a terminal and 40 on a 40-column
+    /// one (but for examples, which are shell lines), broken between words.
+    func testHelpWrapsToTheTerminal() throws {
+        let pages = [[], ["list"], ["more"], ["show"], ["sync"], ["search"], ["fav"], ["fav", "list"], ["fav", "import"],
+                     ["cleanup"], ["info"], ["rebuild"], ["config"], ["config", "set"], ["help"], ["completions"]]
+        for page in pages {
+            let text = try comics.run(page + ["--help"]).stdout
+            let body = text.components(separatedBy: "\nExamples:\n")[0]
+            XCTAssertLessThanOrEqual(body.split(separator: "\n").map(\.count).max() ?? 0, 80, "\(page)")
+            XCTAssertFalse(body.contains { $0 == "\u{1B}" })
+            let narrow = try comics.shell("script -qc 'stty cols 40; \"$COMICS\" \(page.joined(separator: " ")) --help' /dev/null")
+            let narrowBody = narrow.stdout.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\nExamples:\n")[0]
+            XCTAssertLessThanOrEqual(narrowBody.split(separator: "\n").map(\.count).max() ?? 0, 40, "\(page): \(narrowBody)")
+            let words = Set(body.split(whereSeparator: \.isWhitespace))
+            XCTAssertEqual(Set(narrowBody.split(whereSeparator: \.isWhitespace)), words, "\(page): no word broken")
+        }
+        XCTAssertTrue(try comics.run(["config", "get", "--help"]).stdout.contains("xkcd.page-size"), "the keys are listed")
+        XCTAssertTrue(try comics.run(["help", "--help"]).stdout.contains("comics help [options] [COMMAND]"))
+        let searchHelp = try comics.run(["search", "--help"]).stdout
+        XCTAssertEqual(searchHelp.components(separatedBy: "default 20").count, 2, "one -n default")
+        XCTAssertFalse(searchHelp.contains("default 10"))
     }
 
     func testUsageErrorsAreOneLineWithAHintAndExit2() throws {

@@ -11,7 +11,7 @@ enum Application {
                 return 0
             }
             if parsed.has("help") {
-                try OutputSink.writeStdout(HelpText.render(parsed.commandPath))
+                try OutputSink.writeStdout(HelpText.render(parsed.commandPath, width: helpWidth))
                 return 0
             }
             guard let command = parsed.commandPath.first else {
@@ -19,7 +19,7 @@ enum Application {
                 return 2
             }
             if command == "help" {
-                try OutputSink.writeStdout(HelpText.render(try helpPath(parsed.positionals)))
+                try OutputSink.writeStdout(HelpText.render(try helpPath(parsed.positionals), width: helpWidth))
                 return 0
             }
             let context = try CommandContext(arguments: parsed, environment: environment)
@@ -70,6 +70,12 @@ enum Application {
         case [BackgroundLauncher.command]: try BackgroundCommand.run(context)
         default: throw ComicsError.usage("unknown command", hint: "see 'comics --help'")
         }
+    }
+
+    /// The terminal's width when help goes to one, else 80.
+    private static var helpWidth: Int {
+        let terminal = Terminal.detect(noColorFlag: true, environment: [:])
+        return terminal.isTerminal ? terminal.width ?? 80 : 80
     }
 
     private static func helpPath(_ positionals: [String]) throws -> [String] {

@@ -43,6 +43,8 @@ struct ArgumentSpec: Equatable {
     let name: String
     let help: String
     var completion: ValueCompletion = .anything
+    /// Shown as `[NAME]`: the command works without it.
+    var isOptional = false
 }
 
 /// A command: its name, what it does, what it accepts. The whole CLI is a
@@ -86,8 +88,8 @@ enum CommandTable {
         OptionSpec("offline", env: "COMICS_OFFLINE=1", "never touch the network; serve the cache"),
         OptionSpec("refresh", "revalidate now and wait for fresh data"),
         OptionSpec("db", value: "PATH", env: "COMICS_DB", completion: .files, "the database file (default $XDG_DATA_HOME/comics/comics.db)"),
-        OptionSpec("quiet", short: "q", "print less on stderr"),
-        OptionSpec("verbose", short: "v", "print more on stderr"),
+        OptionSpec("quiet", short: "q", "no notes, warnings or summaries on stderr (cron stays silent); data asked for still prints"),
+        OptionSpec("verbose", short: "v", "say on stderr what comics does: cache hits and misses, each request with its status and time, background work"),
         OptionSpec("no-color", env: "NO_COLOR", "never use colour (it is only used on a terminal)"),
         OptionSpec("help", short: "h", "show help for the command"),
         OptionSpec("version", "print the version"),
@@ -273,11 +275,12 @@ enum CommandTable {
                 name: "config", abstract: "show or change the persisted settings (with no COMMAND: list them)",
                 subcommands: [
                     CommandSpec(name: "list", abstract: "every setting, its value and whether it is the default"),
-                    CommandSpec(name: "get", abstract: "print one setting's value", arguments: [configKey]),
+                    CommandSpec(name: "get", abstract: "print one setting's value", arguments: [configKey], sections: [settings]),
                     CommandSpec(
                         name: "set", abstract: "change a setting",
-                        arguments: [configKey, ArgumentSpec(name: "VALUE", help: "the new value", completion: .settingValue)]),
-                    CommandSpec(name: "unset", abstract: "return a setting to its default", arguments: [configKey]),
+                        arguments: [configKey, ArgumentSpec(name: "VALUE", help: "the new value", completion: .settingValue)],
+                        sections: [settings]),
+                    CommandSpec(name: "unset", abstract: "return a setting to its default", arguments: [configKey], sections: [settings]),
                 ],
                 examples: [
                     "comics config", "comics config set images never", "comics config set books.max-items 100",
@@ -286,7 +289,9 @@ enum CommandTable {
                 sections: [settings]),
             CommandSpec(
                 name: "help", abstract: "show help for a command",
-                arguments: [ArgumentSpec(name: "COMMAND", help: "the command to explain", completion: .commands)]),
+                arguments: [ArgumentSpec(
+                    name: "COMMAND", help: "the command to explain (without it: every command)", completion: .commands,
+                    isOptional: true)]),
             CommandSpec(
                 name: "completions", abstract: "print a completion script for bash, zsh or fish",
                 arguments: [ArgumentSpec(

@@ -1,14 +1,21 @@
 /// Help pages, generated from the command table so they cannot drift from
 /// what the parser accepts.
 enum HelpText {
-    static func render(_ path: [String], parser: ArgumentParser = ArgumentParser()) -> String {
+    /// The help page of the command at `path`, wrapped to `width` columns
+    /// between words. A subcommand's page lists its own options and the
+    /// global ones it honours; the rest are one line pointing to `comics --help`.
+    static func render(_ path: [String], width: Int = 80, parser: ArgumentParser = ArgumentParser()) -> String {
         let command = parser.command(at: path)
         let fullName = (["comics"] + path).joined(separator: " ")
+        let key = path.joined(separator: " ")
         let visibleSubcommands = command.subcommands.filter { !$0.hidden }
         let commandRows = visibleSubcommands.map { (arguments($0).isEmpty ? $0.name : "\($0.name) \(arguments($0))", $0.abstract) }
         let argumentRows = command.arguments.map { ($0.name, $0.help) }
-        let optionRows = command.options.map(optionRow)
-        let globalRows = parser.globalOptions.map(optionRow)
+        let honoured = CommandTable.honouredGlobals[key] ?? []
+        let overrides = CommandTable.globalHelp[key] ?? [:]
+        let ownGlobals = path.isEmpty ? [] : parser.globalOptions.filter { honoured.contains($0.long) }
+        let optionRows = (command.options + ownGlobals).map { optionRow($0, help: overrides[$0.long]) }
+        let globalRows = path.isEmpty ? parser.globalOptions.map { optionRow($0, help: nil) } : []
         var sections = command.sections
         if path.isEmpty {
             sections += [
@@ -18,47 +25,40 @@ enum HelpText {
         }
         let sectionRows = sections.map { $0.rows.map { ($0.name, $0.text) } }
         // One column width for the whole page, so every table lines up.
-        let width = min(28, (commandRows + argumentRows + optionRows + globalRows + sectionRows.joined()).map(\.0.count).max() ?? 0)
-        func table(_ rows: [(String, String)]) -> [String] { HelpText.table(rows, width: width) }
+        let column = min(28, (commandRows + argumentRows + optionRows + globalRows + sectionRows.joined()).map(\.0.count).max() ?? 0)
+        func table(_ rows: [(String, String)]) -> [String] { HelpText.table(rows, column: column, width: width) }
 
-        var lines: [String] = []
-        lines.append("\(fullName): \(command.abstract)")
+        var lines: [String] = wrap("\(fullName): \(command.abstract)", width: width, indent: 0)
         lines.append("")
         lines.append("Usage:")
         for usage in usages(command, fullName: fullName) {
-            lines.append("  \(usage)")
+            lines += wrap(usage, width: width, indent: 2)
         }
         if !commandRows.isEmpty {
-            lines.append("")
-            lines.append("Commands:")
-            lines += table(commandRows)
+            lines += ["", "Commands:"] + table(commandRows)
         }
         if !argumentRows.isEmpty {
-            lines.append("")
-            lines.append("Arguments:")
-            lines += table(argumentRows)
+            lines += ["", "Arguments:"] + table(argumentRows)
         }
         if !optionRows.isEmpty {
-            lines.append("")
-            lines.append("Options:")
-            lines += table(optionRows)
+            lines += ["", "Options:"] + table(optionRows)
         }
         for (section, rows) in zip(sections, sectionRows) {
-            lines.append("")
-            lines.append("\(section.title):")
-            lines += table(rows)
+            lines += ["", "\(section.title):"] + table(rows)
         }
         lines.append("")
-        lines.append(path.isEmpty ? "Options (anywhere on the line):" : "Global options:")
-        lines += table(globalRows)
+        if path.isEmpty {
+            lines += ["Options (anywhere on the line):"] + table(globalRows)
+        } else {
+            let others = parser.globalOptions.filter { CommandTable.universalOptions.contains($0.long) && $0.long != "version" }
+                .map { ($0.short.map { "-\($0)" } ?? "--\($0.long)") + ($0.valueName.map { " \($0)" } ?? "") }
+            lines += wrap("Also: \(others.joined(separator: ", ")) (see 'comics --help').", width: width, indent: 0)
+        }
         if !command.examples.isEmpty {
-            lines.append("")
-            lines.append("Examples:")
-            lines += command.examples.map { "  \($0)" }
+            lines += ["", "Examples:"] + command.examples.map { "  \($0)" }
         }
         if path.isEmpty {
-            lines.append("")
-            lines.append("Run 'comics COMMAND --help' for more on a command.")
+            lines += [""] + wrap("Run 'comics COMMAND --help' for more on a command.", width: width, indent: 0)
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -71,7 +71,7 @@ enum HelpText {
     }
 
     private static func arguments(_ command: CommandSpec) -> String {
-        command.arguments.map { "<\($0.name)>" }.joined(separator: " ")
+        command.arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }.joined(separator: " ")
     }
 
     private static func usages(_ command: CommandSpec, fullName: String) -> [String] {
@@ -87,18 +87,53 @@ enum HelpText {
         return usages
     }
 
-    private static func optionRow(_ option: OptionSpec) -> (String, String) {
+    private static func optionRow(_ option: OptionSpec, help: String?) -> (String, String) {
         var names = option.short.map { "-\($0), " } ?? "    "
         names += "--\(option.long)"
         if let value = option.valueName { names += " \(value)" }
-        let help = option.environment.map { "\(option.help) [env: \($0)]" } ?? option.help
-        return (names, help)
+        let text = help ?? option.help
+        return (names, option.environment.map { "\(text) [env: \($0)]" } ?? text)
     }
 
-    private static func table(_ rows: [(String, String)], width: Int) -> [String] {
-        rows.map { left, right in
-            let padding = left.count < width ? String(repeating: " ", count: width - left.count) : ""
-            return left.count > width ? "  \(left)\n  \(String(repeating: " ", count: width))  \(right)" : "  \(left)\(padding)  \(right)"
+    /// Two columns; the right one wraps between words under itself, and a
+    /// name too long for the left column has the text on the next line. On
+    /// a narrow terminal every text goes under its name.
+    private static func table(_ rows: [(String, String)], column: Int, width: Int) -> [String] {
+        let stacked = width - column - 4 < 24
+        let textWidth = stacked ? max(10, width - 6) : width - column - 4
+        return rows.flatMap { left, right -> [String] in
+            let text = wrapWords(right, width: textWidth)
+            let indent = String(repeating: " ", count: stacked ? 6 : column + 4)
+            if stacked || left.count > column {
+                return ["  \(left)"] + text.map { indent + $0 }
+            }
+            let first = "  \(left)" + String(repeating: " ", count: column - left.count) + "  " + (text.first ?? "")
+            return [first] + text.dropFirst().map { indent + $0 }
         }
+    }
+
+    /// `text` in lines of at most `width` columns, the first indented by
+    /// `indent` and the rest by `indent + 2`.
+    private static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
+        let lines = wrapWords(text, width: max(20, width - indent - 2))
+        return lines.enumerated().map { index, line in String(repeating: " ", count: indent + (index == 0 ? 0 : 2)) + line }
+    }
+
+    /// Breaks between words; a word longer than the width stands alone.
+    static func wrapWords(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= width {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
     }
 }
