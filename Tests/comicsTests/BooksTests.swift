@@ -159,10 +159,10 @@ final class BooksTests: EndToEndTestCase {
 
         let table = try comics.run(["fav", "list"])
         XCTAssertEqual(table.stdoutLines, [
-            "         REF AUTHORS      DATE       TITLE",
-            "★ books:1342 Austen, Jane            Pride and Prejudice",
-            "★ books:6130 Homer                   The Iliad",
-            "★   xkcd:150              2006-08-29 Grownups",
+            "         REF AUTHORS/DATE TITLE",
+            "★ books:1342 Austen, Jane Pride and Prejudice",
+            "★ books:6130 Homer        The Iliad",
+            "★   xkcd:150 2006-08-29   Grownups",
         ])
 
         let json = try JSONValue.parse(try comics.run(["fav", "list", "-f", "json"]).stdout).arrayValue ?? []

@@ -131,3 +131,31 @@ final class ListingIntentTests: EndToEndTestCase {
         XCTAssertTrue(try comics.run(["show", "books:1342"]).stdout.hasPrefix("books 1342: "), "what the table printed, show takes")
     }
 }
+
+/// Tables fit the terminal: the title gets the room, the summary column
+/// shrinks or goes, and no row wraps; mixed sources share one column.
+final class TableFitTests: EndToEndTestCase {
+    func testBooksAndMixedTablesFitAt40And80Columns() throws {
+        XCTAssertEqual(try comics.run(["list", "-n", "3"]).status, 0)
+        XCTAssertEqual(try comics.run(["-s", "books", "list"]).status, 0)
+        for ref in ["books:84", "xkcd:199"] { XCTAssertEqual(try comics.run(["fav", "add", ref]).status, 0) }
+        for width in [40, 80] {
+            comics.environment["COLUMNS"] = String(width)
+            for arguments in [["-s", "books", "list"], ["search", "the"], ["fav", "list"], ["search", "frankenstein"]] {
+                let table = try comics.run(arguments)
+                XCTAssertEqual(table.status, 0, "\(arguments): \(table)")
+                let widest = table.stdoutLines.map(\.count).max() ?? 0
+                XCTAssertLessThanOrEqual(widest, width, "\(arguments) at \(width):\n\(table.stdout)")
+            }
+        }
+        comics.environment["COLUMNS"] = "80"
+        let mixed = try comics.run(["fav", "list"]).stdoutLines
+        XCTAssertEqual(mixed[0], "       REF AUTHORS/DATE                 TITLE", "one shared column")
+        XCTAssertEqual(mixed[1], "★ books:84 Shelley, Mary Wollstonecraft Frankenstein; Or, The Modern Prometheus")
+        XCTAssertEqual(mixed[2], "★ xkcd:199 2006-12-20                   Right-Hand Rule")
+        comics.environment["COLUMNS"] = "40"
+        let narrow = try comics.run(["-s", "books", "list"]).stdoutLines
+        XCTAssertEqual(narrow[0], "     ID TITLE", "at 40 columns the authors go, the title stays")
+        XCTAssertTrue(narrow.contains("★    84 Frankenstein; Or, The Modern Pr…"), narrow.joined(separator: "\n"))
+    }
+}

@@ -17,54 +17,62 @@ struct TableRenderer {
     }
 
     /// One row per item: favourite mark, id (`books:7` when sources are
-    /// mixed, the form `show` takes), summary attributes of the sources
-    /// present, title. `highlightedTitles` replace titles,
-    /// their `SearchMatch` markers drawn bold (or dropped without colour).
+    /// mixed, the form `show` takes), the summary of its source (authors,
+    /// date: one column shared by every source), title. `highlightedTitles`
+    /// replace titles, their `SearchMatch` markers drawn bold (or dropped
+    /// without colour). On a terminal no row is wider than it: the title
+    /// gets the room, and the summary shrinks, then goes, first.
     func list(_ items: [CachedItem], showSource: Bool, highlightedTitles: [ItemRef: String] = [:]) -> String {
         guard !items.isEmpty else { return "" }
         let present = Set(items.map(\.ref.source)).sorted().compactMap { try? catalog.source($0) }
-        var summaryAttributes: [String] = []
-        for key in present.flatMap(\.summaryAttributes) where !summaryAttributes.contains(key) {
-            summaryAttributes.append(key)
+        let summaryKeys = present.compactMap(\.summaryAttributes.first)
+        let summaryHeader = summaryKeys.map { $0.uppercased() }.joined(separator: "/")
+        let refs = items.map { showSource ? $0.ref.description : String($0.ref.id) }
+        let summaries = items.map { cached in
+            (try? catalog.source(cached.ref.source).summaryAttributes.first).flatMap { $0 }
+                .map { DisplayWidth.truncate(text(of: $0, in: cached, brief: true), to: Self.maximumSummaryWidth) } ?? ""
         }
-        var headers = ["", showSource ? "REF" : "ID"]
-        headers += summaryAttributes.map { $0.uppercased() }
-        let rows: [[String]] = items.map { cached in
-            var row = [cached.isFavorite ? "★" : " ", showSource ? cached.ref.description : String(cached.ref.id)]
-            row += summaryAttributes.map { key in
-                DisplayWidth.truncate(text(of: key, in: cached, brief: true), to: Self.maximumSummaryWidth)
+        let titles = items.map { clean(highlightedTitles[$0.ref] ?? $0.item.title) }
+        let refWidth = max(DisplayWidth.of(showSource ? "REF" : "ID"), refs.map(DisplayWidth.of).max() ?? 0)
+        var summaryWidth = summaryKeys.isEmpty ? 0
+            : max(DisplayWidth.of(summaryHeader), summaries.map(DisplayWidth.of).max() ?? 0)
+        let titleNatural = max(5, titles.map { DisplayWidth.of(Self.visible($0)) }.max() ?? 0)
+        var titleWidth: Int?
+        if let width = terminal.width {
+            // mark, space, ref, space [, summary, space], title
+            let room = width - 2 - refWidth - 1
+            // When not everything fits, the summary takes at most a third of
+            // the room (not less than 12 columns); if the title would still
+            // get fewer than 24, the summary goes.
+            if summaryWidth > 0 && room - summaryWidth - 1 < titleNatural {
+                summaryWidth = min(summaryWidth, max(12, room / 3))
+                if room - summaryWidth - 1 < min(titleNatural, 24) { summaryWidth = 0 }
             }
-            return row
+            titleWidth = max(5, room - (summaryWidth > 0 ? summaryWidth + 1 : 0))
         }
-        var widths = headers.map(DisplayWidth.of)
-        for row in rows {
-            for (index, value) in row.enumerated() {
-                widths[index] = max(widths[index], DisplayWidth.of(value))
-            }
-        }
-        let fixedWidth = widths.reduce(0, +) + widths.count
-        let titleWidth = terminal.width.map { max(10, $0 - fixedWidth) }
-        let idColumn = 1
 
-        func line(_ row: [String], title: String, isHeader: Bool) -> String {
-            let cells = row.enumerated().map { index, value in
-                index == idColumn
-                    ? String(repeating: " ", count: widths[index] - DisplayWidth.of(value)) + value
-                    : DisplayWidth.pad(value, to: widths[index])
+        func line(mark: String, ref: String, summary: String, title: String) -> String {
+            var cells = [mark, String(repeating: " ", count: max(0, refWidth - DisplayWidth.of(ref))) + ref]
+            if summaryWidth > 0 {
+                cells.append(DisplayWidth.pad(DisplayWidth.truncate(summary, to: summaryWidth), to: summaryWidth))
             }
-            let fitted = terminal.highlight(titleWidth.map { DisplayWidth.truncate(title, to: $0) } ?? title)
-            var text = (cells + [fitted]).joined(separator: " ")
+            cells.append(terminal.highlight(titleWidth.map { DisplayWidth.truncate(title, to: $0) } ?? title))
+            var text = cells.joined(separator: " ")
             while text.hasSuffix(" ") { text.removeLast() }
-            return isHeader ? terminal.dim(text) : text
+            return text
         }
 
-        var output = line(headers, title: "TITLE", isHeader: true) + "\n"
-        for (cached, row) in zip(items, rows) {
-            var marked = row
-            if cached.isFavorite { marked[0] = terminal.yellow("★") }
-            output += line(marked, title: clean(highlightedTitles[cached.ref] ?? cached.item.title), isHeader: false) + "\n"
+        var output = terminal.dim(line(mark: " ", ref: showSource ? "REF" : "ID", summary: summaryHeader, title: "TITLE")) + "\n"
+        for (index, cached) in items.enumerated() {
+            let mark = cached.isFavorite ? terminal.yellow("★") : " "
+            output += line(mark: mark, ref: refs[index], summary: summaries[index], title: titles[index]) + "\n"
         }
         return output
+    }
+
+    /// A highlighted title without its markers, as wide as it will print.
+    private static func visible(_ title: String) -> String {
+        title.filter { $0 != SearchMatch.start && $0 != SearchMatch.end }
     }
 
     /// One item in full: a heading, short fields as `Label: value`, long
