@@ -126,7 +126,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertEqual(renewed.cachedAt, later)
         XCTAssertEqual(renewed.validators.etag, "\"new\"")
         XCTAssertEqual(try probe.count(indexChanges), segmentsBefore, "the search index was not touched")
-        XCTAssertEqual(try store.search("barrel", source: nil, limit: 5).map(\.ref.id), [1])
+        XCTAssertEqual(try store.search("barrel", source: nil, limit: 5).matches.map(\.ref.id), [1])
     }
 
     func testADatabaseOfSchema3GainsTheNarrowerUpdateTrigger() throws {

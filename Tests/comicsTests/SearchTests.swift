@@ -31,7 +31,7 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertEqual(try ids(["austen"]), ["books:1342"], "authors are searched")
         XCTAssertEqual(try ids(["-s", "xkcd", "austen"]), [])
         let table = try comics.run(["search", "pride", "prejudice"])
-        XCTAssertEqual(table.stdoutLines.count, 2, table.stdout)
+        XCTAssertEqual(table.stdoutLines.count, 3, "a header, the match, its snippet: \(table.stdout)")
         XCTAssertTrue(table.stdout.contains("books:1342 Austen, Jane Pride and Prejudice"), table.stdout)
     }
 
@@ -44,10 +44,17 @@ final class SearchTests: EndToEndTestCase {
     }
 
     func testAMalformedQueryIsAClearUsageError() throws {
-        let result = try comics.run(["search", "\"unclosed"])
-        XCTAssertEqual(result.status, 2)
-        XCTAssertTrue(result.stderr.hasPrefix("comics: error: cannot search for \"unclosed: unterminated string; words match"), result.stderr)
-        XCTAssertFalse(result.stderr.contains("SQLite"), result.stderr)
+        let hint = "; words match anywhere; \"a phrase\" in double quotes, word* for a prefix, AND, OR, NOT and ( ) between them\n"
+        for (query, reason) in [
+            ("\"unclosed", "a double quote is not closed"), ("a AND", "AND, OR and NOT need a term on each side, and ( ) must pair up"),
+            ("( tables", "AND, OR and NOT need a term on each side, and ( ) must pair up"),
+            ("\"x\" nosuch:y", "a word followed by ':' names a column; put the word in double quotes"),
+        ] {
+            let result = try comics.run(["search", query])
+            XCTAssertEqual(result.status, 2, query)
+            XCTAssertEqual(result.stderr, "comics: error: cannot search for \(query): \(reason)" + hint, query)
+            XCTAssertFalse(result.stderr.contains("fts5") || result.stderr.contains("syntax error near"), result.stderr)
+        }
         XCTAssertEqual(try comics.run(["search"]).status, 2)
     }
 
@@ -84,6 +91,21 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertEqual(try probe.count("""
             SELECT count(*) FROM item_search s JOIN items i ON s.source = i.source AND s.id = i.id AND s.title = i.title
             """), count, "every row of the index is a cached item", line: line)
+    }
+
+    func testACappedResultSaysSoAndEveryMatchHasASnippet() throws {
+        let capped = try comics.run(["search", "the", "-n", "2", "-f", "ndjson"])
+        XCTAssertEqual(capped.stdoutLines.count, 2)
+        XCTAssertTrue(capped.stderr.hasPrefix("comics: note: 2 of "), capped.stderr)
+        XCTAssertTrue(capped.stderr.hasSuffix(" shown; -n for more\n"), capped.stderr)
+        let all = try comics.run(["search", "tables", "-f", "ndjson"])
+        XCTAssertEqual(all.stderr, "", "nothing left out: nothing to say")
+        let snippets = try all.stdoutLines.map { try JSONValue.parse($0)["snippet"]?.stringValue ?? "" }
+        XCTAssertTrue(snippets.allSatisfy { $0.lowercased().contains("tables") || $0.lowercased().contains("bobby") }, "\(snippets)")
+        XCTAssertFalse(snippets.joined().contains("\u{E000}"), "no marker in machine formats")
+        let table = try comics.run(["search", "mom"]).stdoutLines
+        XCTAssertEqual(table.count, 3)
+        XCTAssertTrue(table[2].hasSuffix("tables of a mom"), "under the title: \(table[2])")
     }
 
     func testRemoteAsksGutendexAndCachesWhatItFinds() throws {

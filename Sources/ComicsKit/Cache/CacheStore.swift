@@ -104,7 +104,9 @@ public protocol CacheStore: AnyObject {
     ) throws -> [CleanupRules.Candidate]
     /// Items matching a full-text query, best first, each with its title
     /// where the matched words are wrapped in `SearchMatch` markers.
-    func search(_ query: String, source: SourceName?, limit: Int) throws -> [SearchMatch]
+    /// The total counts every match (it equals the matches' count unless
+    /// `limit` cut them short).
+    func search(_ query: String, source: SourceName?, limit: Int) throws -> (matches: [SearchMatch], total: Int)
     func statistics() throws -> CacheStatistics
     /// The problems a quick consistency check finds; empty when all is well.
     func integrityProblems() throws -> [String]

@@ -3,10 +3,18 @@ public struct SearchMatch: Equatable, Sendable {
     public let ref: ItemRef
     /// The title with each matched word between `start` and `end`.
     public let highlightedTitle: String
+    /// A few words around the match in the text (or the title), marked the same way.
+    public let snippet: String
 
-    public init(ref: ItemRef, highlightedTitle: String) {
+    public init(ref: ItemRef, highlightedTitle: String, snippet: String = "") {
         self.ref = ref
         self.highlightedTitle = highlightedTitle
+        self.snippet = snippet
+    }
+
+    /// Text without the markers, for machine formats.
+    public static func unmarked(_ text: String) -> String {
+        text.filter { $0 != start && $0 != end }
     }
 
     /// Private-use scalars: no title contains them, and the terminal

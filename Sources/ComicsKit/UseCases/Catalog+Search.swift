@@ -1,16 +1,24 @@
 import FoundationEssentials
 
-/// A found item with its title's matched words marked.
+/// A found item with its title's matched words marked, and a snippet of
+/// the text around the match.
 public struct SearchResult: Sendable {
     public let item: CachedItem
     public let highlightedTitle: String
+    public let snippet: String
+}
+
+/// What a search found: the best matches, and how many there are in all.
+public struct SearchResults: Sendable {
+    public let results: [SearchResult]
+    public let total: Int
 }
 
 extension Catalog {
     /// Full-text search over everything cached, best match first.
     /// `remote` first asks Gutendex's own search, so books not cached yet
     /// can be found; a network failure there is a warning, not an error.
-    public func search(_ terms: String, source: SourceName?, remote: Bool, limit: Int) throws -> [SearchResult] {
+    public func search(_ terms: String, source: SourceName?, remote: Bool, limit: Int) throws -> SearchResults {
         guard terms.contains(where: { !$0.isWhitespace }) else {
             throw ComicsError.usage("'comics search' needs something to search for", hint: "see 'comics search --help'")
         }
@@ -24,10 +32,11 @@ extension Catalog {
                 warnings.append("searching Gutendex failed (\(error.message)); showing what is cached")
             }
         }
-        let matches = try store.search(terms, source: source, limit: limit)
+        let (matches, total) = try store.search(terms, source: source, limit: limit)
         let items = try store.cachedItems(matches.map(\.ref))
-        return matches.compactMap { match in
-            items[match.ref].map { SearchResult(item: $0, highlightedTitle: match.highlightedTitle) }
+        let results = matches.compactMap { match in
+            items[match.ref].map { SearchResult(item: $0, highlightedTitle: match.highlightedTitle, snippet: match.snippet) }
         }
+        return SearchResults(results: results, total: total)
     }
 }

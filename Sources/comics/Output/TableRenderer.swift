@@ -21,8 +21,11 @@ struct TableRenderer {
     /// date: one column shared by every source), title. `highlightedTitles`
     /// replace titles, their `SearchMatch` markers drawn bold (or dropped
     /// without colour). On a terminal no row is wider than it: the title
-    /// gets the room, and the summary shrinks, then goes, first.
-    func list(_ items: [CachedItem], showSource: Bool, highlightedTitles: [ItemRef: String] = [:]) -> String {
+    /// gets the room, and the summary shrinks, then goes, first. A snippet
+    /// (search) is a second line under the title, cut to its width.
+    func list(
+        _ items: [CachedItem], showSource: Bool, highlightedTitles: [ItemRef: String] = [:], snippets: [ItemRef: String] = [:]
+    ) -> String {
         guard !items.isEmpty else { return "" }
         let present = Set(items.map(\.ref.source)).sorted().compactMap { try? catalog.source($0) }
         let summaryKeys = present.compactMap(\.summaryAttributes.first)
@@ -63,9 +66,14 @@ struct TableRenderer {
         }
 
         var output = terminal.dim(line(mark: " ", ref: showSource ? "REF" : "ID", summary: summaryHeader, title: "TITLE")) + "\n"
+        let titleColumn = 2 + refWidth + 1 + (summaryWidth > 0 ? summaryWidth + 1 : 0)
         for (index, cached) in items.enumerated() {
             let mark = cached.isFavorite ? terminal.yellow("★") : " "
             output += line(mark: mark, ref: refs[index], summary: summaries[index], title: titles[index]) + "\n"
+            if let snippet = snippets[cached.ref].map(clean), !snippet.isEmpty {
+                let fitted = titleWidth.map { DisplayWidth.truncate(snippet, to: $0) } ?? snippet
+                output += String(repeating: " ", count: titleColumn) + terminal.highlight(fitted) + "\n"
+            }
         }
         return output
     }
