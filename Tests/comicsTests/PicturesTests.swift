@@ -162,6 +162,11 @@ final class PicturesTests: EndToEndTestCase {
             XCTAssertEqual(shown.status, 0, "\(number): \(shown)")
             XCTAssertTrue(shown.stdout.hasPrefix("xkcd \(number): "), shown.stdout)
             XCTAssertEqual(shown.stderr, notice)
+            // On a terminal with images=auto the picture was not asked for: nothing is said.
+            let auto = try comics.shell("script -qec '\"$COMICS\" show \(number)' /dev/null")
+            XCTAssertEqual(auto.status, 0, "\(number): \(auto)")
+            XCTAssertTrue(auto.stdout.contains("xkcd \(number): "), auto.stdout)
+            XCTAssertFalse(auto.stdout.contains("comics: note:"), "\(number), images=auto: \(auto.stdout)")
         }
         let garbledShow = try comics.run(["show", "303", "--image"])
         XCTAssertEqual(garbledShow.status, 0)

@@ -1,15 +1,17 @@
 import ComicsKit
 
 /// The picture under `show`: whether to draw one, and drawing it. A
-/// picture that cannot be had or drawn is a one-line notice on stderr;
-/// the item's text has been printed already and the command succeeds.
+/// picture that cannot be had or drawn is a one-line notice on stderr when
+/// it was asked for (`--image`, `images=always`); with `images=auto` it was
+/// only a nicety, and nothing is said. The item's text has been printed
+/// already and the command succeeds.
 struct PictureOutput {
     let context: CommandContext
 
     /// `--image` or `--image-format` ask for it; otherwise the `images`
     /// setting decides (`auto`: when stdout is a terminal). Only tables draw.
     func isWanted() throws -> Bool {
-        let asked = context.arguments.has("image") || context.arguments.value("image-format") != nil
+        let asked = isAskedFor
         if asked && context.format != .table {
             throw ComicsError.usage(
                 "pictures are drawn in table output only, not \(context.format.rawValue)",
@@ -17,11 +19,24 @@ struct PictureOutput {
         }
         guard context.format == .table else { return false }
         if asked { return true }
-        switch try context.catalog().imagePreference {
+        switch try preference {
         case .always: return true
         case .never: return false
         case .auto: return context.terminal.isTerminal
         }
+    }
+
+    private var isAskedFor: Bool {
+        context.arguments.has("image") || context.arguments.value("image-format") != nil
+    }
+
+    private var preference: ImagePreference {
+        get throws { try context.catalog().imagePreference }
+    }
+
+    /// A problem with a picture is said only when the picture was asked for.
+    private func tell(_ message: String) throws {
+        if try isAskedFor || preference == .always { context.note(message) }
     }
 
     func format() throws -> ImageFormat {
@@ -39,7 +54,7 @@ struct PictureOutput {
         let file: ImageFile
         switch catalog.image(of: item) {
         case let .unavailable(reason):
-            return context.note(reason)
+            return try tell(reason)
         case let .image(found):
             file = found
         }
@@ -55,7 +70,7 @@ struct PictureOutput {
                 choice: choice, cellSize: terminal.cellSize ?? (width: 10, height: 20), environment: environment)
         } catch {
             catalog.discardImage(file)
-            return context.note("cannot draw the picture of \(item.ref): \(error)")
+            return try tell("cannot draw the picture of \(item.ref): \(error)")
         }
         var text = choice.wrapped(drawn.text)
         if !text.hasSuffix("\n") { text += "\n" }
