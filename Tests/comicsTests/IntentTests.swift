@@ -159,3 +159,57 @@ final class TableFitTests: EndToEndTestCase {
         XCTAssertTrue(narrow.contains("★    84 Frankenstein; Or, The Modern Pr…"), narrow.joined(separator: "\n"))
     }
 }
+
+/// What comics says on stderr: -v tells what it did, a slow answer is
+/// noticed on a terminal, a failure says how to see the cache, and every
+/// line is labelled.
+final class FeedbackTests: EndToEndTestCase {
+    func testVerboseSaysWhatComicsDid() throws {
+        let cold = try comics.run(["-v", "list", "-n", "2"])
+        XCTAssertEqual(cold.status, 0)
+        let lines = cold.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.first, "comics: info: cache miss: xkcd page newest of limit=2, not cached; fetching it now")
+        XCTAssertTrue(lines.contains { $0.hasPrefix("comics: info: GET \(server.baseURL)/info.0.json: 200 in ") && $0.hasSuffix(" ms") },
+                      cold.stderr)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("comics: info: GET \(server.baseURL)/199/info.0.json: 200 in ") }, cold.stderr)
+        XCTAssertEqual(try comics.run(["-v", "show", "199"]).stderr, "comics: info: cache hit: xkcd:199, cached just now\n")
+        XCTAssertEqual(try comics.run(["list", "-n", "2"]).stderr, "", "without -v, nothing")
+        let failing = try comics.run(["-v", "show", "404"])
+        XCTAssertTrue(failing.stderr.contains("comics: info: GET \(server.baseURL)/404/info.0.json: 404 in "), failing.stderr)
+    }
+
+    func testASlowAnswerIsNoticedOnATerminalOnly() throws {
+        try server.control(.object([("delay", .double(3.5))]))
+        let terminal = try comics.shell("script -qec '\"$COMICS\" show 7' /dev/null")
+        XCTAssertEqual(terminal.status, 0, "\(terminal)")
+        XCTAssertTrue(terminal.stdout.contains("comics: note: waiting for 127.0.0.1…"), terminal.stdout)
+        let piped = try comics.run(["show", "8"])
+        XCTAssertEqual(piped.stderr, "", "a script is not told")
+    }
+
+    func testAFailureSaysHowToSeeTheCache() throws {
+        XCTAssertEqual(try comics.run(["list", "-n", "2"]).status, 0)
+        comics.environment["COMICS_XKCD_URL"] = "http://127.0.0.1:9"
+        let failed = try comics.run(["show", "5"])
+        XCTAssertEqual(failed.status, 4)
+        XCTAssertEqual(failed.stderr, "comics: error: cannot reach 127.0.0.1: couldn't connect to server; "
+            + "what is cached can be seen without the network: comics --offline list\n")
+    }
+
+    /// Errors, warnings, notes and -v lines from many commands: each one
+    /// labelled, none carrying a control character.
+    func testEveryStderrLineIsLabelled() throws {
+        let runs: [[String]] = [
+            ["-v", "list"], ["lsit"], ["show", "404"], ["fav", "list"], ["search", "nothing-matches-this"], ["rebuild"],
+            ["-s", "books", "more"], ["-v", "cleanup", "--dry-run"], ["info", "-n", "1"], [], ["search", "a AND"],
+        ]
+        for arguments in runs {
+            let result = try comics.run(arguments)
+            for line in result.stderr.split(separator: "\n") {
+                let labelled = ["error", "warning", "note", "info"].contains { line.hasPrefix("comics: \($0): ") }
+                XCTAssertTrue(labelled, "\(arguments): \(line)")
+                XCTAssertFalse(line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
+            }
+        }
+    }
+}

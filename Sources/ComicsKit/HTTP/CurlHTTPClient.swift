@@ -10,9 +10,11 @@ public final class CurlHTTPClient: HTTPClient {
     private let settings: HTTPSettings
     /// Created with the first request: libcurl is loaded only when needed.
     private var multi: UnsafeMutableRawPointer?
+    private weak var observer: HTTPObserver?
 
-    public init(settings: HTTPSettings = HTTPSettings()) {
+    public init(settings: HTTPSettings = HTTPSettings(), observer: HTTPObserver? = nil) {
         self.settings = settings
+        self.observer = observer
     }
 
     deinit {
@@ -40,9 +42,16 @@ public final class CurlHTTPClient: HTTPClient {
         }
         var active: [UnsafeMutableRawPointer: Attempt] = [:]
 
-        let deadline = Date().addingTimeInterval(settings.batchTimeout)
+        let started = Date()
+        let deadline = started.addingTimeInterval(settings.batchTimeout)
+        var saidWaiting = false
         while !waiting.isEmpty || !active.isEmpty {
             let now = Date()
+            if !saidWaiting, now.timeIntervalSince(started) >= settings.slowAfter,
+               let host = (active.values.first?.pending.origin ?? waiting.first?.origin)?.host {
+                saidWaiting = true
+                observer?.stillWaiting(for: host)
+            }
             if now >= deadline {
                 for (handle, attempt) in active {
                     comics_curl_multi_remove_handle(multi, handle)
@@ -75,7 +84,16 @@ public final class CurlHTTPClient: HTTPClient {
                       let attempt = active.removeValue(forKey: handle)
                 else { continue }
                 comics_curl_multi_remove_handle(multi, handle)
-                switch outcome(of: attempt, code: message.pointee.data.result) {
+                let ended = outcome(of: attempt, code: message.pointee.data.result)
+                if let observer {
+                    let said = switch ended {
+                    case let .done(.success(response)): String(response.status)
+                    case let .done(.failure(error)): error.detail
+                    case .retry: "to be tried again"
+                    }
+                    observer.requestEnded(url: attempt.pending.request.url, outcome: said, seconds: Date().timeIntervalSince(attempt.startedAt))
+                }
+                switch ended {
                 case let .done(result): results[attempt.pending.index] = result
                 case let .retry(pending): waiting.append(pending)
                 }
@@ -177,6 +195,7 @@ public final class CurlHTTPClient: HTTPClient {
     fileprivate final class Attempt {
         let pending: PendingRequest
         let handle: UnsafeMutableRawPointer
+        let startedAt = Date()
         private let maxBodyBytes: Int
         private var headerList: UnsafeMutablePointer<curl_slist>?
         private(set) var body: [UInt8] = []

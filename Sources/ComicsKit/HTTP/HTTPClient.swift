@@ -78,6 +78,14 @@ extension HTTPClient {
 }
 
 /// How politely and how patiently comics talks to upstream servers.
+/// Told what the client does: each request as it ends (for `-v`), and once
+/// a batch when an answer is slow in coming (a person may be waiting).
+public protocol HTTPObserver: AnyObject {
+    /// `outcome` is the status (`200`, `304`) or what went wrong.
+    func requestEnded(url: String, outcome: String, seconds: Double)
+    func stillWaiting(for host: String)
+}
+
 public struct HTTPSettings: Equatable, Sendable {
     public var userAgent = "comics/\(ComicsVersion.current)"
     public var connectTimeout: TimeInterval = 10
@@ -99,6 +107,8 @@ public struct HTTPSettings: Equatable, Sendable {
     public var baseBackoff: TimeInterval = 0.25
     /// A `Retry-After` longer than this is not waited for: the request fails.
     public var maxRetryAfter: TimeInterval = 10
+    /// How long a batch may go unanswered before the observer hears of it.
+    public var slowAfter: TimeInterval = 3
 
     public init() {}
 }

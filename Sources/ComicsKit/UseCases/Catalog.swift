@@ -16,6 +16,8 @@ public final class Catalog {
     public internal(set) var warnings: [String] = []
     /// Refreshes the command decided on; started after output is written.
     public private(set) var deferredTasks: [BackgroundTask] = []
+    /// Told each cache decision as it is made (`-v`).
+    public var log: ((String) -> Void)?
 
     public init(
         store: CacheStore, sources: [ItemSource], images: ItemImages? = nil, clock: WallClock = .system,
@@ -140,7 +142,10 @@ public final class Catalog {
     private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> ServedPage {
         let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
         let cached = try completePage(key).map { ServedPage(page: $0.page, items: $0.items) }
-        switch action(cachedAt: cached?.page.fetchedAt, ttl: ttl) {
+        let decision = action(cachedAt: cached?.page.fetchedAt, ttl: ttl)
+        logDecision(decision, what: "\(key.source.rawValue) page \(key.position.isEmpty ? "newest" : key.position)"
+            + (key.query.isEmpty ? "" : " of \(key.query)"), cachedAt: cached?.page.fetchedAt)
+        switch decision {
         case .serve:
             if let cached { return cached }
         case .serveAndRefresh:
@@ -163,7 +168,9 @@ public final class Catalog {
             }
             if let fresh { return ServedPage(page: fresh.0, items: fresh.1) }
         } catch let error as ComicsError where error.kind == .network {
-            guard var fallback = try cached ?? composedPage(key, query: query, source: source) else { throw error }
+            guard var fallback = try cached ?? composedPage(key, query: query, source: source) else {
+                throw try withOfflineHint(error, source: key.source)
+            }
             fallback.failure = error
             return fallback
         }
@@ -306,7 +313,7 @@ public final class Catalog {
                 try refreshItem(ref, source: source, validators: cached?.validators ?? .none)
             }
         } catch let error as ComicsError where error.kind == .network {
-            guard let cached else { throw error }
+            guard let cached else { throw try withOfflineHint(error, source: ref.source) }
             warnServingStale(cached.cachedAt, because: error)
             return cached
         }
@@ -361,7 +368,9 @@ public final class Catalog {
 
     /// Serves a cached copy (refreshing it in the background when stale) or fetches it now.
     private func fetchItemIfNeeded(_ ref: ItemRef, source: ItemSource, cached: CachedItem?) throws -> CachedItem {
-        switch action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL) {
+        let decision = action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL)
+        logDecision(decision, what: ref.description, cachedAt: cached?.cachedAt)
+        switch decision {
         case .serve:
             if let cached {
                 try warnIfStuckStale(ref.source, cachedAt: cached.cachedAt, ttl: policy.detailTTL)
@@ -598,6 +607,24 @@ public final class Catalog {
     }
 
     private enum CacheAction { case serve, serveAndRefresh, fetch }
+
+    private func logDecision(_ decision: CacheAction, what: String, cachedAt: Date?) {
+        guard let log else { return }
+        let age = cachedAt.map { "cached \(RelativeAge.describe(clock.now.timeIntervalSince($0)))" }
+        switch decision {
+        case .serve: log("cache hit: \(what), \(age ?? "cached")\(mode == .offline ? " (--offline)" : "")")
+        case .serveAndRefresh: log("cache hit, stale: \(what), \(age ?? "cached"); refreshing it in the background")
+        case .fetch: log("cache miss: \(what)\(age.map { ", \($0)" } ?? ", not cached")\(mode == .refresh ? " (--refresh)" : ""); fetching it now")
+        }
+    }
+
+    /// A network failure with nothing to show for it: when the cache holds
+    /// anything of the source, say how to see it.
+    private func withOfflineHint(_ error: ComicsError, source: SourceName) throws -> ComicsError {
+        guard error.hint == nil, try !store.cachedIDs(of: source, atMost: nil, limit: 1).isEmpty else { return error }
+        let command = source == .xkcd ? "comics --offline list" : "comics --offline fav list"
+        return ComicsError(error.kind, error.message, hint: "what is cached can be seen without the network: \(command)")
+    }
 
     /// The cache rules in one place: what to do with a copy cached at
     /// `cachedAt` (nil: none), given its TTL, the clock and the network mode.

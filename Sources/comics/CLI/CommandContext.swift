@@ -23,6 +23,9 @@ final class CommandContext {
     private let xkcdURL: String
     private let gutendexURL: String
     private var openedCatalog: Catalog?
+    /// Says what the network does: each request under -v, and a note on a
+    /// terminal when an answer is slow.
+    private let reporter: NetworkReporter
     /// No --db and no COMICS_DB: the XDG location, whose folders comics makes.
     private let isDefaultDatabase: Bool
 
@@ -38,6 +41,7 @@ final class CommandContext {
         mode = offline ? .offline : arguments.has("refresh") ? .refresh : .cacheFirst
         isQuiet = arguments.has("quiet")
         isVerbose = arguments.has("verbose") && !isQuiet
+        reporter = NetworkReporter(verbose: isVerbose, quiet: isQuiet)
         terminal = Terminal.detect(noColorFlag: arguments.has("no-color"), environment: environment)
         databasePath = try Self.databasePath(option: arguments.value("db"), environment: environment)
         isDefaultDatabase = arguments.value("db") == nil && (environment["COMICS_DB"] ?? "").isEmpty
@@ -60,13 +64,14 @@ final class CommandContext {
         Self.adoptSharedPictures(of: databasePath, into: imagesDirectory)
         var settings = HTTPSettings()
         if let concurrency { settings.maxConcurrentRequests = concurrency }
-        let http = CurlHTTPClient(settings: settings)
+        let http = CurlHTTPClient(settings: settings, observer: reporter)
         let sources: [ItemSource] = [
             XKCDSource(baseURL: xkcdURL, http: http),
             GutendexSource(baseURL: gutendexURL, http: http),
         ]
         let images = ItemImages(cache: FileImageCache(directory: imagesDirectory), http: http)
         let catalog = Catalog(store: store, sources: sources, images: images, mode: mode)
+        if isVerbose { catalog.log = { [reporter] in reporter.info($0) } }
         openedCatalog = catalog
         return catalog
     }
@@ -129,7 +134,7 @@ final class CommandContext {
     }
 
     func info(_ message: String) {
-        if isVerbose { OutputSink.writeStderr("comics: info: \(TerminalText.sanitize(message, singleLine: true))\n") }
+        reporter.info(message)
     }
 
     /// After the output: warnings gathered on the way, then deferred work
@@ -271,5 +276,31 @@ final class CommandContext {
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }
         return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+/// What `-v` and a slow network tell a person on stderr, labelled as
+/// every stderr line is.
+final class NetworkReporter: HTTPObserver {
+    private let verbose: Bool
+    private let quiet: Bool
+
+    init(verbose: Bool, quiet: Bool) {
+        self.verbose = verbose
+        self.quiet = quiet
+    }
+
+    func info(_ message: String) {
+        if verbose { OutputSink.writeStderr("comics: info: \(TerminalText.sanitize(message, singleLine: true))\n") }
+    }
+
+    func requestEnded(url: String, outcome: String, seconds: Double) {
+        info("GET \(url): \(outcome) in \(Int((seconds * 1000).rounded())) ms")
+    }
+
+    /// Only a person at a terminal is waiting; a script has its own timeouts.
+    func stillWaiting(for host: String) {
+        guard !quiet, isatty(STDERR_FILENO) == 1 else { return }
+        OutputSink.writeStderr("comics: note: waiting for \(TerminalText.sanitize(host, singleLine: true))…\n")
     }
 }
