@@ -14,7 +14,10 @@ final class ShellIntegrationTests: EndToEndTestCase {
     func testBashCompletionLoadsAndCompletes() throws {
         let loaded = try comics.shell(#"bash -c 'source <("$COMICS" completions bash) && complete -p comics'"#)
         XCTAssertEqual(loaded.stdout, "complete -F _comics comics\n", "\(loaded)")
+        XCTAssertEqual(try comics.run(["fav", "add", "150"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "books:1342"]).status, 0)
         let script = #"""
+            PATH="$(dirname "$COMICS"):$PATH"
             source <("$COMICS" completions bash)
             complete_line() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _comics; echo "${COMPREPLY[*]}"; }
             complete_line comics ''
@@ -24,23 +27,35 @@ final class ShellIntegrationTests: EndToEndTestCase {
             complete_line comics list --so
             complete_line comics config set auto-cleanup ''
             complete_line comics completions z
+            complete_line comics --format = js
+            complete_line comics --format=js
+            complete_line comics --source = books li
+            complete_line comics show ''
+            complete_line comics fav remove b
             """#
         let result = try comics.shell("bash -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'")
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.stdoutLines, [
             "list more show sync search fav cleanup info rebuild config help completions",
             "fav",
-            "add remove list import",
+            "add remove list import latest random books:1342 xkcd:150",
             "table json ndjson csv tsv",
             "--source --sort",
             "on off",
             "zsh",
+            "json",
+            "--format=json",
+            "list",
+            "latest random books:1342 xkcd:150",
+            "books:1342",
         ])
     }
 
     func testZshCompletionParsesAndCompletes() throws {
         // Stand-ins for the completion system's builtins print what they are given.
+        XCTAssertEqual(try comics.run(["fav", "add", "150"]).status, 0)
         let script = #"""
+            PATH="$(dirname "$COMICS"):$PATH"
             compdef() { : }
             compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -r -- "$*" }
             _describe() { local -a items; items=("${(@P)${@[-1]}}"); print -r -- "${(j: :)${(@)items%%:*}}" }
@@ -54,18 +69,21 @@ final class ShellIntegrationTests: EndToEndTestCase {
             """#
         let result = try comics.shell("zsh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'")
         XCTAssertEqual(result.stderr, "")
-        XCTAssertEqual(result.stdoutLines, ["add remove list import", "xkcd books", "auto always never", "<files>"])
+        XCTAssertEqual(result.stdoutLines, ["add remove list import", "latest random xkcd:150", "xkcd books", "auto always never", "<files>"])
         XCTAssertEqual(try comics.shell(#""$COMICS" completions zsh > _comics && zsh -n _comics"#).status, 0)
     }
 
     func testFishCompletionLoadsAndCompletes() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "150"]).status, 0)
         func complete(_ line: String) throws -> String {
-            let result = try comics.shell(#"fish -c '"$COMICS" completions fish | source; complete -C "\#(line)"'"#)
+            let result = try comics.shell(
+                #"fish -c 'set -x PATH (dirname "$COMICS") $PATH; "$COMICS" completions fish | source; complete -C "\#(line)"'"#)
             XCTAssertEqual(result.stderr, "", line)
             return result.stdoutLines.map { $0.components(separatedBy: "\t")[0] }.joined(separator: " ")
         }
         XCTAssertEqual(try complete("comics "), "cleanup completions config fav help info list more rebuild search show sync")
-        XCTAssertEqual(try complete("comics fav "), "add import list remove")
+        XCTAssertEqual(try complete("comics fav "), "add import latest random list remove xkcd:150")
+        XCTAssertEqual(try complete("comics show "), "latest random xkcd:150")
         XCTAssertEqual(try complete("comics -s "), "books xkcd")
         XCTAssertEqual(try complete("comics config set background-refresh "), "off on")
     }

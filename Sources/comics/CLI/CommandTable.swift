@@ -10,6 +10,8 @@ enum ValueCompletion: Equatable {
     case settingValue
     /// A command name (`help COMMAND`).
     case commands
+    /// An item: `latest`, `random` and the favourites (`show`, `fav`).
+    case itemReference
 }
 
 /// One option, as the parser and the help text see it.
@@ -148,7 +150,10 @@ enum CommandTable {
     ]
 
     static let itemReference = ArgumentSpec(
-        name: "REF", help: "a number (353), a qualified reference (xkcd:353, books:1342), latest, or random (xkcd: any comic, picked uniformly; offline, any cached one)")
+        name: "REF",
+        help: "a number (353), a qualified reference (xkcd:353, books:1342), a pasted address (https://xkcd.com/353/), latest, "
+            + "or random (xkcd: any comic, picked uniformly; offline, any cached one)",
+        completion: .itemReference)
 
     static let configKey = ArgumentSpec(
         name: "KEY", help: "a setting (listed below)", completion: .choices(ConfigKey.all.map(\.name)))

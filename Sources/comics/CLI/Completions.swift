@@ -63,6 +63,10 @@ struct Completions {
 
     private var topLevelNames: [String] { visibleSubcommands(root).map(\.name) }
 
+    /// A shell command printing `latest`, `random` and every favourite as
+    /// `source:id`, read from the cache without the network.
+    private let itemReferences = "echo latest random; comics --offline -q fav list -f tsv 2>/dev/null | tail -n +2 | cut -f1,2 | tr '\\t' ':'"
+
     /// Single-quoted for any POSIX-like shell (and fish, which reads `\'` inside).
     private func quoted(_ text: String, fish: Bool = false) -> String {
         "'" + text.replacing("'", with: fish ? "\\'" : "'\\''") + "'"
@@ -122,13 +126,31 @@ struct Completions {
                 esac
             }
 
+            # The values of the option before the cursor ($prev); fails for no option.
+            _comics_option_values() {
+                case $prev in
+            \(valueArms)
+                esac
+                return 1
+            }
+
             _comics() {
-                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} prefix=""
                 local command_path="" word i skip=0
+                # --opt=value: bash splits at "=" (COMP_WORDBREAKS), or not.
+                if [[ $cur == "=" ]]; then
+                    cur=""
+                elif [[ $prev == "=" ]]; then
+                    prev=${COMP_WORDS[COMP_CWORD-2]}
+                elif [[ $cur == --*=* ]]; then
+                    prev=${cur%%=*} prefix=${cur%%=*}= cur=${cur#*=}
+                fi
                 local -a positionals=()
                 for ((i = 1; i < COMP_CWORD; i++)); do
                     word=${COMP_WORDS[i]}
-                    if ((skip)); then skip=0; continue; fi
+                    # A value after its option (and after "=" in --opt=value) is no word.
+                    if ((skip)); then skip=0; [[ $word == "=" ]] && skip=1; continue; fi
+                    [[ $word == "=" ]] && { skip=1; continue; }
                     case $word in
                         --*=*) continue ;;
                         \(valueOptions.flatMap(spellings).joined(separator: "|"))) skip=1; continue ;;
@@ -141,9 +163,10 @@ struct Completions {
                     fi
                 done
                 COMPREPLY=()
-                case $prev in
-            \(valueArms)
-                esac
+                if _comics_option_values; then
+                    [[ -n $prefix ]] && COMPREPLY=("${COMPREPLY[@]/#/$prefix}")
+                    return
+                fi
                 if [[ $cur == -* ]]; then
                     COMPREPLY=($(compgen -W "$(_comics_options "$command_path")" -- "$cur"))
                     return
@@ -170,6 +193,7 @@ struct Completions {
         case .files: "COMPREPLY+=($(compgen -f -- \"$cur\"))"
         case .settingValue: "COMPREPLY+=($(compgen -W \"$(_comics_setting_values \"${positionals[0]}\")\" -- \"$cur\"))"
         case .commands: "COMPREPLY+=($(compgen -W \(quoted(topLevelNames.joined(separator: " "))) -- \"$cur\"))"
+        case .itemReference: "COMPREPLY+=($(compgen -W \"$(\(itemReferences))\" -- \"$cur\"))"
         }
     }
 
@@ -214,7 +238,9 @@ struct Completions {
                 local -a positionals reply names
                 for ((i = 2; i < CURRENT; i++)); do
                     word=${words[i]}
-                    if ((skip)); then skip=0; continue; fi
+                    # A value after its option (and after "=" in --opt=value) is no word.
+                    if ((skip)); then skip=0; [[ $word == "=" ]] && skip=1; continue; fi
+                    [[ $word == "=" ]] && { skip=1; continue; }
                     case $word in
                         --*=*) continue ;;
                         \(valueOptions.flatMap(spellings).joined(separator: "|"))) skip=1; continue ;;
@@ -262,6 +288,7 @@ struct Completions {
         case .settingValue:
             "case ${positionals[1]} in \(settingValueArms(indent: "") { "compadd -- \($0.map { quoted($0) }.joined(separator: " "))" }.replacing("\n", with: " ")) esac"
         case .commands: "compadd -- \(topLevelNames.joined(separator: " "))"
+        case .itemReference: "compadd -- ${(f)\"$(\(itemReferences) | tr ' ' '\\n')\"}"
         }
     }
 
@@ -350,6 +377,8 @@ struct Completions {
                     lines.append("complete -c comics -n \(condition) -F")
                 case .commands:
                     lines.append("complete -c comics -n \(condition) -a \(quoted(topLevelNames.joined(separator: " "), fish: true))")
+                case .itemReference:
+                    lines.append("complete -c comics -n \(condition) -a \(quoted("(\(itemReferences.replacing("$(", with: "(")) | string split ' ')", fish: true))")
                 case .settingValue:
                     for key in ConfigKey.all where !key.suggestedValues.isEmpty {
                         lines.append("complete -c comics -n '__comics_setting_is \(key.name)' -a \(quoted(key.suggestedValues.joined(separator: " "), fish: true))")
