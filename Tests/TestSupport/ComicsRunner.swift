@@ -51,6 +51,8 @@ public final class ComicsRunner {
             "COMICS_XKCD_URL": server?.baseURL ?? "http://127.0.0.1:9",
             "COMICS_GUTENDEX_URL": server?.baseURL ?? "http://127.0.0.1:9",
             "LANG": "C.UTF-8",
+            // A terminal in a test (through `script`) must never wait in less.
+            "PAGER": "cat",
         ]
     }
 

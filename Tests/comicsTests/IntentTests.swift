@@ -213,3 +213,26 @@ final class FeedbackTests: EndToEndTestCase {
         }
     }
 }
+
+/// Long output on a terminal goes through $PAGER, as git's does.
+final class PagerTests: EndToEndTestCase {
+    private func onTerminal(_ arguments: String, pager: String? = "sed s/^/PAGED:/") throws -> [String] {
+        let assignment = pager.map { "PAGER='\($0)'" } ?? "PAGER="
+        let result = try comics.shell("script -qec \"stty rows 10 cols 80; \(assignment) \\\"$COMICS\\\" \(arguments)\" /dev/null")
+        XCTAssertEqual(result.status, 0, "\(result)")
+        return result.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n").map(String.init)
+    }
+
+    func testOnlyTallOutputOnATerminalIsPaged() throws {
+        let book = try onTerminal("show books:1342")
+        XCTAssertGreaterThan(book.count, 10)
+        XCTAssertTrue(book.allSatisfy { $0.hasPrefix("PAGED:") }, "\(book)")
+        let help = try onTerminal("--help")
+        XCTAssertTrue(help.allSatisfy { $0.hasPrefix("PAGED:") }, "help too")
+        XCTAssertFalse(try onTerminal("list -n 3").contains { $0.hasPrefix("PAGED:") }, "shorter than the screen")
+        XCTAssertFalse(try onTerminal("--no-pager show books:1342").contains { $0.hasPrefix("PAGED:") })
+        XCTAssertFalse(try onTerminal("show books:1342", pager: nil).contains { $0.hasPrefix("PAGED:") }, "PAGER= turns it off")
+        comics.environment["PAGER"] = "sed s/^/PAGED:/"
+        XCTAssertFalse(try comics.run(["show", "books:1342"]).stdout.contains("PAGED:"), "never off a terminal")
+    }
+}

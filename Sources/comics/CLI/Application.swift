@@ -4,8 +4,16 @@ import ComicsKit
 /// one-line message on stderr and the exit code the spec gives it.
 enum Application {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        var paging = false
+        // Whatever happens, held output is shown before the error that ends the run.
+        defer { if paging { try? Pager.show(OutputSink.releaseHeld(), environment: environment) } }
         do {
             let parsed = try ArgumentParser().parse(arguments)
+            if Pager.applies(noPagerFlag: parsed.has("no-pager"), environment: environment),
+               parsed.commandPath.first != BackgroundLauncher.command {
+                paging = true
+                OutputSink.holdStdout()
+            }
             if parsed.has("version") {
                 try OutputSink.writeStdout("comics \(ComicsVersion.current)\n")
                 return 0
@@ -24,6 +32,10 @@ enum Application {
             }
             let context = try CommandContext(arguments: parsed, environment: environment)
             try dispatch(context)
+            if paging {
+                paging = false
+                try Pager.show(OutputSink.releaseHeld(), environment: environment)
+            }
             if command != BackgroundLauncher.command {
                 try context.finish()
             }

@@ -93,13 +93,14 @@ enum CommandTable {
         OptionSpec("quiet", short: "q", "no notes, warnings or summaries on stderr (cron stays silent); data asked for still prints"),
         OptionSpec("verbose", short: "v", "say on stderr what comics does: cache hits and misses, each request with its status and time, background work"),
         OptionSpec("no-color", env: "NO_COLOR", "never use colour (it is only used on a terminal)"),
+        OptionSpec("no-pager", "never page; long output on a terminal otherwise goes through $PAGER (less -FRX)"),
         OptionSpec("help", short: "h", "show help for the command"),
         OptionSpec("version", "print the version"),
     ]
 
     /// The global options every command honours. `--offline` is one: any
     /// command may start background work that would use the network.
-    static let universalOptions: Set<String> = ["db", "offline", "quiet", "verbose", "no-color", "help", "version"]
+    static let universalOptions: Set<String> = ["db", "offline", "quiet", "verbose", "no-color", "no-pager", "help", "version"]
 
     /// The other global options each command honours, by command path; a
     /// command refuses the rest rather than ignore them.

@@ -25,13 +25,33 @@ enum OutputSink {
         }
     }
 
+    /// Output held for the pager while the command runs; nil when written at once.
+    nonisolated(unsafe) private static var held: String?
+
+    /// From now on stdout is held, for `releaseHeld` to page.
+    static func holdStdout() { held = "" }
+
+    /// What was held, and stdout written at once again.
+    static func releaseHeld() -> String {
+        defer { held = nil }
+        return held ?? ""
+    }
+
     static func writeStdout(_ text: String) throws {
         guard !stdoutWasClosed else { throw ComicsError.unexpected("cannot write output: standard output is closed") }
+        if held != nil {
+            held? += text
+            return
+        }
+        try write(text, to: STDOUT_FILENO)
+    }
+
+    static func write(_ text: String, to descriptor: Int32) throws {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
-                write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }
@@ -49,7 +69,7 @@ enum OutputSink {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
-                write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                Glibc.write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written < 0 && errno == EINTR { continue }
             if written <= 0 { return }

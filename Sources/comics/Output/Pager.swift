@@ -1,0 +1,78 @@
+import ComicsKit
+import FoundationEssentials
+import Glibc
+
+/// Long output on a terminal goes through `$PAGER` (`less -FRX` when it is
+/// unset), as git does: stdout is held while the command runs, then
+/// printed directly when it fits the screen, or piped to the pager when it
+/// is taller. Never off a terminal, never with `--no-pager` or an empty
+/// `PAGER`, and never for a drawn picture (its escape sequences are the
+/// terminal's, not a pager's).
+enum Pager {
+    static let defaultCommand = "less -FRX"
+
+    /// Whether this run's output may be paged.
+    static func applies(noPagerFlag: Bool, environment: [String: String]) -> Bool {
+        !noPagerFlag && isatty(STDOUT_FILENO) == 1 && environment["PAGER"].map { !$0.isEmpty } ?? true
+    }
+
+    /// Prints what was held: to the pager when taller than the terminal.
+    static func show(_ text: String, environment: [String: String]) throws {
+        guard !text.isEmpty else { return }
+        let lines = text.reduce(0) { $1 == "\n" ? $0 + 1 : $0 }
+        let height = Terminal.detect(noColorFlag: true, environment: [:]).height ?? 24
+        guard lines >= height, !containsPicture(text), let pager = start(environment["PAGER"] ?? defaultCommand, environment: environment)
+        else { return try OutputSink.writeStdout(text) }
+        defer { pager.finish() }
+        try? OutputSink.write(text, to: pager.input)
+    }
+
+    private static func containsPicture(_ text: String) -> Bool {
+        text.contains("\u{1B}_G") || text.contains("\u{1B}]1337;") || text.contains("\u{1B}P")
+    }
+
+    /// A running pager: where to write, and how to wait for it.
+    struct Running {
+        let input: Int32
+        let pid: pid_t
+
+        func finish() {
+            close(input)
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        }
+    }
+
+    /// `sh -c COMMAND` with its stdin on a pipe; nil when it cannot start.
+    private static func start(_ command: String, environment: [String: String]) -> Running? {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, descriptors[0], STDIN_FILENO)
+        posix_spawn_file_actions_addclose(&actions, descriptors[1])
+        var childEnvironment = environment
+        // less: colours pass through; -F quits when it fits anyway.
+        if childEnvironment["LESS"] == nil { childEnvironment["LESS"] = "FRX" }
+        let arguments = ["/bin/sh", "-c", command]
+        let environmentLines = childEnvironment.map { "\($0.key)=\($0.value)" }
+        var pid = pid_t()
+        let status = withCStrings(arguments) { argv in
+            withCStrings(environmentLines) { envp in posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp) }
+        }
+        close(descriptors[0])
+        guard status == 0 else {
+            close(descriptors[1])
+            return nil
+        }
+        return Running(input: descriptors[1], pid: pid)
+    }
+
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+        var pointers = strings.map { strdup($0) }
+        pointers.append(nil)
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
