@@ -248,7 +248,8 @@ final class BooksTests: EndToEndTestCase {
         try server.control(.object([("fault", .string("500")), ("count", .int(10))]))
         let failed = try books(["list", "--search", "austen"])
         XCTAssertEqual(failed.status, 4)
-        XCTAssertEqual(failed.stderr, "comics: error: 127.0.0.1 failed (HTTP 500); try again later\n")
+        XCTAssertEqual(failed.stderr, "comics: error: 127.0.0.1 failed (HTTP 500); try again later; "
+            + "what is cached can be seen without the network: comics --offline -s books list\n")
 
         try server.control(.object([("reset", .bool(true)), ("fault", .string("truncated")), ("count", .int(1))]))
         let truncated = try books(["show", "98"])

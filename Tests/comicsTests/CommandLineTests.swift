@@ -45,7 +45,7 @@ final class CommandLineTests: EndToEndTestCase {
                                    COMICS_SOURCE]
               -f, --format FORMAT  output format: table (default), json, ndjson, csv, tsv
 
-            Also: --offline, --db PATH, -q, -v, --no-color, -h (see 'comics --help').
+            Also: --offline, --db PATH, -q, -v, --no-color, --no-pager; see 'comics --help'.
 
             Examples:
               comics cleanup --dry-run

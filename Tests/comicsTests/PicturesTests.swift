@@ -183,6 +183,23 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(pictureLines(try comics.run(["show", "201", "--image"]).stdout).count, 15, "fetched whole the next time")
     }
 
+    /// Two databases in one folder: each keeps its own pictures, so the
+    /// cleanup of one never takes the other's favourite's picture.
+    func testEachDatabaseKeepsItsOwnPictures() throws {
+        let first = comics.databasePath
+        let second = comics.home.file("data/other.db")
+        XCTAssertEqual(try comics.run(["fav", "add", "201"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "201", "--image"]).status, 0)
+        XCTAssertEqual(try comics.run(["--db", second, "show", "201", "--image"]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: first + ".images").count, 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: second + ".images").count, 1)
+        let cleanup = try comics.run(["--db", second, "cleanup", "--max-age", "0s"])
+        XCTAssertTrue(cleanup.stdout.hasPrefix("removed 1 item (xkcd 1) and 1 picture"), cleanup.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: second + ".images").count, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: first + ".images").count, 1, "the favourite's picture stays")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: comics.home.file("data/images")))
+    }
+
     func testCleanupRemovesThePicturesOfRemovedItemsAndKeepsFavourites() throws {
         XCTAssertEqual(try comics.run(["show", "201", "--image"]).status, 0)
         XCTAssertEqual(try comics.run(["show", "202", "--image"]).status, 0)
@@ -209,7 +226,7 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(pictureLines(try comics.run(["show", "201", "--image"]).stdout).count, 15, "asking overrides")
 
         let json = try JSONValue.parse(try comics.run(["config", "get", "images", "-f", "json"]).stdout)
-        XCTAssertEqual(json, .array([.object([("key", .string("images")), ("value", .string("never")), ("default", .bool(false))])]))
+        XCTAssertEqual(json, .object([("key", .string("images")), ("value", .string("never")), ("default", .bool(false))]), "one object")
         XCTAssertEqual(try comics.run(["config", "unset", "images"]).stdout, "images = auto (default)\n")
     }
 

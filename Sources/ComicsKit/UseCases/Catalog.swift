@@ -622,7 +622,7 @@ public final class Catalog {
     /// anything of the source, say how to see it.
     private func withOfflineHint(_ error: ComicsError, source: SourceName) throws -> ComicsError {
         guard error.hint == nil, try !store.cachedIDs(of: source, atMost: nil, limit: 1).isEmpty else { return error }
-        let command = source == .xkcd ? "comics --offline list" : "comics --offline fav list"
+        let command = source == .xkcd ? "comics --offline list" : "comics --offline -s books list"
         return ComicsError(error.kind, error.message, hint: "what is cached can be seen without the network: \(command)")
     }
 

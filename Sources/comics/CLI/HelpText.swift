@@ -50,9 +50,10 @@ enum HelpText {
         if path.isEmpty {
             lines += ["Options (anywhere on the line):"] + table(globalRows)
         } else {
-            let others = parser.globalOptions.filter { CommandTable.universalOptions.contains($0.long) && $0.long != "version" }
+            let others = parser.globalOptions
+                .filter { CommandTable.universalOptions.contains($0.long) && !["help", "version"].contains($0.long) }
                 .map { ($0.short.map { "-\($0)" } ?? "--\($0.long)") + ($0.valueName.map { " \($0)" } ?? "") }
-            lines += wrap("Also: \(others.joined(separator: ", ")) (see 'comics --help').", width: width, indent: 0)
+            lines += wrap("Also: \(others.joined(separator: ", ")); see 'comics --help'.", width: width, indent: 0)
         }
         if !command.examples.isEmpty {
             lines += ["", "Examples:"] + command.examples.map { "  \($0)" }

@@ -11,7 +11,7 @@ enum ConfigCommand {
     static func get(_ context: CommandContext) throws {
         let key = try ConfigKey.named(try context.positional("KEY"))
         let value = try context.catalog().configValue(key)
-        guard context.format == .table else { return try write([value], context: context) }
+        guard context.format == .table else { return try write([value], context: context, single: true) }
         try context.write(value.value + "\n")
     }
 
@@ -23,22 +23,23 @@ enum ConfigCommand {
                 hint: "see 'comics config set --help'")
         }
         let value = try context.catalog().setConfig(try ConfigKey.named(arguments[0]), to: arguments[1])
-        try write([value], context: context)
+        try write([value], context: context, single: true)
     }
 
     static func unset(_ context: CommandContext) throws {
         let key = try ConfigKey.named(try context.positional("KEY"))
-        try write([try context.catalog().unsetConfig(key)], context: context)
+        try write([try context.catalog().unsetConfig(key)], context: context, single: true)
     }
 
     /// `images = auto (default)` for people; records with `key`, `value`
     /// and `default` for scripts.
-    private static func write(_ values: [ConfigValue], context: CommandContext) throws {
+    /// `single`: one setting, so JSON is one object, not an array of one.
+    private static func write(_ values: [ConfigValue], context: CommandContext, single: Bool = false) throws {
         guard context.format == .table else {
             let records: [JSONValue] = values.map {
                 .object([("key", .string($0.name)), ("value", .string($0.value)), ("default", .bool($0.isDefault))])
             }
-            return try context.write(Records.render(records, as: context.format, columns: ["key", "value", "default"]))
+            return try context.write(Records.render(records, as: context.format, columns: ["key", "value", "default"], single: single))
         }
         try context.write(values.map { "\($0.name) = \($0.value)\(origin($0))\n" }.joined())
     }
