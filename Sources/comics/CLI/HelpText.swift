@@ -116,18 +116,20 @@ enum HelpText {
     /// `text` in lines of at most `width` columns, the first indented by
     /// `indent` and the rest by `indent + 2`.
     private static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
-        let lines = wrapWords(text, width: max(20, width - indent - 2))
+        let lines = wrapWords(text, width: max(20, width - indent - 2), firstWidth: max(20, width - indent))
         return lines.enumerated().map { index, line in String(repeating: " ", count: indent + (index == 0 ? 0 : 2)) + line }
     }
 
     /// Breaks between words; a word longer than the width stands alone.
-    static func wrapWords(_ text: String, width: Int) -> [String] {
+    /// The first line may have its own width.
+    static func wrapWords(_ text: String, width: Int, firstWidth: Int? = nil) -> [String] {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let limit = lines.isEmpty ? firstWidth ?? width : width
             if line.isEmpty {
                 line = String(word)
-            } else if line.count + 1 + word.count <= width {
+            } else if line.count + 1 + word.count <= limit {
                 line += " " + word
             } else {
                 lines.append(line)
