@@ -61,6 +61,7 @@ final class CommandContext {
     func catalog() throws -> Catalog {
         if let openedCatalog { return openedCatalog }
         let store = try SQLiteCacheStore(path: databasePath, createsDirectory: isDefaultDatabase)
+        info("database \(databasePath), schema version \(SQLiteCacheStore.schemaVersion)")
         Self.adoptSharedPictures(of: databasePath, into: imagesDirectory)
         var settings = HTTPSettings()
         if let concurrency { settings.maxConcurrentRequests = concurrency }
