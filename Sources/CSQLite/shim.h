@@ -9,4 +9,11 @@ static inline sqlite3_destructor_type comics_sqlite_transient(void) {
     return SQLITE_TRANSIENT;
 }
 
+/* sqlite3_db_config is variadic, which Swift cannot call. Defensive mode
+   forbids what only a tool repairing a file should do: writing
+   sqlite_master, corrupting the file through PRAGMAs. */
+static inline int comics_sqlite_defensive(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)0);
+}
+
 #endif

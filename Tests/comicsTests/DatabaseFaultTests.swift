@@ -145,3 +145,26 @@ final class DatabaseFaultTests: EndToEndTestCase {
         XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites"), 2)
     }
 }
+
+/// A database file is data: SQL written into its schema text is never run.
+final class TamperedSchemaTests: EndToEndTestCase {
+    func testSchemaTextAFileHoldsIsNeverExecuted() throws {
+        XCTAssertEqual(try comics.run(["list", "-n", "20"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "200"]).status, 0)
+        let planted = comics.home.file("planted.db")
+        try DatabaseProbe.execute(on: comics.databasePath, """
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_master SET sql = sql || '; ATTACH ''\(planted)'' AS planted; CREATE TABLE planted.owned (x)'
+            WHERE name IN ('item_search', 'item_search_delete');
+            PRAGMA writable_schema = OFF;
+            """)
+        // Removing most items rebuilds the search index: from the code's definitions.
+        let cleanup = try comics.run(["cleanup", "--max-items", "0"])
+        XCTAssertEqual(cleanup.status, 0, "\(cleanup)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: planted), "no file was attached or written")
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.scalar("PRAGMA integrity_check"), "ok")
+        XCTAssertFalse(try probe.scalar("SELECT sql FROM sqlite_master WHERE name = 'item_search_delete'").contains("ATTACH"))
+        XCTAssertEqual(try comics.run(["search", "bill", "-f", "ndjson"]).stdoutLines.count, 1, "the index works, the favourite stays")
+    }
+}

@@ -120,10 +120,7 @@ enum Migrations {
         // of as "c" and "f". The triggers name the table, so they carry on.
         Migration(name: "stemmed-search-keeps-programming-names", sql: """
             DROP TABLE item_search;
-            CREATE VIRTUAL TABLE item_search USING fts5(
-                title, body, source UNINDEXED, id UNINDEXED,
-                tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''+#'''
-            );
+            \(searchIndex);
             \(indexEveryItem);
             """),
         // Comics cached by an older comics get today's text rules (titles
@@ -173,6 +170,22 @@ enum Migrations {
             _ = try update.allRows()
         }
     }
+
+    /// The search index as it is today (migration 5).
+    static let searchIndex = """
+        CREATE VIRTUAL TABLE item_search USING fts5(
+            title, body, source UNINDEXED, id UNINDEXED,
+            tokenize = 'porter unicode61 remove_diacritics 2 tokenchars ''+#'''
+        )
+        """
+
+    /// The trigger that removes an item's row from the index (migration 3).
+    static let searchDeleteTrigger = """
+        CREATE TRIGGER item_search_delete AFTER DELETE ON items BEGIN
+            DELETE FROM item_search
+            WHERE rowid = old.id * 4 + CASE old.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END;
+        END
+        """
 
     /// Fills the (empty) search index from every cached item: the last step
     /// of the migration that made it, and of a cleanup that rebuilds it.

@@ -465,19 +465,16 @@ public final class SQLiteCacheStore: CacheStore {
     /// Removing a row from the search index costs as much as indexing it
     /// (SQLite's FTS5 tokenizes the stored text again), so when most rows
     /// go, the index and the trigger that removes from it are dropped, and
-    /// what stays is indexed afresh. Both are recreated from their own
-    /// stored definitions, inside the caller's transaction.
+    /// what stays is indexed afresh, inside the caller's transaction. Both
+    /// are recreated from the definitions in the code, never from text the
+    /// file holds: a file must not be able to choose the SQL comics runs.
     private func withSearchIndexRebuilt(if rebuild: Bool, _ body: () throws -> Void) throws {
-        let definition = { (name: String) in
-            try self.database.query("SELECT sql FROM sqlite_master WHERE name = ?", [.text(name)]).first?[0].text
-        }
-        guard rebuild, let index = try definition("item_search"), let trigger = try definition("item_search_delete")
-        else { return try body() }
+        guard rebuild else { return try body() }
         try database.execute("DROP TRIGGER item_search_delete; DROP TABLE item_search")
         try body()
-        try database.execute(index)
+        try database.execute(Migrations.searchIndex)
         try database.execute(Migrations.indexEveryItem)
-        try database.execute(trigger)
+        try database.execute(Migrations.searchDeleteTrigger)
     }
 
     // MARK: - Search

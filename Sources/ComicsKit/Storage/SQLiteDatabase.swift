@@ -51,6 +51,9 @@ final class SQLiteDatabase {
         self.path = path
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+        // Nothing may rewrite the schema by hand or corrupt the file on
+        // purpose through this connection.
+        _ = comics_sqlite_defensive(handle)
         guard !readOnly else { return }
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
