@@ -45,7 +45,8 @@ stays on this server), "redirect-loop" (301 to the same URL).
 Faults that replace a 200 document (xkcd and Gutendex alike): "truncated"
 (half of it), "html" (an HTML page), "types" (JSON with every field of the
 wrong type), "utf8" (bytes that are not UTF-8 inside a string), "deep"
-(arrays nested 100,000 deep).
+(arrays nested 100,000 deep). "etag-cr": an ETag holding a bare CR and
+a header after it.
 With --tls it serves HTTPS with selfsigned.crt, a certificate no client
 trusts (for the test that TLS verification fails closed).
 Prints the port it listens on, then serves until stdin closes or it is killed.
@@ -260,6 +261,8 @@ class Handler(BaseHTTPRequestHandler):
         if self.send_damaged(fault, body):
             return
         etag = '"%s"' % hashlib.sha1(body).hexdigest()[:16]
+        if fault == "etag-cr":
+            etag += "\rX-Injected: 1"
         modified = "Mon, 01 Jan 2024 00:00:00 GMT"
         if self.headers.get("If-None-Match") == etag:
             self.send_response(304)

@@ -12,9 +12,11 @@ public struct SearchMatch: Equatable, Sendable {
         self.snippet = snippet
     }
 
-    /// Text without the markers, for machine formats.
+    /// Text without the markers: for machine formats, and for every text
+    /// from upstream, so that data can never produce one.
     public static func unmarked(_ text: String) -> String {
-        text.filter { $0 != start && $0 != end }
+        guard text.contains(where: { $0 == start || $0 == end }) else { return text }
+        return text.filter { $0 != start && $0 != end }
     }
 
     /// Private-use scalars: no title contains them, and the terminal

@@ -31,8 +31,13 @@ public struct HTTPResponse: Equatable, Sendable {
         self.body = body
     }
 
+    /// A validator is sent back in a request header, so one holding a
+    /// control character (a bare CR would start a second header) is dropped.
     public var validators: Validators {
-        Validators(etag: headers["etag"], lastModified: headers["last-modified"])
+        func clean(_ value: String?) -> String? {
+            value.flatMap { $0.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) } ? nil : $0 }
+        }
+        return Validators(etag: clean(headers["etag"]), lastModified: clean(headers["last-modified"]))
     }
 }
 

@@ -153,6 +153,13 @@ enum Migrations {
             ALTER TABLE pages ADD COLUMN total INTEGER;
             DELETE FROM settings WHERE key = 'config.books.mirror';
             """),
+        // Search marks matches with U+E000 and U+E001; text cached before
+        // decoders dropped them from upstream text loses them here.
+        Migration(name: "no-highlight-markers-in-data", sql: """
+            UPDATE items SET title = replace(replace(title, char(57344), ''), char(57345), ''),
+                attributes = replace(replace(attributes, char(57344), ''), char(57345), '')
+            WHERE instr(title || attributes, char(57344)) > 0 OR instr(title || attributes, char(57345)) > 0;
+            """),
     ]
 
     private static func applyTodaysXKCDTextRules(_ database: SQLiteDatabase) throws {

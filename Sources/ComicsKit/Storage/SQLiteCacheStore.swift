@@ -40,7 +40,11 @@ public final class SQLiteCacheStore: CacheStore {
                 throw ComicsError.database("cannot create the directory \(directory) for the database")
             }
         }
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
+            throw ComicsError.database("\(path) is not a regular file; give a database file with --db")
+        }
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NONBLOCK, 0o600)
         if descriptor >= 0 {
             close(descriptor)
         } else if errno != EACCES && errno != EROFS {
@@ -80,10 +84,22 @@ public final class SQLiteCacheStore: CacheStore {
 
     /// Renames the database and its WAL and shared-memory files to
     /// `PATH.damaged-STAMP`, so a new one can start; returns the new name.
+    /// The new name is never one that exists: a second rebuild in the same
+    /// second gets `-2`, and each move refuses to replace a file (a hard
+    /// link fails if the name is taken; only then is the old name removed).
     public static func moveAside(_ path: String, stamp: String) throws -> String {
-        let aside = "\(path).damaged-\(stamp)"
-        for suffix in ["", "-wal", "-shm"] where rename(path + suffix, aside + suffix) != 0 && errno != ENOENT {
-            throw ComicsError.database("cannot move \(path + suffix) aside: \(String(cString: strerror(errno)))")
+        var aside = "\(path).damaged-\(stamp)"
+        var attempt = 1
+        while ["", "-wal", "-shm"].contains(where: { access(aside + $0, F_OK) == 0 }) {
+            attempt += 1
+            aside = "\(path).damaged-\(stamp)-\(attempt)"
+        }
+        for suffix in ["", "-wal", "-shm"] {
+            guard link(path + suffix, aside + suffix) == 0 else {
+                if errno == ENOENT { continue }
+                throw ComicsError.database("cannot move \(path + suffix) aside: \(String(cString: strerror(errno)))")
+            }
+            unlink(path + suffix)
         }
         return aside
     }

@@ -127,11 +127,13 @@ final class CommandContext {
 
     /// A line that rewrites itself on a terminal (stderr); nothing elsewhere.
     func progress(_ message: String) {
-        if !isQuiet && isatty(STDERR_FILENO) == 1 { OutputSink.writeStderr("\r\(message)\u{1B}[K") }
+        if !isQuiet && isatty(STDERR_FILENO) == 1 {
+            OutputSink.writeStderrRaw("\r\(TerminalText.sanitize(message, singleLine: true))\u{1B}[K")
+        }
     }
 
     func endProgress() {
-        if !isQuiet && isatty(STDERR_FILENO) == 1 { OutputSink.writeStderr("\r\u{1B}[K") }
+        if !isQuiet && isatty(STDERR_FILENO) == 1 { OutputSink.writeStderrRaw("\r\u{1B}[K") }
     }
 
     func info(_ message: String) {

@@ -36,7 +36,8 @@ enum InfoCommand {
         let size = stat(context.databasePath, &status) == 0 ? Int(status.st_size) : 0
         switch context.format {
         case .table:
-            try context.write("database  \(context.databasePath)\nsize      \(ByteCount.describe(size))\ncheck     \(error.message)\n")
+            let lines = "database  \(context.databasePath)\nsize      \(ByteCount.describe(size))\ncheck     \(error.message)"
+            try context.write(lines.split(separator: "\n").map { TerminalText.sanitize(String($0), singleLine: true) + "\n" }.joined())
         case .json, .ndjson:
             let record = JSONValue.object([
                 ("database", .string(context.databasePath)), ("size_bytes", .int(size)), ("quick_check", .string(error.message)),

@@ -109,27 +109,34 @@ enum Records {
     /// RFC 4180: quoted when it holds a comma, a quote or a line break.
     /// No other control character is written raw: they are dropped.
     private static func csvField(_ raw: String) -> String {
-        let cell = raw.unicodeScalars.contains(where: isStrayControl)
-            ? String(String.UnicodeScalarView(raw.unicodeScalars.filter { !isStrayControl($0) })) : raw
+        // A line break inside a field is a line feed: the only CR is CRLF's.
+        let cell = withoutStrayControls(raw).replacing("\r\n", with: "\n").replacing("\r", with: "")
         guard cell.contains(",") || cell.contains("\"") || cell.contains("\n") || cell.contains("\r") else {
             return cell
         }
         return "\"" + cell.replacing("\"", with: "\"\"") + "\""
     }
 
-    /// C0 controls but line breaks and tab, DEL and the C1 controls.
+    /// C0 controls but line breaks and tab, DEL, the C1 controls and the
+    /// bidi controls that reorder what a reader sees.
     private static func isStrayControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: false
         case 0x00..<0x20, 0x7F...0x9F: true
-        default: false
+        default: TerminalText.isBidiControl(scalar)
         }
+    }
+
+    private static func withoutStrayControls(_ text: String) -> String {
+        text.unicodeScalars.contains(where: isStrayControl)
+            ? String(String.UnicodeScalarView(text.unicodeScalars.filter { !isStrayControl($0) })) : text
     }
 
     /// TSV as PostgreSQL's text format and `jq @tsv` write it: never quoted,
     /// one record a line, so tab, line feed, carriage return and backslash
-    /// are escaped as `\t`, `\n`, `\r` and `\\`.
-    static func tsvField(_ cell: String) -> String {
+    /// are escaped as `\t`, `\n`, `\r` and `\\`; other controls are dropped.
+    static func tsvField(_ raw: String) -> String {
+        let cell = withoutStrayControls(raw)
         guard cell.unicodeScalars.contains(where: { ["\t", "\n", "\r", "\\"].contains($0) }) else { return cell }
         var escaped = String.UnicodeScalarView()
         for scalar in cell.unicodeScalars {

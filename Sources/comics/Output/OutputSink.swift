@@ -63,8 +63,15 @@ enum OutputSink {
         bytes.removeAll()
     }
 
-    /// Diagnostics; failures to write them are ignored (there is nowhere left to say so).
+    /// Diagnostics, each line cleaned of every control and escape sequence
+    /// whoever built it: nothing from outside reaches the terminal raw.
+    /// Failures to write are ignored (there is nowhere left to say so).
     static func writeStderr(_ text: String) {
+        writeStderrRaw(TerminalText.sanitize(text))
+    }
+
+    /// comics' own terminal control (a progress line's `\r` and erase).
+    static func writeStderrRaw(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

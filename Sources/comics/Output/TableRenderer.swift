@@ -135,7 +135,7 @@ struct TableRenderer {
 
     /// `image_url` reads as "Image URL".
     private func label(_ key: String) -> String {
-        key.split(separator: "_").enumerated().map { index, word in
+        clean(key).split(separator: "_").enumerated().map { index, word in
             if word == "url" { return "URL" }
             return index == 0 ? word.prefix(1).uppercased() + word.dropFirst() : String(word)
         }.joined(separator: " ")

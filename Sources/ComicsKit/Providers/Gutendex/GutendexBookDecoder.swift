@@ -31,7 +31,7 @@ public enum GutendexBookDecoder {
     public static func decode(_ book: JSONValue) throws(DocumentError) -> Item {
         guard case .object = book else { throw DocumentError(reason: "a book that is not a JSON object") }
         guard let id = book["id"]?.lenientIntValue, id > 0 else { throw DocumentError(reason: "a book without an id") }
-        let title = book["title"]?.stringValue ?? ""
+        let title = text(book["title"], limit: UpstreamText.titleLimit) ?? ""
         let formats = formats(book["formats"])
         let attributes: [Attribute] = [
             Attribute("authors", .array(people(book["authors"]))),
@@ -54,19 +54,24 @@ public enum GutendexBookDecoder {
 
     static func pageURL(of id: Int) -> String { "https://www.gutenberg.org/ebooks/\(id)" }
 
+    /// A text field as stored: capped, and never holding search's markers.
+    private static func text(_ value: JSONValue?, limit: Int = UpstreamText.textLimit) -> String? {
+        value?.stringValue.map { UpstreamText.capped(SearchMatch.unmarked($0), limit) }
+    }
+
     private static func boolean(_ value: JSONValue?) -> JSONValue {
         if case let .bool(flag)? = value { return .bool(flag) }
         return .null
     }
 
     private static func strings(_ value: JSONValue?) -> [JSONValue] {
-        (value?.arrayValue ?? []).compactMap { $0.stringValue.map(JSONValue.string) }
+        (value?.arrayValue ?? []).compactMap { text($0).map(JSONValue.string) }
     }
 
     /// `{name, birth_year, death_year}`, with years as integers or null.
     private static func people(_ value: JSONValue?) -> [JSONValue] {
         (value?.arrayValue ?? []).compactMap { person in
-            guard let name = person["name"]?.stringValue, !name.isEmpty else { return nil }
+            guard let name = text(person["name"], limit: UpstreamText.titleLimit), !name.isEmpty else { return nil }
             return .object([
                 ("name", .string(name)),
                 ("birth_year", person["birth_year"]?.lenientIntValue.map(JSONValue.int) ?? .null),

@@ -32,13 +32,16 @@ public enum XKCDComicDecoder {
     /// mis-encoded runs repaired; the title loses its markup and, like the
     /// alt text, has its HTML entities decoded. A migration applies it to
     /// what older versions stored.
+    /// Upstream text can never carry search's highlight markers, and no
+    /// field is longer than a person would read (`UpstreamText.capped`).
     static func cleaned(_ field: String, _ text: String) -> String {
-        switch field {
+        let cleaned = switch field {
         case "title": HTMLEntities.decode(Mojibake.repair(HTMLMarkup.removingTags(text))).trimmingWhitespace()
         case "alt": HTMLEntities.decode(Mojibake.repair(text))
         case "transcript": Mojibake.repair(text)
         default: text
         }
+        return UpstreamText.capped(SearchMatch.unmarked(cleaned), field == "title" ? UpstreamText.titleLimit : UpstreamText.textLimit)
     }
 
     private static func text(_ value: JSONValue?) -> String? {

@@ -1,0 +1,67 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// Hostile upstream text, headers and paths: nothing reaches a terminal
+/// raw, data cannot forge search's markers, a header cannot be split, and
+/// files are never replaced or created where they should not be.
+final class HostileInputTests: EndToEndTestCase {
+    private static let nasty = "\u{1B}]52;c;ZXZpbA==\u{07}\u{1B}[1A\u{1B}[2K\u{9B}31m\u{202E}\u{E000}\u{E001}\r\u{7F}\u{85}"
+
+    private func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+            || TerminalText.isBidiControl(scalar)
+    }
+
+    func testNoFieldOrMessageCarriesAControlToAnyOutput() throws {
+        var comic = FixtureServer.comic(201, title: "Evil\(Self.nasty) title", alt: "alt\(Self.nasty)", transcript: "line\(Self.nasty)\nnext")
+        if case var .object(members) = comic {
+            members.removeAll { $0.0 == "img" || $0.0 == "link" }
+            members += [("img", .string("\(server.baseURL)/images/x\(Self.nasty).png")), ("link", .string("https://x/\(Self.nasty)"))]
+            comic = .object(members)
+        }
+        try server.control(.object([("comics", .object([("201", comic)])), ("latest", .int(201))]))
+        let runs: [[String]] = [
+            ["list", "-n", "2"], ["show", "201"], ["show", "201", "--image"], ["fav", "add", "201"], ["fav", "list"],
+            ["search", "evil"], ["show", "201", "-f", "csv"], ["show", "201", "-f", "tsv"], ["fav", "list", "-f", "csv"],
+            ["fav", "list", "-f", "tsv"], ["search", "evil", "-f", "tsv"], ["search", "evil\(Self.nasty)"], ["-v", "show", "201"],
+            ["show", "\(Self.nasty)"],
+        ]
+        for arguments in runs {
+            let result = try comics.run(arguments)
+            // CSV's records end in CRLF; no other CR may appear.
+            let output = arguments.contains("csv") ? result.stdout.replacingOccurrences(of: "\r\n", with: "\n") : result.stdout
+            let bad = (output + result.stderr).unicodeScalars.filter(isForbidden)
+            XCTAssertTrue(bad.isEmpty, "\(arguments): \(bad.map { String($0.value, radix: 16) })")
+        }
+        let json = try JSONValue.parse(try comics.run(["show", "201", "-f", "json"]).stdout)
+        XCTAssertFalse(json["title"]?.stringValue?.contains("\u{E000}") ?? true, "data never carries a highlight marker")
+        XCTAssertTrue(json["title"]?.stringValue?.contains("\u{1B}") ?? false, "JSON keeps the text (escaped)")
+    }
+
+    func testAValidatorWithAControlCharacterIsNeverSentBack() throws {
+        try server.control(.object([("fault", .string("etag-cr"))]))
+        XCTAssertEqual(try comics.run(["show", "7"]).status, 0)
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.scalar("SELECT coalesce(etag, 'none') FROM items WHERE id = 7"), "none")
+    }
+
+    func testADatabasePathThatIsNoRegularFileIsRefused() throws {
+        for path in ["/dev/null", comics.home.path] {
+            let result = try comics.run(["--db", path, "list"])
+            XCTAssertEqual(result.status, 5, "\(path): \(result)")
+            XCTAssertEqual(result.stderr, "comics: error: \(path) is not a regular file; give a database file with --db\n")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null-journal"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null-wal"))
+    }
+
+    func testTwoRebuildsInOneSecondReplaceNothing() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
+        XCTAssertEqual(try comics.run(["rebuild", "--force"]).status, 0)
+        XCTAssertEqual(try comics.run(["rebuild", "--force"]).status, 0)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: comics.home.file("data")).filter { $0.contains(".damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        XCTAssertEqual(aside.count, 2, "\(aside)")
+    }
+}
