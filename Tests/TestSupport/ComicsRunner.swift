@@ -70,13 +70,13 @@ public final class ComicsRunner {
     }
 
     /// A shell command line, with `comics` standing for the binary under test.
-    public func shell(_ script: String) throws -> RunResult {
+    public func shell(_ script: String, timeout: TimeInterval = 60) throws -> RunResult {
         var environment = self.environment
         environment["COMICS"] = Self.executable
         return try RunningComics(
             executable: "/bin/bash", arguments: ["-c", script], environment: environment,
             directory: home, stdin: nil, label: script
-        ).finish(timeout: 60)
+        ).finish(timeout: timeout)
     }
 
     /// Starts `comics ARGUMENTS` without waiting for it.

@@ -92,7 +92,10 @@ final class CrashAndConcurrencyTests: EndToEndTestCase {
             cat failures 2> /dev/null
             cat errors 2> /dev/null
             """
-        let result = try comics.shell(script.replacingOccurrences(of: "$command >", with: "eval \"$command\" >"))
+        // The loops run for the seconds asked, then finish their round.
+        let result = try comics.shell(
+            script.replacingOccurrences(of: "$command >", with: "eval \"$command\" >"),
+            timeout: TimeInterval(Self.concurrencySeconds + 60))
         XCTAssertEqual(result.stdout, "", "every exit code 0, nothing on stderr")
         XCTAssertFalse(result.stdout.contains("locked"))
         let runs = try String(contentsOfFile: comics.home.file("runs"), encoding: .utf8).split(separator: "\n").compactMap { Int($0) }

@@ -65,3 +65,29 @@ final class HostileInputTests: EndToEndTestCase {
         XCTAssertEqual(aside.count, 2, "\(aside)")
     }
 }
+
+/// Numbers a server makes up are malformed documents: nothing is stored
+/// and nothing runs forever.
+final class HostileNumberTests: EndToEndTestCase {
+    private func items() throws -> Int {
+        try DatabaseProbe(path: comics.databasePath).count("SELECT count(*) FROM items")
+    }
+
+    func testAbsurdOrMismatchedNumbersAreRefused() throws {
+        try server.control(.object([("comics", .object([("7", FixtureServer.comic(1007, title: "Imposter"))]))]))
+        let imposter = try comics.run(["show", "7"])
+        XCTAssertEqual(imposter.status, 4, "\(imposter)")
+        XCTAssertTrue(imposter.stderr.contains("describes comic 1007"), imposter.stderr)
+        XCTAssertEqual(try items(), 0)
+
+        for number in [1_000_000_000_000, 1 << 62] {
+            try server.control(.object([("comics", .object([("200", FixtureServer.comic(number, title: "Huge"))]))]))
+            let listed = try comics.run(["list"])
+            XCTAssertEqual(listed.status, 4, "\(number): \(listed)")
+            XCTAssertTrue(listed.stderr.hasPrefix("comics: error: "), listed.stderr)
+            let synced = try comics.run(["sync"])
+            XCTAssertEqual(synced.status, 4, "sync does not walk to \(number): \(synced)")
+            XCTAssertEqual(try items(), 0)
+        }
+    }
+}

@@ -30,7 +30,10 @@ public enum GutendexBookDecoder {
 
     public static func decode(_ book: JSONValue) throws(DocumentError) -> Item {
         guard case .object = book else { throw DocumentError(reason: "a book that is not a JSON object") }
-        guard let id = book["id"]?.lenientIntValue, id > 0 else { throw DocumentError(reason: "a book without an id") }
+        // Project Gutenberg numbers about 76,000 books; far beyond is no book.
+        guard let id = book["id"]?.lenientIntValue, (1...10_000_000).contains(id) else {
+            throw DocumentError(reason: "a book without an id, or with an impossible one")
+        }
         let title = text(book["title"], limit: UpstreamText.titleLimit) ?? ""
         let formats = formats(book["formats"])
         let attributes: [Attribute] = [

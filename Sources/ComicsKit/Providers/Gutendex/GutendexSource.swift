@@ -86,9 +86,13 @@ public struct GutendexSource: ItemSource {
         guard requests.count > 1 else {
             return try requests.map { request in
                 let url = "\(baseURL)/books/\(request.id)/"
-                return try upstream.itemFetch(
+                let fetch = try upstream.itemFetch(
                     http.get(HTTPRequest.conditional(url: url, validators: request.validators)),
                     decode: GutendexBookDecoder.decodeBook)
+                if case let .fetched(found) = fetch, found.item.ref.id != request.id {
+                    throw upstream.malformed("\(url) describes book \(found.item.ref.id)")
+                }
+                return fetch
             }
         }
         let batches = stride(from: 0, to: requests.count, by: Self.pageSize).map {

@@ -5,7 +5,7 @@
 public enum XKCDComicDecoder {
     public static func decode(_ body: [UInt8]) throws(DocumentError) -> Item {
         let document = try UpstreamDocument.object(body)
-        guard let number = document["num"]?.lenientIntValue, number > 0 else {
+        guard let number = document["num"]?.lenientIntValue, (1...largestNumber).contains(number) else {
             throw DocumentError(reason: "no comic number")
         }
         // `title` is the authored one, markup and all; `safe_title` (the
@@ -25,6 +25,10 @@ public enum XKCDComicDecoder {
             ref: ItemRef(source: .xkcd, id: number), title: title.isEmpty ? "#\(number)" : title,
             url: pageURL(of: number), attributes: attributes)
     }
+
+    /// No comic number is above this: xkcd publishes a few a week, and a
+    /// server claiming 10¹² would send `sync` asking forever.
+    static let largestNumber = 1_000_000
 
     static func pageURL(of number: Int) -> String { "https://xkcd.com/\(number)/" }
 

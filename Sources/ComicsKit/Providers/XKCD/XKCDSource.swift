@@ -38,9 +38,17 @@ public struct XKCDSource: ItemSource {
         id.map { "\(baseURL)/\($0)/info.0.json" } ?? "\(baseURL)/info.0.json"
     }
 
+    /// An answer is stored only as the comic that was asked for: a reply for
+    /// comic 7 that says it is 1007 is a malformed document.
     public func fetchItems(_ requests: [(id: Int, validators: Validators)]) throws -> [ItemFetch] {
         let responses = http.get(requests.map { HTTPRequest.conditional(url: url(for: $0.id), validators: $0.validators) })
-        return try responses.map(itemFetch)
+        return try zip(requests, responses).map { request, response in
+            let fetch = try itemFetch(response)
+            if case let .fetched(found) = fetch, found.item.ref.id != request.id {
+                throw upstream.malformed("\(url(for: request.id)) describes comic \(found.item.ref.id)")
+            }
+            return fetch
+        }
     }
 
     private func itemFetch(_ result: Result<HTTPResponse, HTTPError>) throws -> ItemFetch {
