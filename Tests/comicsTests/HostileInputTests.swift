@@ -1,4 +1,4 @@
-import ComicsKit
+@testable import ComicsKit
 import Foundation
 import TestSupport
 import XCTest
@@ -89,5 +89,34 @@ final class HostileNumberTests: EndToEndTestCase {
             XCTAssertEqual(synced.status, 4, "sync does not walk to \(number): \(synced)")
             XCTAssertEqual(try items(), 0)
         }
+    }
+}
+
+/// The picture folder is comics' own: a symbolic link in its place is
+/// neither written through nor cleaned through, and a FIFO at a picture's
+/// path does not hang `show`.
+final class HostilePictureFolderTests: EndToEndTestCase {
+    func testALinkedFolderIsRefusedAndAFIFOIsSkipped() throws {
+        let target = comics.home.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: target + "/" + String(repeating: "a", count: 64), contents: Data("precious".utf8))
+        try FileManager.default.createSymbolicLink(atPath: comics.databasePath + ".images", withDestinationPath: target)
+        try server.control(.object([("comics", .object([("201", FixtureServer.comic(201, title: "Pictured"))]))]))
+        let shown = try comics.run(["show", "1", "--image"])
+        XCTAssertEqual(shown.status, 0, "\(shown)")
+        XCTAssertEqual(try comics.run(["cleanup", "--max-age", "0s"]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: target), [String(repeating: "a", count: 64)],
+                       "nothing written or deleted through the link")
+
+        try FileManager.default.removeItem(atPath: comics.databasePath + ".images")
+        try FileManager.default.createDirectory(atPath: comics.databasePath + ".images", withIntermediateDirectories: false,
+                                                attributes: [.posixPermissions: 0o700])
+        XCTAssertEqual(try comics.run(["show", "1"]).status, 0)
+        let url = try XCTUnwrap(JSONValue.parse(try comics.run(["show", "1", "-f", "json"]).stdout)["image_url"]?.stringValue)
+        XCTAssertEqual(mkfifo(comics.databasePath + ".images/" + SHA256.hex(url), 0o600), 0)
+        let started = Date()
+        let fifo = try comics.run(["--offline", "show", "1", "--image"], timeout: 20)
+        XCTAssertEqual(fifo.status, 0, "\(fifo)")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "the FIFO did not hang it")
     }
 }

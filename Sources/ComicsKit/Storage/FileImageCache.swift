@@ -21,7 +21,9 @@ public final class FileImageCache: ImageCache {
     }
 
     public func image(for url: String) -> [UInt8]? {
-        let descriptor = open(path(for: url), O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard isTrustedDirectory() else { return nil }
+        // O_NONBLOCK: a FIFO planted at the path must not hang the open.
+        let descriptor = open(path(for: url), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
@@ -40,6 +42,9 @@ public final class FileImageCache: ImageCache {
 
     public func save(_ bytes: [UInt8], for url: String) throws {
         try createDirectory()
+        guard isTrustedDirectory() else {
+            throw ComicsError.database("\(directory) is a symbolic link, not a folder of comics' own, or writable by others; remove it")
+        }
         let temporary = "\(directory)/.tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("cannot write an image in \(directory)") }
@@ -65,6 +70,8 @@ public final class FileImageCache: ImageCache {
     }
 
     public func retainOnly(_ urls: Set<String>) throws -> ImageCacheUsage {
+        // Never delete through a link to somewhere else, nor in a folder not ours.
+        guard isTrustedDirectory() else { return ImageCacheUsage() }
         let kept = Set(urls.map(SHA256.hex))
         var removed = ImageCacheUsage()
         let abandonedBefore = Date().addingTimeInterval(-3600)
@@ -108,6 +115,15 @@ public final class FileImageCache: ImageCache {
                 name: name, size: Int(status.st_size),
                 modified: Date(timeIntervalSince1970: TimeInterval(status.st_mtim.tv_sec)))
         }
+    }
+
+    /// A real folder (not a symbolic link), owned by this user, that no one
+    /// else may write into: the only kind comics reads from, writes to or
+    /// deletes in.
+    private func isTrustedDirectory() -> Bool {
+        var status = stat()
+        return lstat(directory, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+            && status.st_uid == geteuid() && status.st_mode & 0o022 == 0
     }
 
     private func createDirectory() throws {
