@@ -23,7 +23,8 @@ public struct BackgroundLauncher: Sendable {
     @discardableResult
     public func launch(_ tasks: [BackgroundTask], executable: String, environment: [String: String]) -> Bool {
         guard !tasks.isEmpty else { return false }
-        let lock = open(lockPath, O_CREAT | O_RDWR, 0o600)
+        // Not through a symbolic link, and a FIFO planted there cannot hang it.
+        let lock = open(lockPath, O_CREAT | O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return false }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
@@ -55,7 +56,7 @@ public struct BackgroundLauncher: Sendable {
 
     /// Waits (up to `timeout`) for a running background job to finish.
     public func waitForIdle(timeout: TimeInterval) -> Bool {
-        let lock = open(lockPath, O_RDWR | O_CLOEXEC)
+        let lock = open(lockPath, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         // No lock file: no background work ever ran beside this database.
         guard lock >= 0 else { return errno == ENOENT }
         defer { close(lock) }

@@ -154,11 +154,14 @@ enum Migrations {
             DELETE FROM settings WHERE key = 'config.books.mirror';
             """),
         // Search marks matches with U+E000 and U+E001; text cached before
-        // decoders dropped them from upstream text loses them here.
+        // decoders dropped them from upstream text loses them here, and a
+        // title longer than the decoders now keep is cut the same way
+        // (highlighting a field costs time that grows faster than its size).
         Migration(name: "no-highlight-markers-in-data", sql: """
             UPDATE items SET title = replace(replace(title, char(57344), ''), char(57345), ''),
                 attributes = replace(replace(attributes, char(57344), ''), char(57345), '')
             WHERE instr(title || attributes, char(57344)) > 0 OR instr(title || attributes, char(57345)) > 0;
+            UPDATE items SET title = substr(title, 1, 999) || '…' WHERE length(title) > 1000;
             """),
     ]
 
