@@ -4,7 +4,7 @@
 public enum UpstreamText {
     /// Characters in a title; real ones are under 200.
     public static let titleLimit = 1_000
-    /// Characters in any other field; the longest real transcript is about 6,000.
+    /// Characters in any other field; real transcripts run to a few thousand.
     public static let textLimit = 100_000
 
     /// The text cut to `limit` characters, ending with "…" when cut.
