@@ -23,8 +23,9 @@ public struct BackgroundLauncher: Sendable {
     @discardableResult
     public func launch(_ tasks: [BackgroundTask], executable: String, environment: [String: String]) -> Bool {
         guard !tasks.isEmpty else { return false }
-        // Not through a symbolic link, and a FIFO planted there cannot hang it.
-        let lock = open(lockPath, O_CREAT | O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        // Not through a symbolic link, and a FIFO planted there cannot hang
+        // it. No O_CLOEXEC: the child inherits the descriptor, and the lock.
+        let lock = open(lockPath, O_CREAT | O_RDWR | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard lock >= 0 else { return false }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
