@@ -191,3 +191,16 @@ final class SQLiteCacheStoreTests: XCTestCase {
         }
     }
 }
+
+final class SchemaDigestTests: XCTestCase {
+    /// The digest comics compares every file with is the one the migrations make.
+    func testTheExpectedDigestIsTheMigratedSchemas() throws {
+        let database = try SQLiteDatabase(path: ":memory:")
+        try database.writeTransaction {
+            for migration in Migrations.all {
+                try database.execute(migration.sql)
+            }
+        }
+        XCTAssertEqual(try Migrations.schemaDigest(database), Migrations.expectedSchemaDigest)
+    }
+}

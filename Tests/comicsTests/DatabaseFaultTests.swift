@@ -148,7 +148,7 @@ final class DatabaseFaultTests: EndToEndTestCase {
 
 /// A database file is data: SQL written into its schema text is never run.
 final class TamperedSchemaTests: EndToEndTestCase {
-    func testSchemaTextAFileHoldsIsNeverExecuted() throws {
+    func testAFileWhoseSchemaWasEditedIsRefusedAndRebuildKeepsItsRows() throws {
         XCTAssertEqual(try comics.run(["list", "-n", "20"]).status, 0)
         XCTAssertEqual(try comics.run(["fav", "add", "200"]).status, 0)
         let planted = comics.home.file("planted.db")
@@ -158,13 +158,20 @@ final class TamperedSchemaTests: EndToEndTestCase {
             WHERE name IN ('item_search', 'item_search_delete');
             PRAGMA writable_schema = OFF;
             """)
-        // Removing most items rebuilds the search index: from the code's definitions.
-        let cleanup = try comics.run(["cleanup", "--max-items", "0"])
-        XCTAssertEqual(cleanup.status, 0, "\(cleanup)")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: planted), "no file was attached or written")
-        let probe = try DatabaseProbe(path: comics.databasePath)
-        XCTAssertEqual(try probe.scalar("PRAGMA integrity_check"), "ok")
-        XCTAssertFalse(try probe.scalar("SELECT sql FROM sqlite_master WHERE name = 'item_search_delete'").contains("ATTACH"))
-        XCTAssertEqual(try comics.run(["search", "bill", "-f", "ndjson"]).stdoutLines.count, 1, "the index works, the favourite stays")
+        let before = try Data(contentsOf: URL(fileURLWithPath: comics.databasePath))
+        for arguments in [["cleanup", "--max-items", "0"], ["show", "200"], ["list"]] {
+            let refused = try comics.run(arguments)
+            XCTAssertEqual(refused.status, 5, "\(arguments): \(refused)")
+            XCTAssertEqual(refused.stderr, "comics: error: \(comics.databasePath) has a schema comics did not make (edited by hand?); "
+                + "'comics rebuild' moves it aside and keeps your favourites\n")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: planted), "nothing was attached or written")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: comics.databasePath)), before, "the file is left as it was")
+
+        let rebuilt = try comics.run(["rebuild"])
+        XCTAssertEqual(rebuilt.status, 0, "\(rebuilt)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: planted))
+        XCTAssertEqual(try comics.run(["search", "bill", "-f", "ndjson"]).stdoutLines.count, 1, "the favourite came back")
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).scalar("PRAGMA integrity_check"), "ok")
     }
 }

@@ -216,7 +216,7 @@ enum Migrations {
             try database.execute("PRAGMA auto_vacuum = INCREMENTAL")
         }
         try switchToWAL(database)
-        if state == .upToDate { return }
+        if state == .upToDate { return try refuseEditedSchema(database) }
         try database.writeTransaction {
             guard try currentState(database) != .upToDate else { return }
             let applied = try database.query("PRAGMA user_version")[0][0].int ?? 0
@@ -230,6 +230,33 @@ enum Migrations {
             try database.execute("PRAGMA user_version = \(all.count)")
             try database.execute("PRAGMA application_id = \(applicationID)")
         }
+        try refuseEditedSchema(database)
+    }
+
+    /// The digest of the schema the migrations make (`schemaDigest`); a unit
+    /// test recomputes it, so a new migration updates it.
+    static let expectedSchemaDigest = "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303"
+
+    /// A file whose schema differs from the one the migrations make was
+    /// edited by hand, and its triggers and views are code comics would
+    /// run: it is refused, and `rebuild` (which reads rows only) is the way out.
+    private static func refuseEditedSchema(_ database: SQLiteDatabase) throws {
+        guard try schemaDigest(database) == expectedSchemaDigest else {
+            throw ComicsError.database(
+                "\(database.path) has a schema comics did not make (edited by hand?); "
+                    + "'comics rebuild' moves it aside and keeps your favourites")
+        }
+    }
+
+    /// Every definition in sqlite_master, whitespace collapsed (a definition
+    /// recreated from the code may be indented otherwise), as one digest.
+    static func schemaDigest(_ database: SQLiteDatabase) throws -> String {
+        let rows = try database.query(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")
+        let text = rows.map { row in
+            row.map { $0.text ?? "" }.joined(separator: "|").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }.joined(separator: "\n")
+        return SHA256.hex(text)
     }
 
     /// Switching to WAL needs the file to itself, and SQLite answers
