@@ -111,7 +111,7 @@ enum Records {
     private static func csvField(_ raw: String) -> String {
         // A line break inside a field is a line feed: the only CR is CRLF's.
         let cell = withoutStrayControls(raw).replacing("\r\n", with: "\n").replacing("\r", with: "")
-        guard cell.contains(",") || cell.contains("\"") || cell.contains("\n") || cell.contains("\r") else {
+        guard cell.contains(",") || cell.contains("\"") || cell.contains("\n") else {
             return cell
         }
         return "\"" + cell.replacing("\"", with: "\"\"") + "\""
