@@ -9,4 +9,8 @@ signal(SIGPIPE, SIG_IGN)
 // careless cron line) the next file opened would take that number, and
 // output meant for the terminal would be written into it.
 OutputSink.occupyClosedStandardStreams()
-exit(Application.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == PictureProcess.command {
+    exit(PictureProcess.runChild(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+}
+exit(Application.run(arguments, environment: ProcessInfo.processInfo.environment))

@@ -27,6 +27,15 @@ final class PicturesTests: EndToEndTestCase {
         return .object(members)
     }
 
+    /// Bytes as the fixture server's `images` control takes them.
+    private func hex(_ bytes: [UInt8]) -> JSONValue {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+        return .string(String(decoding: text, as: UTF8.self))
+    }
+
     /// The image's lines: what follows the blank line after the text.
     private func pictureLines(_ output: String) -> [String] {
         guard let range = output.range(of: "\n\n") else { return [] }
@@ -136,7 +145,6 @@ final class PicturesTests: EndToEndTestCase {
         empty.replaceSubrange(16..<20, with: [0, 0, 0, 0])
         var garbled = png
         garbled.replaceSubrange(40..<png.count - 12, with: [UInt8](repeating: 0x5A, count: png.count - 52))
-        let hex = { (bytes: [UInt8]) in JSONValue.string(bytes.map { String(format: "%02x", $0) }.joined()) }
         try server.control(.object([
             ("images", .object([
                 ("bomb.png", hex(bomb)), ("empty.png", hex(empty)), ("garbled.png", hex(garbled)),
@@ -181,6 +189,42 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(truncated.status, 0, "\(truncated)")
         XCTAssertEqual(truncated.stderr, "comics: note: cannot draw the picture of xkcd:201: the image is cut short\n")
         XCTAssertEqual(pictureLines(try comics.run(["show", "201", "--image"]).stdout).count, 15, "fetched whole the next time")
+    }
+
+    /// Files built to decode for minutes cost seconds: the child that
+    /// draws is stopped at its limit, the text has been printed, the
+    /// picture is forgotten, and one line says so, even when the picture
+    /// was only a nicety (images=auto on a terminal).
+    func testPicturesThatDecodeForeverAreStoppedAndForgotten() throws {
+        try server.control(.object([
+            ("images", .object([
+                ("scans.jpg", hex(HostileImages.progressiveJPEG(width: 6000, height: 6000, repeatedScans: 4000))),
+                ("frames.gif", hex(HostileImages.gif(frames: 100_000))),
+            ])),
+            ("comics", .object([
+                ("301", comic(301, title: "Scans", image: "scans.jpg")),
+                ("302", comic(302, title: "Frames", image: "frames.gif")),
+            ])),
+        ]))
+        let images = comics.databasePath + ".images"
+        let scans = try comics.run(["show", "301", "--image-format", "symbols"])
+        XCTAssertEqual(scans.status, 0, "\(scans)")
+        XCTAssertTrue(scans.stdout.hasPrefix("xkcd 301: Scans\n"), scans.stdout)
+        XCTAssertEqual(pictureLines(scans.stdout), [])
+        XCTAssertEqual(scans.stderr, "comics: note: cannot draw the picture of xkcd:301: decoding it took longer than 5 seconds\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: images), [], "the picture is not kept")
+        let offline = try comics.run(["--offline", "show", "301", "--image"])
+        XCTAssertEqual(offline.stderr, "comics: note: no picture of xkcd:301 is cached, and --offline forbids the network\n")
+
+        comics.environment["TERM"] = "xterm-256color"
+        let frames = try comics.shell("script -qec \"$COMICS show 302\" /dev/null")
+        XCTAssertEqual(frames.status, 0, "\(frames)")
+        let lines = frames.stdout.components(separatedBy: "\r\n")
+        XCTAssertTrue(lines.contains { $0.hasSuffix("xkcd 302: Frames\u{1B}[0m") }, frames.stdout.debugDescription)
+        XCTAssertEqual(
+            lines.filter { $0.contains("comics: note:") },
+            ["comics: note: cannot draw the picture of xkcd:302: decoding it took longer than 5 seconds"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: images), [])
     }
 
     /// Two databases in one folder: each keeps its own pictures, so the
@@ -253,6 +297,76 @@ final class PicturesTests: EndToEndTestCase {
             let result = try comics.run(arguments)
             XCTAssertEqual(result.status, 2, "\(arguments): \(result)")
             XCTAssertEqual(result.stderr, expected)
+        }
+    }
+}
+
+/// Pictures made to cost a decoder minutes, built here rather than kept as
+/// files: what matters is their shape, and the test says it.
+enum HostileImages {
+    /// A grey progressive JPEG whose last scan (every AC coefficient zero,
+    /// coded as runs of 16,384 or more empty blocks) is repeated: each
+    /// repeat is a few bytes, and each makes the decoder walk, and
+    /// gdk-pixbuf redraw, the whole picture.
+    static func progressiveJPEG(width: Int, height: Int, repeatedScans: Int) -> [UInt8] {
+        let blocks = ((width + 7) / 8) * ((height + 7) / 8)
+        var jpeg: [UInt8] = [0xFF, 0xD8]
+        jpeg += segment(0xDB, [0] + [UInt8](repeating: 1, count: 64))
+        jpeg += segment(0xC2, [8, UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), 1, 1, 0x11, 0])
+        // DC table 0: "no difference" as the code 0. AC table 0: EOB14 (a run of empty blocks) as the code 00.
+        jpeg += segment(0xC4, [0x00, 1] + [UInt8](repeating: 0, count: 15) + [0])
+        jpeg += segment(0xC4, [0x10, 0, 1] + [UInt8](repeating: 0, count: 14) + [0xE0])
+        var dc = BitWriter()
+        for _ in 0..<blocks { dc.put(0, count: 1) }
+        jpeg += segment(0xDA, [1, 1, 0x00, 0, 0, 0]) + dc.finish()
+        var ac = BitWriter()
+        var left = blocks
+        while left > 0 {
+            let run = max(16_384, min(left, 32_767))
+            ac.put(0, count: 2)
+            ac.put(run - 16_384, count: 14)
+            left -= min(left, run)
+        }
+        let scan = segment(0xDA, [1, 1, 0x00, 1, 63, 0]) + ac.finish()
+        for _ in 0..<repeatedScans { jpeg += scan }
+        return jpeg + [0xFF, 0xD9]
+    }
+
+    /// A 1×1 GIF of `frames` frames, each a few bytes.
+    static func gif(frames: Int) -> [UInt8] {
+        var gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        let frame: [UInt8] = [0x21, 0xF9, 4, 0, 1, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0]
+        for _ in 0..<frames { gif += frame }
+        return gif + [0x3B]
+    }
+
+    private static func segment(_ marker: UInt8, _ payload: [UInt8]) -> [UInt8] {
+        let length = payload.count + 2
+        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+    }
+
+    /// Entropy-coded bits, most significant first, with JPEG's stuffed zero after 0xFF.
+    private struct BitWriter {
+        private var bytes: [UInt8] = []
+        private var pending = 0
+        private var pendingCount = 0
+
+        mutating func put(_ value: Int, count: Int) {
+            for shift in stride(from: count - 1, through: 0, by: -1) {
+                pending = (pending << 1) | ((value >> shift) & 1)
+                pendingCount += 1
+                if pendingCount == 8 {
+                    bytes.append(UInt8(pending))
+                    if pending == 0xFF { bytes.append(0) }
+                    pending = 0
+                    pendingCount = 0
+                }
+            }
+        }
+
+        mutating func finish() -> [UInt8] {
+            while pendingCount != 0 { put(1, count: 1) }
+            return bytes
         }
     }
 }

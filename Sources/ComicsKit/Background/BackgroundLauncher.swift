@@ -73,12 +73,5 @@ public struct BackgroundLauncher: Sendable {
     }
 }
 
-private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-    var pointers = strings.map { strdup($0) }
-    pointers.append(nil)
-    defer { pointers.forEach { free($0) } }
-    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-}
-
 /// glibc's POSIX_SPAWN_SETSID, which its headers show only under _GNU_SOURCE.
 private let posixSpawnSetSID: Int16 = 0x80

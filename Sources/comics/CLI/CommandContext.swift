@@ -274,7 +274,7 @@ final class CommandContext {
         return "\(home)/.local/share/comics/comics.db"
     }
 
-    private static func executablePath() -> String? {
+    static func executablePath() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return nil }

@@ -10,18 +10,19 @@ enum Imaging {
         TerminalAbilities(rawValue: withEnvironment(environment) { comics_imaging_terminal_abilities($0) })
     }
 
-    /// The picture drawn into at most `columns` x `rows` cells.
+    /// The picture drawn into at most `columns` x `rows` cells, in this
+    /// process: only PictureProcess's child calls it, under its time limit.
     static func draw(
-        _ image: ImageFile, columns: Int, rows: Int, choice: GraphicsChoice, cellSize: (width: Int, height: Int),
-        environment: [String: String]
+        _ bytes: [UInt8], format: ImageHeader.Format, columns: Int, rows: Int, mode: GraphicsMode, colors: ColorDepth,
+        cellSize: (width: Int, height: Int), environment: [String: String]
     ) throws(ImagingError) -> DrawnImage {
         var animated: Int32 = 0
         var error = [CChar](repeating: 0, count: 256)
         let drawn = withEnvironment(environment) { environmentPointer in
-            image.bytes.withUnsafeBufferPointer { bytes in
+            bytes.withUnsafeBufferPointer { bytes in
                 comics_imaging_draw(
-                    bytes.baseAddress, bytes.count, image.header.format.rawValue, Int32(columns), Int32(rows),
-                    choice.mode.code, choice.colors.code, Int32(cellSize.width), Int32(cellSize.height),
+                    bytes.baseAddress, bytes.count, format.rawValue, Int32(columns), Int32(rows),
+                    mode.code, colors.code, Int32(cellSize.width), Int32(cellSize.height),
                     environmentPointer, &animated, &error, error.count)
             }
         }
@@ -52,5 +53,10 @@ struct DrawnImage {
 /// Why a picture could not be drawn, in one line.
 struct ImagingError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// Decoding was stopped at its time limit.
+    let isTimeOut: Bool
+    init(_ description: String, isTimeOut: Bool = false) {
+        self.description = description
+        self.isTimeOut = isTimeOut
+    }
 }

@@ -3,8 +3,8 @@ import ComicsKit
 /// The picture under `show`: whether to draw one, and drawing it. A
 /// picture that cannot be had or drawn is a one-line notice on stderr when
 /// it was asked for (`--image`, `images=always`); with `images=auto` it was
-/// only a nicety, and nothing is said. The item's text has been printed
-/// already and the command succeeds.
+/// only a nicety, and nothing is said, unless decoding ran out of time. The
+/// item's text has been printed already and the command succeeds.
 struct PictureOutput {
     let context: CommandContext
 
@@ -63,14 +63,20 @@ struct PictureOutput {
         let choice = GraphicsChoice.choose(
             format, environment: environment, abilities: Imaging.abilities(environment: environment),
             colorForbidden: terminal.colorForbidden)
+        guard let executable = CommandContext.executablePath() else {
+            return try tell("cannot draw the picture of \(item.ref): cannot find comics' own executable")
+        }
         let drawn: DrawnImage
         do {
-            drawn = try Imaging.draw(
+            drawn = try PictureProcess.draw(
                 file, columns: terminal.width ?? 80, rows: terminal.height.map { max(8, $0 - 2) } ?? 60,
-                choice: choice, cellSize: terminal.cellSize ?? (width: 10, height: 20), environment: environment)
+                choice: choice, cellSize: terminal.cellSize ?? (width: 10, height: 20), environment: environment,
+                executable: executable)
         } catch {
             catalog.discardImage(file)
-            return try tell("cannot draw the picture of \(item.ref): \(error)")
+            let message = "cannot draw the picture of \(item.ref): \(error)"
+            // Seconds spent waiting deserve a word even when the picture was only a nicety.
+            return error.isTimeOut ? context.note(message) : try tell(message)
         }
         var text = choice.wrapped(drawn.text)
         if !text.hasSuffix("\n") { text += "\n" }

@@ -7,7 +7,7 @@ enum ImageFormat: String, CaseIterable {
 }
 
 /// How a picture is drawn: a terminal graphics protocol or symbols.
-enum GraphicsMode {
+enum GraphicsMode: String {
     case symbols, sixels, kitty, iterm2
 
     /// The COMICS_DRAW_* constant of CImaging.h.
@@ -22,7 +22,7 @@ enum GraphicsMode {
 }
 
 /// Colours for symbols.
-enum ColorDepth {
+enum ColorDepth: String {
     case truecolor, indexed256, indexed16, none
 
     /// The COMICS_COLORS_* constant of CImaging.h.

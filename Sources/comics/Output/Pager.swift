@@ -68,11 +68,4 @@ enum Pager {
         }
         return Running(input: descriptors[1], pid: pid)
     }
-
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        var pointers = strings.map { strdup($0) }
-        pointers.append(nil)
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
 }
