@@ -73,6 +73,42 @@ final class CurlHTTPClientTests: XCTestCase {
         XCTAssertEqual(error.reason, .tooLarge)
     }
 
+    /// A batch holds its answers until it ends: together they stay under
+    /// the batch limit, and the next batch starts afresh.
+    func testTheAnswersOfABatchAreBoundedTogether() throws {
+        let http = try client { $0.maxBatchBytes = 8 * 1024 }
+        let results = http.get((1...40).map { HTTPRequest(url: "\(server.baseURL)/\($0)/info.0.json") })
+        let bodies = results.compactMap { try? $0.get().body.count }
+        XCTAssertFalse(bodies.isEmpty)
+        XCTAssertLessThanOrEqual(bodies.reduce(0, +), 8 * 1024)
+        let failures = results.compactMap { result -> HTTPError? in
+            guard case let .failure(error) = result else { return nil }
+            return error
+        }
+        XCTAssertFalse(failures.isEmpty, "40 documents are more than 8 KiB")
+        XCTAssertEqual(Set(failures.map(\.reason)), [.tooLarge])
+        XCTAssertEqual(Set(failures.map(\.detail)), ["the answers to one batch of requests passed 8 KiB together"])
+        XCTAssertEqual(try http.get(HTTPRequest(url: "\(server.baseURL)/1/info.0.json")).get().status, 200, "a new batch")
+    }
+
+    /// Past the client's total, nothing more is even asked for.
+    func testWhatAClientDownloadsInAllIsBounded() throws {
+        let http = try client { $0.maxTotalBytes = 4 * 1024 }
+        var outcomes: [Result<HTTPResponse, HTTPError>] = []
+        for number in 1...20 {
+            outcomes.append(http.get(HTTPRequest(url: "\(server.baseURL)/\(number)/info.0.json")))
+        }
+        let succeeded = outcomes.prefix { (try? $0.get()) != nil }.count
+        XCTAssertGreaterThan(succeeded, 0)
+        XCTAssertLessThan(succeeded, 20)
+        for outcome in outcomes.dropFirst(succeeded) {
+            guard case let .failure(error) = outcome else { return XCTFail("a request succeeded past the limit") }
+            XCTAssertEqual(error.reason, .tooLarge)
+            XCTAssertEqual(error.detail, "this command has downloaded 4 KiB, its limit")
+        }
+        XCTAssertEqual(try server.stats().total, succeeded + 1, "only the request that passed the limit was sent after it")
+    }
+
     func testConnectionRefusedIsRetriedThenReported() throws {
         server.stop()
         let result = try client().get(HTTPRequest(url: "\(server.baseURL)/1/info.0.json"))

@@ -35,6 +35,7 @@ connections were opened, and the hosts asked for through it as a proxy):
   {"fault": "hang"}                   hold requests until {"fault": null}
   {"delay": 0.05}                     answer every request after 50 ms
   {"book_count": 76000}               the `count` every book list claims
+  {"bloat": 7340032}                  every comic's transcript padded to that many bytes
   {"reset": true}                     forget faults, overrides and counts
 
 Faults: "500", "502", "503", "429" (with Retry-After: 0, or {"retry_after": "..."}:
@@ -71,7 +72,7 @@ BOOKS_PER_PAGE = 32
 
 def fresh_state():
     return {"latest": 200, "comics": {}, "books": {}, "next": {}, "images": {}, "fault": None, "count": None,
-            "retry_after": "0", "delay": 0, "book_count": None,
+            "retry_after": "0", "delay": 0, "book_count": None, "bloat": 0,
             "hits": {}, "requests": [], "total": 0, "agents": [], "in_flight": 0, "most_in_flight": 0,
             "connections": 0, "proxied": []}
 
@@ -110,14 +111,23 @@ DETAIL_BOOKS = load_detail_books()
 def comic_document(number):
     key = str(number)
     if key in STATE["comics"]:
-        return json.dumps(STATE["comics"][key]).encode()
+        return bloated(json.dumps(STATE["comics"][key]).encode())
     if number == 404:
         return None
     path = os.path.join(ROOT, key, "info.0.json")
     if number > STATE["latest"] or not os.path.exists(path):
         return None
     with open(path, "rb") as handle:
-        return handle.read()
+        return bloated(handle.read())
+
+
+def bloated(document):
+    """The document with its transcript padded to STATE["bloat"] bytes, if set."""
+    if not STATE["bloat"]:
+        return document
+    parsed = json.loads(document)
+    parsed["transcript"] = ("word " * (STATE["bloat"] // 5 + 1))[:STATE["bloat"]]
+    return json.dumps(parsed).encode()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -158,6 +168,8 @@ class Handler(BaseHTTPRequestHandler):
                 STATE["retry_after"] = command["retry_after"]
             if "book_count" in command:
                 STATE["book_count"] = command["book_count"]
+            if "bloat" in command:
+                STATE["bloat"] = command["bloat"]
             STATE["comics"].update(command.get("comics", {}))
             STATE["books"].update(command.get("books", {}))
             STATE["next"].update(command.get("next", {}))

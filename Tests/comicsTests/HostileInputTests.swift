@@ -92,6 +92,35 @@ final class HostileNumberTests: EndToEndTestCase {
     }
 }
 
+/// A server that sends megabytes where a comic takes a kilobyte costs a
+/// bounded download, a bounded database and flat memory: fields are cut at
+/// decode, and a batch's answers together stay under 32 MiB.
+final class HostileSizeTests: EndToEndTestCase {
+    func testBloatedDocumentsAreCutAndABatchIsBounded() throws {
+        try server.control(.object([("bloat", .int(7 << 20))]))
+        let refused = try comics.run(["list", "-n", "50"], timeout: 60)
+        XCTAssertEqual(refused.status, 4, "\(refused)")
+        XCTAssertEqual(refused.stderr, "comics: error: 127.0.0.1 sent too much: the answers to one batch of requests passed 32 MiB together\n")
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM items"), 0, "nothing of the refused batch is stored")
+
+        let few = try comics.run(["list", "-n", "3"], timeout: 60)
+        XCTAssertEqual(few.status, 0, "\(few)")
+        let transcript = try XCTUnwrap(JSONValue.parse(try comics.run(["show", "200", "-f", "json"]).stdout)["transcript"]?.stringValue)
+        XCTAssertEqual(transcript.count, UpstreamText.textLimit, "cut")
+        XCTAssertTrue(transcript.hasSuffix("…"))
+        let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: comics.databasePath)[.size] as? Int)
+        XCTAssertLessThan(size, 8 << 20, "three capped comics, not 21 MiB")
+
+        let cached = try comics.run(["list", "-n", "50"], timeout: 60)
+        XCTAssertEqual(cached.status, 0, "\(cached)")
+        XCTAssertEqual(cached.stdout.split(separator: "\n").count, 4, "the three cached, under the header")
+        XCTAssertEqual(
+            cached.stderr,
+            "comics: warning: 127.0.0.1 sent too much: the answers to one batch of requests passed 32 MiB together; showing what is cached\n")
+    }
+}
+
 /// The picture folder is comics' own: a symbolic link in its place is
 /// neither written through nor cleaned through, and a FIFO at a picture's
 /// path does not hang `show`.

@@ -11,10 +11,12 @@ public final class CurlHTTPClient: HTTPClient {
     /// Created with the first request: libcurl is loaded only when needed.
     private var multi: UnsafeMutableRawPointer?
     private weak var observer: HTTPObserver?
+    private let meter: DownloadMeter
 
     public init(settings: HTTPSettings = HTTPSettings(), observer: HTTPObserver? = nil) {
         self.settings = settings
         self.observer = observer
+        meter = DownloadMeter(batchLimit: settings.maxBatchBytes, totalLimit: settings.maxTotalBytes)
     }
 
     deinit {
@@ -41,6 +43,7 @@ public final class CurlHTTPClient: HTTPClient {
             PendingRequest(index: index, request: request, origin: URLOrigin(request.url), attempt: 1, notBefore: .distantPast)
         }
         var active: [UnsafeMutableRawPointer: Attempt] = [:]
+        meter.startBatch()
 
         let started = Date()
         let deadline = started.addingTimeInterval(settings.batchTimeout)
@@ -131,7 +134,10 @@ public final class CurlHTTPClient: HTTPClient {
         guard let origin = pending.origin, URLOrigin(pending.request.url) == origin else {
             return .failure(HTTPError(.refusedRedirect, url: pending.request.url, detail: "only http and https URLs on the configured host are fetched"))
         }
-        guard let attempt = Attempt(pending: pending, settings: settings) else {
+        if let limit = meter.exhausted {
+            return .failure(HTTPError(.tooLarge, url: pending.request.url, detail: limit.detail))
+        }
+        guard let attempt = Attempt(pending: pending, settings: settings, meter: meter) else {
             return .failure(HTTPError(.other, url: pending.request.url, detail: "libcurl could not create a request"))
         }
         comics_curl_multi_add_handle(multi, attempt.handle)
@@ -197,15 +203,18 @@ public final class CurlHTTPClient: HTTPClient {
         let handle: UnsafeMutableRawPointer
         let startedAt = Date()
         private let maxBodyBytes: Int
+        private let meter: DownloadMeter
         private var headerList: UnsafeMutablePointer<curl_slist>?
         private(set) var body: [UInt8] = []
         private(set) var headers: [String: String] = [:]
         private(set) var bodyTooLarge = false
+        private(set) var passedLimit: DownloadMeter.Limit?
 
-        init?(pending: PendingRequest, settings: HTTPSettings) {
+        init?(pending: PendingRequest, settings: HTTPSettings, meter: DownloadMeter) {
             guard let handle = comics_curl_easy_init() else { return nil }
             self.pending = pending
             self.handle = handle
+            self.meter = meter
             maxBodyBytes = settings.maxBodyBytes
             configure(settings)
         }
@@ -246,11 +255,15 @@ public final class CurlHTTPClient: HTTPClient {
             _ = comics_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context)
         }
 
-        /// Appends a chunk unless it would pass the cap; returning less than
-        /// was given makes libcurl abort the transfer.
+        /// Appends a chunk unless it would pass the body cap or the meter's
+        /// limits; returning less than was given makes libcurl abort the transfer.
         fileprivate func appendBody(_ chunk: UnsafeRawBufferPointer) -> Int {
             guard body.count + chunk.count <= maxBodyBytes else {
                 bodyTooLarge = true
+                return 0
+            }
+            if let limit = meter.charge(chunk.count) {
+                passedLimit = limit
                 return 0
             }
             body.append(contentsOf: chunk)
@@ -286,7 +299,10 @@ public final class CurlHTTPClient: HTTPClient {
             let url = pending.request.url
             let detail = String(cString: comics_curl_easy_strerror(code)).lowercased()
             if bodyTooLarge {
-                return HTTPError(.tooLarge, url: url, detail: "response larger than \(maxBodyBytes / 1_048_576) MiB")
+                return HTTPError(.tooLarge, url: url, detail: "a response larger than \(maxBodyBytes / 1_048_576) MiB")
+            }
+            if let passedLimit {
+                return HTTPError(.tooLarge, url: url, detail: passedLimit.detail)
             }
             switch code {
             case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -305,6 +321,52 @@ public final class CurlHTTPClient: HTTPClient {
                 return HTTPError(.other, url: url, detail: detail)
             }
         }
+    }
+}
+
+/// Counts what a client downloads, in one batch and in all, against its
+/// limits: once one is passed, what is still arriving is abandoned.
+fileprivate final class DownloadMeter {
+    enum Limit {
+        case batch(Int), total(Int)
+
+        var detail: String {
+            switch self {
+            case let .batch(bytes): "the answers to one batch of requests passed \(Self.size(bytes)) together"
+            case let .total(bytes): "this command has downloaded \(Self.size(bytes)), its limit"
+            }
+        }
+
+        private static func size(_ bytes: Int) -> String {
+            bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes >> 10) KiB"
+        }
+    }
+
+    private let batchLimit: Int
+    private let totalLimit: Int
+    private var batch = 0
+    private var total = 0
+
+    init(batchLimit: Int, totalLimit: Int) {
+        self.batchLimit = batchLimit
+        self.totalLimit = totalLimit
+    }
+
+    func startBatch() { batch = 0 }
+
+    /// The total limit once it has been reached: no request starts after it.
+    var exhausted: Limit? { total >= totalLimit ? .total(totalLimit) : nil }
+
+    /// Counts `bytes` unless they would pass a limit; then says which.
+    func charge(_ bytes: Int) -> Limit? {
+        if total + bytes > totalLimit {
+            total = totalLimit
+            return .total(totalLimit)
+        }
+        if batch + bytes > batchLimit { return .batch(batchLimit) }
+        batch += bytes
+        total += bytes
+        return nil
     }
 }
 

@@ -103,6 +103,13 @@ public struct HTTPSettings: Equatable, Sendable {
     /// is unanswered by then fails as timed out.
     public var batchTimeout: TimeInterval = 45
     public var maxBodyBytes = 8 * 1024 * 1024
+    /// The bodies of one batch together, all held until the batch ends:
+    /// memory stays flat however many large answers a server sends.
+    public var maxBatchBytes = 32 * 1024 * 1024
+    /// Everything one client (one command) downloads, across batches,
+    /// retries and pictures: a sync of a whole (real) archive needs a
+    /// tenth of it.
+    public var maxTotalBytes = 256 * 1024 * 1024
     /// As many as a default xkcd page needs (10), so a cold page is
     /// fetched in one round after the newest number.
     public var maxConcurrentRequests = 10

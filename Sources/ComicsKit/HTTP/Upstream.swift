@@ -8,7 +8,7 @@ struct Upstream {
         case .cannotConnect: .network("cannot reach \(host): \(error.detail)")
         case .timedOut: .network("\(host) did not answer in time")
         case .interrupted: .network("the connection to \(host) broke: \(error.detail)")
-        case .tooLarge: .network("\(host) sent a \(error.detail); refused")
+        case .tooLarge: .network("\(host) sent too much: \(error.detail)")
         case .refusedRedirect: .network("\(host): \(error.detail)")
         case .insecure: .network("refused an insecure connection to \(host): \(error.detail)")
         case .other: .network("request to \(host) failed: \(error.detail)")
