@@ -522,7 +522,7 @@ public final class SQLiteCacheStore: CacheStore {
         }
         do {
             let rows = try database.query("""
-                SELECT source, id, highlight(item_search, 0, ?2, ?3), snippet(item_search, -1, ?2, ?3, '…', 12) FROM item_search
+                SELECT source, id, highlight(item_search, 0, ?2, ?3), comics_snippet(item_search, ?2, ?3, '…', 12) FROM item_search
                 WHERE item_search MATCH ?1 AND (?4 IS NULL OR source = ?4) \(literalFilter)
                 ORDER BY (rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?6)) DESC,
                          \(phraseTier) bm25(item_search, 10.0, 1.0)
