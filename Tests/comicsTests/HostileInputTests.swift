@@ -57,6 +57,41 @@ final class HostileInputTests: EndToEndTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/dev/null-wal"))
     }
 
+    /// As ssh refuses such keys: a database or its folder that another
+    /// user owns, or that others may write, is exit 5 with the reason, and
+    /// nothing is written; a sticky shared folder (/tmp) is fine.
+    func testADatabaseOthersCouldHaveWrittenIsRefused() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
+        let data = comics.home.file("data")
+        let database = comics.databasePath
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        func refused(_ expected: String, _ situation: String) throws {
+            let result = try comics.run(["fav", "add", "2"])
+            XCTAssertEqual(result.status, 5, "\(situation): \(result)")
+            XCTAssertEqual(result.stderr, "comics: error: \(expected)\n", situation)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: database)), before, "\(situation): nothing written")
+        }
+        chmod(database, 0o620)
+        try refused("the database \(database) is writable by others; make it private: chmod 600 '\(database)'", "group-writable file")
+        chmod(database, 0o600)
+        chmod(data, 0o757)
+        try refused("the folder \(data) holding the database is writable by others; make it private: chmod go-w '\(data)'", "open folder")
+        chmod(data, 0o1777)
+        XCTAssertEqual(try comics.run(["fav", "list"]).status, 0, "a sticky folder, as /tmp")
+        chmod(data, 0o700)
+        if getuid() == 0 {
+            chown(database, 65534, 65534)
+            try refused("the database \(database) belongs to another user; comics opens only its own files", "nobody's file")
+            chown(database, 0, 0)
+            chown(data, 65534, 65534)
+            try refused(
+                "the folder \(data) holding the database belongs to another user; comics keeps its data only in folders of its own",
+                "nobody's folder")
+            chown(data, 0, 0)
+        }
+        XCTAssertEqual(try comics.run(["fav", "add", "2"]).status, 0, "mended, it works again")
+    }
+
     func testTwoRebuildsInOneSecondReplaceNothing() throws {
         XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
         XCTAssertEqual(try comics.run(["rebuild", "--force"]).status, 0)

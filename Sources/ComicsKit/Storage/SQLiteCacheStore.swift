@@ -44,11 +44,41 @@ public final class SQLiteCacheStore: CacheStore {
         if stat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG {
             throw ComicsError.database("\(path) is not a regular file; give a database file with --db")
         }
+        try checkOwnership(of: path, directory: directory.isEmpty ? "." : directory)
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NONBLOCK, 0o600)
         if descriptor >= 0 {
             close(descriptor)
         } else if errno != EACCES && errno != EROFS {
             throw ComicsError.database("cannot open \(path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// As ssh refuses a key others could have written, comics refuses a
+    /// database they could have: another user's file, or one that group or
+    /// others may write, could hold anything (the schema is checked, the
+    /// rows are data). Its folder must be this user's or root's, and
+    /// writable by no one else unless sticky (as /tmp is), where nobody can
+    /// replace another's files.
+    private static func checkOwnership(of path: String, directory: String) throws {
+        let user = getuid()
+        var folder = stat()
+        if stat(directory, &folder) == 0 {
+            guard folder.st_uid == user || folder.st_uid == 0 else {
+                throw ComicsError.database(
+                    "the folder \(directory) holding the database belongs to another user; comics keeps its data only in folders of its own")
+            }
+            guard folder.st_mode & (S_IWGRP | S_IWOTH) == 0 || folder.st_mode & S_ISVTX != 0 else {
+                throw ComicsError.database(
+                    "the folder \(directory) holding the database is writable by others; make it private: chmod go-w '\(directory)'")
+            }
+        }
+        var file = stat()
+        guard stat(path, &file) == 0 else { return }
+        guard file.st_uid == user else {
+            throw ComicsError.database("the database \(path) belongs to another user; comics opens only its own files")
+        }
+        guard file.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            throw ComicsError.database("the database \(path) is writable by others; make it private: chmod 600 '\(path)'")
         }
     }
 
