@@ -129,23 +129,45 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertEqual(try store.search("barrel", source: nil, limit: 5).matches.map(\.ref.id), [1])
     }
 
+    /// A file as the first three migrations left it, with one favourite.
+    private func schema3File(_ path: String) throws {
+        let database = try SQLiteDatabase(path: path)
+        try database.writeTransaction {
+            for migration in Migrations.all.prefix(3) {
+                try database.execute(migration.sql)
+                try database.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)", [.text(migration.name)])
+            }
+            try database.execute("""
+                INSERT INTO favorites (source, id, added_at) VALUES ('xkcd', 1, 0);
+                PRAGMA user_version = 3; PRAGMA application_id = \(Migrations.applicationID)
+                """)
+        }
+    }
+
     func testADatabaseOfSchema3GainsTheNarrowerUpdateTrigger() throws {
         let path = directory.file("comics.db")
-        _ = try SQLiteCacheStore(path: path, now: now)
-        try DatabaseProbe.execute(on: path, """
-            DROP TRIGGER item_search_update;
-            CREATE TRIGGER item_search_update AFTER UPDATE ON items BEGIN SELECT 1; END;
-            ALTER TABLE cursors DROP COLUMN page_size;
-            DROP TABLE mirrors;
-            ALTER TABLE pages DROP COLUMN total;
-            DELETE FROM schema_migrations WHERE name IN (\(Migrations.all[3...].map { "'\($0.name)'" }.joined(separator: ", ")));
-            PRAGMA user_version = 3;
-            """)
+        try schema3File(path)
         _ = try SQLiteCacheStore(path: path, now: now)
         let probe = try DatabaseProbe(path: path)
         XCTAssertEqual(try probe.count("PRAGMA user_version"), Migrations.all.count)
         XCTAssertTrue(try probe.scalar("SELECT sql FROM sqlite_master WHERE name = 'item_search_update'")
             .contains("AFTER UPDATE OF title, attributes ON items"))
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites"), 1)
+    }
+
+    /// An older file is compared with its own version's schema before any
+    /// migration runs in it: a trigger planted there never fires.
+    func testAnOlderFileWithAPlantedTriggerIsRefusedBeforeMigrating() throws {
+        let path = directory.file("comics.db")
+        try schema3File(path)
+        try DatabaseProbe.execute(on: path, "CREATE TRIGGER planted AFTER INSERT ON schema_migrations BEGIN DELETE FROM favorites; END")
+        XCTAssertThrowsError(try SQLiteCacheStore(path: path, now: now)) { error in
+            XCTAssertEqual((error as? ComicsError)?.exitCode, 5)
+            XCTAssertTrue("\(error)".contains("has a schema comics did not make"), "\(error)")
+        }
+        let probe = try DatabaseProbe(path: path)
+        XCTAssertEqual(try probe.count("PRAGMA user_version"), 3, "nothing migrated")
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites"), 1, "the trigger never fired")
     }
 
     func testANewerSchemaIsRefused() throws {
@@ -193,14 +215,25 @@ final class SQLiteCacheStoreTests: XCTestCase {
 }
 
 final class SchemaDigestTests: XCTestCase {
-    /// The digest comics compares every file with is the one the migrations make.
-    func testTheExpectedDigestIsTheMigratedSchemas() throws {
+    /// The digests comics compares each file with are the ones the
+    /// migrations make, version by version.
+    func testTheExpectedDigestsAreTheMigratedSchemas() throws {
         let database = try SQLiteDatabase(path: ":memory:")
+        var digests: [String] = []
         try database.writeTransaction {
             for migration in Migrations.all {
                 try database.execute(migration.sql)
+                digests.append(try Migrations.schemaDigest(database))
             }
         }
-        XCTAssertEqual(try Migrations.schemaDigest(database), Migrations.expectedSchemaDigest)
+        XCTAssertEqual(digests, Migrations.schemaDigests)
+    }
+
+    /// A file the release before (schema 4) wrote holds exactly the schema
+    /// the first four migrations make.
+    func testARealOlderFileMatchesTheDigestOfItsVersion() throws {
+        let database = try SQLiteDatabase(path: Fixtures.path("databases/schema-4.db"), readOnly: true)
+        XCTAssertEqual(try database.query("PRAGMA user_version")[0][0].int, 4)
+        XCTAssertEqual(try Migrations.schemaDigest(database), Migrations.schemaDigests.dropFirst(3).first)
     }
 }

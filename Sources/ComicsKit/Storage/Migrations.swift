@@ -220,6 +220,9 @@ enum Migrations {
         try database.writeTransaction {
             guard try currentState(database) != .upToDate else { return }
             let applied = try database.query("PRAGMA user_version")[0][0].int ?? 0
+            // An older file is checked before anything runs in it: its
+            // triggers would fire during the migrations.
+            if applied > 0 { try refuseEditedSchema(database, version: applied) }
             for migration in all[applied...] {
                 try database.execute(migration.sql)
                 try migration.transform?(database)
@@ -233,15 +236,27 @@ enum Migrations {
         try refuseEditedSchema(database)
     }
 
-    /// The digest of the schema the migrations make (`schemaDigest`); a unit
-    /// test recomputes it, so a new migration updates it.
-    static let expectedSchemaDigest = "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303"
+    /// The digest of the schema (`schemaDigest`) after each migration, the
+    /// first after the first: what a file of that version must hold. A unit
+    /// test recomputes them, so a new migration appends its own.
+    static let schemaDigests = [
+        "0c72aba4fba42ac446ee2a8dd6aba840df66db5a0ec55d5e6dfb54f04fa3473a",
+        "0c72aba4fba42ac446ee2a8dd6aba840df66db5a0ec55d5e6dfb54f04fa3473a",
+        "6517973eeecd732a92c6874d85143480f1963b0d1f48db0978beb3f86a0c8ed1",
+        "8512f42a5b4c3d4c27b042ac65cc41c27eafe92d4f11f2aa94aebedec72d654b",
+        "6cecd54f3bfd428e752d93de1c30fbfd409d2e73a229a41aec434780f30078f6",
+        "6cecd54f3bfd428e752d93de1c30fbfd409d2e73a229a41aec434780f30078f6",
+        "6a6d9eefa03f188c93159b2c4e3dee1959e3b7902a63efd558eae5b52c59212b",
+        "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303",
+        "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303",
+    ]
 
-    /// A file whose schema differs from the one the migrations make was
-    /// edited by hand, and its triggers and views are code comics would
-    /// run: it is refused, and `rebuild` (which reads rows only) is the way out.
-    private static func refuseEditedSchema(_ database: SQLiteDatabase) throws {
-        guard try schemaDigest(database) == expectedSchemaDigest else {
+    /// A file whose schema differs from the one the migrations make for its
+    /// version was edited by hand, and its triggers and views are code
+    /// comics would run: it is refused, and `rebuild` (which reads rows
+    /// only) is the way out.
+    private static func refuseEditedSchema(_ database: SQLiteDatabase, version: Int = all.count) throws {
+        guard schemaDigests.indices.contains(version - 1), try schemaDigest(database) == schemaDigests[version - 1] else {
             throw ComicsError.database(
                 "\(database.path) has a schema comics did not make (edited by hand?); "
                     + "'comics rebuild' moves it aside and keeps your favourites")
