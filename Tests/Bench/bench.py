@@ -7,7 +7,7 @@ Every figure is the median of several runs, printed with its floor and the
 ratio; nothing here is a pass/fail test (the machines are shared and noisy).
 The loopback fixture server stands in for xkcd.com and Gutendex; the large
 cache (100,000 books, 3,000 comics) is written straight into a database the
-binary created, so its schema and triggers are comics' own.
+binary created, so its schema is comics' own, and indexed through its view.
 """
 import json
 import os
@@ -277,6 +277,11 @@ def fill(database):
                            ((n, now) for n in range(100_000, 100_100)))
     connection.execute("INSERT OR REPLACE INTO items (source, id, title, url, attributes, cached_at) "
                        "SELECT 'books', 54321, title, url, attributes, cached_at FROM items WHERE source = 'books' AND id = 100000")
+    # comics keeps the search index with its own statements; these rows
+    # are indexed the way it indexes, through its view.
+    connection.execute("DELETE FROM item_search")
+    connection.execute("INSERT INTO item_search (rowid, title, body, source, id) "
+                       "SELECT search_rowid, title, body, source, id FROM item_search_rows")
     connection.execute("COMMIT")
     connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     connection.close()

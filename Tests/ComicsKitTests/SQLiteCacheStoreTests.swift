@@ -144,15 +144,24 @@ final class SQLiteCacheStoreTests: XCTestCase {
         }
     }
 
-    func testADatabaseOfSchema3GainsTheNarrowerUpdateTrigger() throws {
+    /// Schema 3 had triggers keep the index; today the store does, and
+    /// what the file held is still found.
+    func testADatabaseOfSchema3IsMigratedAndItsItemsStayFound() throws {
         let path = directory.file("comics.db")
         try schema3File(path)
-        _ = try SQLiteCacheStore(path: path, now: now)
+        try DatabaseProbe.execute(on: path, """
+            INSERT INTO items (source, id, title, url, attributes, cached_at) VALUES ('xkcd', 5, 'Barrel', 'u', '{}', 0)
+            """)
+        let store = try SQLiteCacheStore(path: path, now: now)
         let probe = try DatabaseProbe(path: path)
         XCTAssertEqual(try probe.count("PRAGMA user_version"), Migrations.all.count)
-        XCTAssertTrue(try probe.scalar("SELECT sql FROM sqlite_master WHERE name = 'item_search_update'")
-            .contains("AFTER UPDATE OF title, attributes ON items"))
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'"), 0)
         XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites"), 1)
+        XCTAssertEqual(try store.search("barrel", source: nil, limit: 5).matches.map(\.ref.id), [5])
+        try store.save([comic(5, "Renamed")], at: now)
+        XCTAssertEqual(try store.search("barrel", source: nil, limit: 5).matches.map(\.ref.id), [], "the old words are gone")
+        XCTAssertEqual(try store.search("renamed", source: nil, limit: 5).matches.map(\.ref.id), [5])
+        XCTAssertEqual(try store.database.query("PRAGMA trusted_schema")[0][0].int, 0, "the schema is not trusted once migrated")
     }
 
     /// An older file is compared with its own version's schema before any

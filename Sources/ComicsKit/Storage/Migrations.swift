@@ -163,6 +163,16 @@ enum Migrations {
             WHERE instr(title || attributes, char(57344)) > 0 OR instr(title || attributes, char(57345)) > 0;
             UPDATE items SET title = substr(title, 1, 999) || '…' WHERE length(title) > 1000;
             """),
+        // The store keeps the search index in step with its own statements,
+        // not triggers: without them connections run with
+        // `PRAGMA trusted_schema = OFF` (under which SQLite refuses a
+        // virtual table inside a trigger), so no trigger or view a file
+        // holds can call a function with side effects.
+        Migration(name: "search-index-kept-by-the-store", sql: """
+            DROP TRIGGER item_search_insert;
+            DROP TRIGGER item_search_update;
+            DROP TRIGGER item_search_delete;
+            """),
     ]
 
     private static func applyTodaysXKCDTextRules(_ database: SQLiteDatabase) throws {
@@ -189,14 +199,6 @@ enum Migrations {
         )
         """
 
-    /// The trigger that removes an item's row from the index (migration 3).
-    static let searchDeleteTrigger = """
-        CREATE TRIGGER item_search_delete AFTER DELETE ON items BEGIN
-            DELETE FROM item_search
-            WHERE rowid = old.id * 4 + CASE old.source WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END;
-        END
-        """
-
     /// Fills the (empty) search index from every cached item: the last step
     /// of the migration that made it, and of a cleanup that rebuilds it.
     static let indexEveryItem = """
@@ -205,7 +207,9 @@ enum Migrations {
         """
 
     /// Brings the schema up to date, or refuses a file that is not ours or
-    /// is newer than this build. Each run is one transaction.
+    /// is newer than this build. Each run is one transaction. Older
+    /// migrations count on the triggers the last one drops, so they run
+    /// with a trusted schema, once the file's schema is known to be ours.
     /// WAL mode is switched on only once the file is known to be ours:
     /// switching it writes to the file.
     static func migrate(_ database: SQLiteDatabase, now: Date) throws {
@@ -249,6 +253,7 @@ enum Migrations {
         "6a6d9eefa03f188c93159b2c4e3dee1959e3b7902a63efd558eae5b52c59212b",
         "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303",
         "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303",
+        "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

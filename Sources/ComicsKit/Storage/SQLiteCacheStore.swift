@@ -5,7 +5,7 @@ import Glibc
 /// The cache and the user's favourites in one SQLite file. Every write is
 /// one `BEGIN IMMEDIATE` transaction; network I/O never happens inside one.
 public final class SQLiteCacheStore: CacheStore {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// The schema this build writes: the number of migrations it knows.
     public static let schemaVersion = Migrations.all.count
@@ -19,6 +19,9 @@ public final class SQLiteCacheStore: CacheStore {
             try Self.prepareFile(at: path, createsDirectory: createsDirectory)
             database = try SQLiteDatabase(path: path)
             try Migrations.migrate(database, now: now)
+            // From here on, nothing in the file's schema may call a
+            // function with side effects or use a virtual table.
+            try database.execute("PRAGMA trusted_schema = OFF")
         } catch let error as SQLiteError {
             throw Self.describe(error, path: path)
         }
@@ -226,6 +229,15 @@ public final class SQLiteCacheStore: CacheStore {
                 title = excluded.title, url = excluded.url, attributes = excluded.attributes,
                 cached_at = excluded.cached_at, etag = excluded.etag, last_modified = excluded.last_modified
             """, [.text(rows.serialized), .date(date)])
+        try database.run("""
+            DELETE FROM item_search WHERE rowid IN (
+                SELECT search_rowid FROM item_search_rows WHERE (source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?1)))
+            """, [.text(rows.serialized)])
+        try database.run("""
+            INSERT INTO item_search (rowid, title, body, source, id)
+            SELECT search_rowid, title, body, source, id FROM item_search_rows
+            WHERE (source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?1))
+            """, [.text(rows.serialized)])
     }
 
     public func markRevalidated(_ revalidated: [ItemRef: Validators], at date: Date) throws {
@@ -492,15 +504,22 @@ public final class SQLiteCacheStore: CacheStore {
                 let selected = select(candidates)
                 guard !dryRun else { return selected }
                 let itemCount = try database.query("SELECT count(*) FROM items")[0][0].int ?? 0
-                try withSearchIndexRebuilt(if: selected.count > itemCount - selected.count) {
+                try withSearchIndexRebuilt(if: selected.count > itemCount - selected.count) { indexIsKept in
+                    let unindex = try indexIsKept ? database.prepare("""
+                        DELETE FROM item_search WHERE rowid IN (
+                            SELECT search_rowid FROM item_search_rows r WHERE r.source = ?1 AND r.id IN (SELECT value FROM json_each(?2))
+                            AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = r.id))
+                        """) : nil
                     let delete = try database.prepare("""
                         DELETE FROM items WHERE source = ?1 AND id IN (SELECT value FROM json_each(?2))
                         AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = items.id)
                         """)
                     for (source, doomed) in Dictionary(grouping: selected, by: \.ref.source) {
                         let ids = "[" + doomed.map { String($0.ref.id) }.joined(separator: ",") + "]"
-                        try delete.bind([.text(source.rawValue), .text(ids)])
-                        _ = try delete.allRows()
+                        for statement in [unindex, delete].compactMap({ $0 }) {
+                            try statement.bind([.text(source.rawValue), .text(ids)])
+                            _ = try statement.allRows()
+                        }
                     }
                 }
                 return selected
@@ -510,17 +529,17 @@ public final class SQLiteCacheStore: CacheStore {
 
     /// Removing a row from the search index costs as much as indexing it
     /// (SQLite's FTS5 tokenizes the stored text again), so when most rows
-    /// go, the index and the trigger that removes from it are dropped, and
-    /// what stays is indexed afresh, inside the caller's transaction. Both
-    /// are recreated from the definitions in the code, never from text the
-    /// file holds: a file must not be able to choose the SQL comics runs.
-    private func withSearchIndexRebuilt(if rebuild: Bool, _ body: () throws -> Void) throws {
-        guard rebuild else { return try body() }
-        try database.execute("DROP TRIGGER item_search_delete; DROP TABLE item_search")
-        try body()
+    /// go, the index is dropped, and what stays is indexed afresh, inside
+    /// the caller's transaction; `body` is told whether the index is kept
+    /// (and must be updated). It is recreated from the definition in the
+    /// code, never from text the file holds: a file must not be able to
+    /// choose the SQL comics runs.
+    private func withSearchIndexRebuilt(if rebuild: Bool, _ body: (_ indexIsKept: Bool) throws -> Void) throws {
+        guard rebuild else { return try body(true) }
+        try database.execute("DROP TABLE item_search")
+        try body(false)
         try database.execute(Migrations.searchIndex)
         try database.execute(Migrations.indexEveryItem)
-        try database.execute(Migrations.searchDeleteTrigger)
     }
 
     // MARK: - Search
