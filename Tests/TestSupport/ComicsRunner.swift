@@ -118,7 +118,7 @@ public final class ComicsRunner {
 
 /// A started process whose output goes to files (no pipe can fill up and stall it).
 public final class RunningComics {
-    private let process = Process()
+    private let process: ChildProcess
     private let stdoutPath: String
     private let stderrPath: String
     private let label: String
@@ -129,25 +129,20 @@ public final class RunningComics {
         let name = UUID().uuidString
         stdoutPath = directory.file("stdout-\(name)")
         stderrPath = directory.file("stderr-\(name)")
+        let stdinPath = directory.file("stdin-\(name)")
         guard FileManager.default.createFile(atPath: stdoutPath, contents: nil),
-              FileManager.default.createFile(atPath: stderrPath, contents: nil)
+              FileManager.default.createFile(atPath: stderrPath, contents: nil),
+              stdin == nil || FileManager.default.createFile(atPath: stdinPath, contents: Data((stdin ?? "").utf8))
         else { throw FixtureError("cannot create output files in \(directory.path)") }
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-        process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        if let stdin {
-            let pipe = Pipe()
-            process.standardInput = pipe
-            try process.run()
-            pipe.fileHandleForWriting.write(Data(stdin.utf8))
-            try pipe.fileHandleForWriting.close()
-        } else {
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-        }
+        defer { try? FileManager.default.removeItem(atPath: stdinPath) }
+        let output = open(stdoutPath, O_WRONLY | O_CLOEXEC)
+        let errors = open(stderrPath, O_WRONLY | O_CLOEXEC)
+        let input = stdin == nil ? -1 : open(stdinPath, O_RDONLY | O_CLOEXEC)
+        defer { [output, errors, input].filter { $0 >= 0 }.forEach { close($0) } }
+        guard output >= 0, errors >= 0, stdin == nil || input >= 0 else { throw FixtureError("cannot open the output files") }
+        process = try ChildProcess(
+            executable, arguments, environment: environment, directory: directory.path,
+            stdin: input >= 0 ? input : nil, stdout: output, stderr: errors)
     }
 
     /// Waits until stdout holds `count` lines; false if it did not in time.
@@ -163,8 +158,8 @@ public final class RunningComics {
 
     /// Ends the process at once, as a crash or `kill -9` would, and reaps it.
     public func killAtOnce() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGKILL)
+        process.waitForExit()
     }
 
     public func finish(timeout: TimeInterval) throws -> RunResult {
@@ -177,11 +172,11 @@ public final class RunningComics {
             usleep(5_000)
         }
         if process.isRunning {
-            process.terminate()
+            process.signal(SIGTERM)
             throw FixtureError("comics \(label) ran longer than \(timeout) s")
         }
         return RunResult(
-            status: process.terminationStatus,
+            status: process.waitForExit(),
             stdout: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
     }

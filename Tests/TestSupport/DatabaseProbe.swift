@@ -39,16 +39,11 @@ public final class DatabaseProbe {
     /// Changes a database as another program would (python3's sqlite3),
     /// to set up damage or an old layout; several statements may be given.
     public static func execute(on path: String, _ sql: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2])",
+        let process = try ChildProcess("python3", [
+            "-c", "import sqlite3,sys; c=sqlite3.connect(sys.argv[1], isolation_level=None); c.executescript(sys.argv[2])",
             path, sql,
-        ]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw FixtureError("python3 could not run \(sql) on \(path)") }
+        ], stderr: STDERR_FILENO)
+        guard process.waitForExit() == 0 else { throw FixtureError("python3 could not run \(sql) on \(path)") }
     }
 
     public func scalar(_ sql: String) throws -> String {

@@ -5,8 +5,8 @@ import Foundation
 /// started on a free port for one test and stopped with it.
 public final class FixtureServer {
     public let port: Int
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
+    private let input: TestPipe
     private let http: CurlHTTPClient
 
     private let scheme: String
@@ -16,17 +16,16 @@ public final class FixtureServer {
     /// `tls` serves HTTPS with a self-signed certificate that nothing trusts.
     public init(tls: Bool = false) throws {
         scheme = tls ? "https" : "http"
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.path("server.py"), Fixtures.path("xkcd")] + (tls ? ["--tls"] : [])
-        input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        let line = output.fileHandleForReading.availableLine()
+        input = try TestPipe()
+        let output = try TestPipe()
+        process = try ChildProcess(
+            "python3", [Fixtures.path("server.py"), Fixtures.path("xkcd")] + (tls ? ["--tls"] : []),
+            stdin: input.readEnd, stdout: output.writeEnd, stderr: STDERR_FILENO)
+        input.closeReadEnd()
+        output.closeWriteEnd()
+        let line = output.readLine()
         guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            process.terminate()
+            process.signal(SIGTERM)
             throw FixtureError("the fixture server did not start (said '\(line)')")
         }
         self.port = port
@@ -42,9 +41,9 @@ public final class FixtureServer {
     /// Stops the server; later requests find nothing listening.
     public func stop() {
         guard process.isRunning else { return }
-        try? input.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        input.closeWriteEnd()
+        process.signal(SIGTERM)
+        process.waitForExit()
     }
 
     /// Sends a control command (see server.py).
@@ -165,16 +164,5 @@ public enum Fixtures {
     public static func xkcd(_ number: Int?) throws -> [UInt8] {
         let name = number.map { "xkcd/\($0)/info.0.json" } ?? "xkcd/info.0.json"
         return Array(try Data(contentsOf: URL(fileURLWithPath: path(name))))
-    }
-}
-
-extension FileHandle {
-    /// Reads up to the first newline, byte by byte (the server prints its port then waits).
-    func availableLine() -> String {
-        var bytes: [UInt8] = []
-        while let byte = try? read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
-            bytes.append(first)
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

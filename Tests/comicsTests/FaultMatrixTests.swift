@@ -99,6 +99,10 @@ final class FaultMatrixTests: EndToEndTestCase {
                 + stale.map { try $0.1.start(["--refresh"] + $0.0.arguments, clockOffset: "+2d") }
             let results = try running.map { try $0.finish(timeout: Self.deadline + 10) }
             let elapsed = Date().timeIntervalSince(started)
+            // A refresh a command left to the background meets the same fault.
+            for runner in empty.map(\.1) + stale.map(\.1) {
+                XCTAssertTrue(runner.waitForBackgroundWork(), "\(fault.name): the background work ended")
+            }
             try server.control(.object([("reset", .bool(true))]))
             for runner in empty.map(\.1) + stale.map(\.1) {
                 runner.environment["COMICS_XKCD_URL"] = server.baseURL
