@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each for SECONDS (default 60).
 #   Tests/Fuzz/run.sh [SECONDS] [TARGET...]
-# Library targets link ComicsKit's objects; the parser and import targets
+# Library targets link ComicsKit's objects; the parser, import and stderr targets
 # are compiled together with the executable's sources (all but main.swift).
 # Corpora grow in .build-fuzz/corpus/TARGET, seeded from Tests/Fixtures;
 # crashes are written to .build-fuzz/findings/.
@@ -11,7 +11,7 @@ if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer arguments import); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer arguments import stderr); fi
 
 scratch=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -use-ld=lld)
@@ -32,9 +32,10 @@ build() {
         xkcd) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzXKCD.swift "${library[@]}" -o "$output" ;;
         gutendex) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutendex.swift "${library[@]}" -o "$output" ;;
         sanitizer) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzSanitizer.swift "${library[@]}" -o "$output" ;;
-        arguments | import)
+        arguments | import | stderr)
             local file=Tests/Fuzz/FuzzArguments.swift
             [ "$target" = import ] && file=Tests/Fuzz/FuzzImport.swift
+            [ "$target" = stderr ] && file=Tests/Fuzz/FuzzStderr.swift
             swiftc "${flags[@]}" -module-name comics "${modules[@]}" -I Sources/CImaging/include \
                 -Xcc -fmodule-map-file="$debug/CImaging.build/module.modulemap" \
                 "$file" "${executable_sources[@]}" "${library[@]}" "${imaging[@]}" -o "$output" ;;
@@ -53,6 +54,9 @@ seed() {
                    printf 'Au \302\230 100\nlabel \303\242\302\206\302\220 sun' > "$corpus/stray-controls" ;;
         arguments) printf 'list\0-n\0005\0--format=json' > "$corpus/list"; printf 'fav\0add\0books:1342' > "$corpus/fav";
                    printf -- '-s\0books\0list\0--search\0jane austen' > "$corpus/books" ;;
+        stderr) printf 'show\0\033]52;c;aGk=\007' > "$corpus/echoed"; printf 'list\0--format\0\302\233J' > "$corpus/format";
+                printf 'fav\0add\0books:\342\200\256' > "$corpus/ref"; printf 'search\0\033[2J' > "$corpus/search";
+                printf 'config\0set\0images\0\033[1A' > "$corpus/config" ;;
         import) printf 'source,id\nxkcd,1\n"books","1342"\n' > "$corpus/csv"; printf '[{"source":"xkcd","id":353}]' > "$corpus/json";
                 printf '{"source":"books","id":84}\n{"source":"xkcd","id":1}\n' > "$corpus/ndjson" ;;
     esac
