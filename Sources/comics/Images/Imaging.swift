@@ -59,4 +59,7 @@ struct ImagingError: Error, CustomStringConvertible {
         self.description = description
         self.isTimeOut = isTimeOut
     }
+
+    static let timeOut = ImagingError(
+        "decoding it took longer than \(PictureProcess.secondsAllowed) seconds", isTimeOut: true)
 }

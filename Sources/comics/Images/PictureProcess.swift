@@ -40,13 +40,15 @@ enum PictureProcess {
         Pipe.makeNonBlocking(fromChild.readEnd)
         guard let child else { throw ImagingError("cannot start drawing: \(String(cString: strerror(errno)))") }
         let deadline = monotonicSeconds() + Double(secondsAllowed) + 1
-        let reply = exchange(image.bytes, to: toChild, from: fromChild, until: deadline)
-        if reply == nil { kill(child, SIGKILL) }
+        let exchanged = exchange(image.bytes, to: toChild, from: fromChild, until: deadline)
+        if case .failure = exchanged { kill(child, SIGKILL) }
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        guard let reply, let kind = reply.first.flatMap(Reply.init(rawValue:)) else {
-            guard timedOut(status) else { throw ImagingError("the decoder failed") }
-            throw ImagingError("decoding it took longer than \(secondsAllowed) seconds", isTimeOut: true)
+        let reply = try exchanged.get()
+        guard let kind = reply.first.flatMap(Reply.init(rawValue:)) else {
+            let signal = status & 0x7F
+            guard signal == SIGXCPU else { throw ImagingError("the decoder failed") }
+            throw ImagingError.timeOut
         }
         let text = String(decoding: reply.dropFirst(), as: UTF8.self)
         if kind == .failed { throw ImagingError(text) }
@@ -86,15 +88,17 @@ enum PictureProcess {
 
     /// Sends the picture and reads the child's whole reply, at once (the
     /// child reads all before it answers, but a pipe holds only 64 KiB);
-    /// nil when it did not finish by `deadline` or said more than a
-    /// drawing can be.
-    private static func exchange(_ picture: [UInt8], to child: Pipe, from reply: Pipe, until deadline: Double) -> [UInt8]? {
+    /// fails when the child did not finish by `deadline` or said more than
+    /// a drawing can be.
+    private static func exchange(
+        _ picture: [UInt8], to child: Pipe, from reply: Pipe, until deadline: Double
+    ) -> Result<[UInt8], ImagingError> {
         var sent = 0
         var received: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let remaining = deadline - monotonicSeconds()
-            guard remaining > 0 else { return nil }
+            guard remaining > 0 else { return .failure(.timeOut) }
             if sent == picture.count { child.closeWriteEnd() }
             var waiting = [pollfd(fd: reply.readEnd, events: Int16(POLLIN), revents: 0)]
             if sent < picture.count { waiting.append(pollfd(fd: child.writeEnd, events: Int16(POLLOUT), revents: 0)) }
@@ -112,16 +116,13 @@ enum PictureProcess {
             guard waiting[0].revents != 0 else { continue }
             let count = read(reply.readEnd, &chunk, chunk.count)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-            guard count >= 0 else { return nil }
-            if count == 0 { return received }
+            guard count >= 0 else { return .failure(ImagingError("the decoder's reply broke off")) }
+            if count == 0 { return .success(received) }
             received += chunk[0..<count]
-            guard received.count <= maximumDrawingBytes + 1 else { return nil }
+            guard received.count <= maximumDrawingBytes + 1 else {
+                return .failure(ImagingError("the drawing is larger than \(maximumDrawingBytes >> 20) MiB"))
+            }
         }
-    }
-
-    private static func timedOut(_ status: Int32) -> Bool {
-        let signal = status & 0x7F
-        return signal == SIGKILL || signal == SIGXCPU
     }
 
     private static func spawn(_ arguments: [String], stdin: Int32, stdout: Int32, environment: [String: String]) -> pid_t? {
