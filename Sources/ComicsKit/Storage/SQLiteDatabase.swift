@@ -54,12 +54,13 @@ final class SQLiteDatabase {
         // Nothing may rewrite the schema by hand or corrupt the file on
         // purpose through this connection.
         _ = comics_sqlite_defensive(handle)
+        // A read-only connection salvages rows; it never searches.
+        guard !readOnly else { return }
         // Search snippets in time linear in the text (FTS5's own is quadratic).
         let registered = comics_sqlite_register_snippet(handle)
         guard registered == SQLITE_OK else {
             throw SQLiteError(code: registered, message: "cannot register comics_snippet", sql: nil)
         }
-        guard !readOnly else { return }
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
     }
