@@ -5,8 +5,9 @@
 public enum XKCDComicDecoder {
     public static func decode(_ body: [UInt8]) throws(DocumentError) -> Item {
         let document = try UpstreamDocument.object(body)
-        guard let number = document["num"]?.lenientIntValue, (1...largestNumber).contains(number) else {
-            throw DocumentError(reason: "no comic number")
+        guard let number = document["num"]?.lenientIntValue else { throw DocumentError(reason: "no comic number") }
+        guard (1...largestNumber).contains(number) else {
+            throw DocumentError(reason: "comic number \(number) is outside 1 to \(largestNumber)")
         }
         // `title` is the authored one, markup and all; `safe_title` (the
         // same words without it) stands in when `title` leaves nothing.
