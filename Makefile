@@ -15,9 +15,10 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # Build: sqlite3 and libcurl headers; gdk-pixbuf and chafa are loaded at run
 # time, and their -dev packages bring them with every image loader. Tests also:
 # python3 (fixture server), faketime, man-db (the man page renders), zsh and
-# fish (their completions load and complete).
-BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev pkg-config
-TEST_PACKAGES = $(BUILD_PACKAGES) python3 faketime man-db zsh fish
+# fish (their completions load and complete), python3-pyte (browse's screen
+# is read back through a terminal emulator).
+BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev libncurses-dev pkg-config
+TEST_PACKAGES = $(BUILD_PACKAGES) python3 python3-pyte faketime man-db zsh fish
 # Benchmarks: the sqlite3 CLI and curl are the floors comics is measured
 # against; GNU time reads peak memory.
 BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 curl time

@@ -26,13 +26,19 @@ let package = Package(
             name: "CImaging",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // The full screen of `comics browse` (ncursesw, from libncurses-dev),
+        // loaded at run time, only when browse starts.
+        .target(
+            name: "CTerminal",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
         .target(
             name: "ComicsKit",
             dependencies: ["CSQLite", "CCurl"]
         ),
         .executableTarget(
             name: "comics",
-            dependencies: ["ComicsKit", "CImaging"]
+            dependencies: ["ComicsKit", "CImaging", "CTerminal"]
         ),
         .target(
             name: "TestSupport",

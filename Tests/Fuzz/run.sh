@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets and runs each for SECONDS (default 60).
 #   Tests/Fuzz/run.sh [SECONDS] [TARGET...]
-# Library targets link ComicsKit's objects; the parser, import and stderr targets
+# Library targets link ComicsKit's objects; the parser, import, stderr and keys targets
 # are compiled together with the executable's sources (all but main.swift).
 # Corpora grow in .build-fuzz/corpus/TARGET, seeded from Tests/Fixtures;
 # crashes are written to .build-fuzz/findings/.
@@ -11,18 +11,19 @@ if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer arguments import stderr); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer arguments import stderr keys); fi
 
 scratch=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -use-ld=lld)
 swift build --target ComicsKit --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
 swift build --target CImaging --scratch-path "$scratch" >&2
+swift build --target CTerminal --scratch-path "$scratch" >&2
 debug="$scratch/debug"
 # ComicsKit's module needs the C modules it imports: CSQLite (a module map
 # in its source folder) and CCurl (one SwiftPM generated).
 modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap")
 library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o -lsqlite3 -ldl)
-imaging=("$debug"/CImaging.build/*.o -ldl)
+imaging=("$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)
 
@@ -32,12 +33,14 @@ build() {
         xkcd) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzXKCD.swift "${library[@]}" -o "$output" ;;
         gutendex) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutendex.swift "${library[@]}" -o "$output" ;;
         sanitizer) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzSanitizer.swift "${library[@]}" -o "$output" ;;
-        arguments | import | stderr)
+        arguments | import | stderr | keys)
             local file=Tests/Fuzz/FuzzArguments.swift
             [ "$target" = import ] && file=Tests/Fuzz/FuzzImport.swift
             [ "$target" = stderr ] && file=Tests/Fuzz/FuzzStderr.swift
-            swiftc "${flags[@]}" -module-name comics "${modules[@]}" -I Sources/CImaging/include \
+            [ "$target" = keys ] && file=Tests/Fuzz/FuzzKeys.swift
+            swiftc "${flags[@]}" -module-name comics "${modules[@]}" -I Sources/CImaging/include -I Sources/CTerminal/include \
                 -Xcc -fmodule-map-file="$debug/CImaging.build/module.modulemap" \
+                -Xcc -fmodule-map-file="$debug/CTerminal.build/module.modulemap" \
                 "$file" "${executable_sources[@]}" "${library[@]}" "${imaging[@]}" -o "$output" ;;
         *) echo "unknown fuzz target: $target" >&2; exit 2 ;;
     esac
@@ -57,6 +60,7 @@ seed() {
         stderr) printf 'show\0\033]52;c;aGk=\007' > "$corpus/echoed"; printf 'list\0--format\0\302\233J' > "$corpus/format";
                 printf 'fav\0add\0books:\342\200\256' > "$corpus/ref"; printf 'search\0\033[2J' > "$corpus/search";
                 printf 'config\0set\0images\0\033[1A' > "$corpus/config" ;;
+        keys) printf 'jjk\r\033[6~\0\033[' > "$corpus/keys"; printf '\033\0[A\303\0\251q' > "$corpus/split" ;;
         import) printf 'source,id\nxkcd,1\n"books","1342"\n' > "$corpus/csv"; printf '[{"source":"xkcd","id":353}]' > "$corpus/json";
                 printf '{"source":"books","id":84}\n{"source":"xkcd","id":1}\n' > "$corpus/ndjson" ;;
     esac

@@ -55,6 +55,10 @@ public enum FavoriteChange: Sendable {
 /// The cache as the use cases need it. The SQLite store implements it; the
 /// domain never sees SQL.
 public protocol CacheStore: AnyObject {
+    /// A number that changes when another connection commits a change
+    /// (SQLite's `PRAGMA data_version`): how a screen learns, without
+    /// reading everything again, that a sync or another `comics` wrote.
+    func changeCounter() throws -> Int
     func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem]
     /// Inserts or replaces items, keeping favourites; one transaction.
     func save(_ items: [FetchedItem], at date: Date) throws

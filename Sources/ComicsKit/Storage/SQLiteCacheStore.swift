@@ -56,6 +56,10 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
+    public func changeCounter() throws -> Int {
+        try guarded { try database.query("PRAGMA data_version")[0][0].int ?? 0 }
+    }
+
     /// As ssh refuses a key others could have written, comics refuses a
     /// database they could have: another user's file, or one that group or
     /// others may write, could hold anything (the schema is checked, the

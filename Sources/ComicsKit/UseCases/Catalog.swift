@@ -31,6 +31,11 @@ public final class Catalog {
         self.mode = mode
     }
 
+    /// Changes when another process or connection writes the cache.
+    public func changeCounter() throws -> Int {
+        try store.changeCounter()
+    }
+
     public func source(_ name: SourceName) throws -> ItemSource {
         guard let source = sources[name] else { throw ComicsError.usage("the \(name.rawValue) source is not available") }
         return source

@@ -10,7 +10,7 @@ enum Application {
         do {
             let parsed = try ArgumentParser().parse(arguments)
             if Pager.applies(noPagerFlag: parsed.has("no-pager"), environment: environment),
-               parsed.commandPath.first != BackgroundLauncher.command {
+               ![BackgroundLauncher.command, "browse"].contains(parsed.commandPath.first) {
                 paging = true
                 OutputSink.holdStdout()
             }
@@ -23,6 +23,15 @@ enum Application {
                 return 0
             }
             guard let command = parsed.commandPath.first else {
+                // A person at a terminal gets the browser; anything else, the usage.
+                if BrowseCommand.isInteractive {
+                    if paging {
+                        paging = false
+                        _ = OutputSink.releaseHeld()
+                    }
+                    try BrowseCommand.run(try CommandContext(arguments: parsed, environment: environment))
+                    return 0
+                }
                 OutputSink.writeStderr(HelpText.usageSummary() + "\n")
                 return 2
             }
@@ -64,6 +73,7 @@ enum Application {
         case ["fav", "import"]: try FavoriteCommand.importFile(context)
         case ["cleanup"]: try CleanupCommand.run(context)
         case ["info"]: try InfoCommand.run(context)
+        case ["browse"]: try BrowseCommand.run(context)
         case ["search"]: try SearchCommand.run(context)
         case ["sync"]: try SyncCommand.run(context)
         case ["rebuild"]: try RebuildCommand.run(context)

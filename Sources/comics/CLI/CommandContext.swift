@@ -60,21 +60,28 @@ final class CommandContext {
     /// The catalog over the database, opened (and migrated) on first use.
     func catalog() throws -> Catalog {
         if let openedCatalog { return openedCatalog }
-        let store = try SQLiteCacheStore(path: databasePath, createsDirectory: isDefaultDatabase)
+        let catalog = try makeCatalog(mode: mode)
         info("database \(databasePath), schema version \(SQLiteCacheStore.schemaVersion)")
         Self.adoptSharedPictures(of: databasePath, into: imagesDirectory)
+        if isVerbose { catalog.log = { [reporter] in reporter.info($0) } }
+        openedCatalog = catalog
+        return catalog
+    }
+
+    /// A catalog of its own (its own database connection and HTTP client),
+    /// for a thread other than the one using `catalog()`; `reportsNetwork`
+    /// false keeps `-v` and slow-network lines off a full screen.
+    func makeCatalog(mode: NetworkMode, reportsNetwork: Bool = true) throws -> Catalog {
+        let store = try SQLiteCacheStore(path: databasePath, createsDirectory: isDefaultDatabase)
         var settings = HTTPSettings()
         if let concurrency { settings.maxConcurrentRequests = concurrency }
-        let http = CurlHTTPClient(settings: settings, observer: reporter)
+        let http = CurlHTTPClient(settings: settings, observer: reportsNetwork ? reporter : nil)
         let sources: [ItemSource] = [
             XKCDSource(baseURL: xkcdURL, http: http),
             GutendexSource(baseURL: gutendexURL, http: http),
         ]
         let images = ItemImages(cache: FileImageCache(directory: imagesDirectory), http: http)
-        let catalog = Catalog(store: store, sources: sources, images: images, mode: mode)
-        if isVerbose { catalog.log = { [reporter] in reporter.info($0) } }
-        openedCatalog = catalog
-        return catalog
+        return Catalog(store: store, sources: sources, images: images, mode: mode)
     }
 
     /// Each database keeps its pictures in its own folder beside it

@@ -117,6 +117,7 @@ enum CommandTable {
         "fav import": ["format"],
         "cleanup": ["source", "format"],
         "info": ["format"],
+        "browse": ["source"],
         "rebuild": [],
         "config": ["format"], "config list": ["format"], "config get": ["format"], "config set": ["format"],
         "config unset": ["format"],
@@ -176,6 +177,10 @@ enum CommandTable {
     ]
 
     /// How `comics search` treats what is typed, for its help and man page.
+    /// The keys of `comics browse`, from the table its help screen shows.
+    static let browseKeys = HelpSection(
+        title: "Keys", rows: BrowseKeys.table.map { HelpRow(name: $0.keys, text: $0.action) })
+
     static let searchRules = HelpSection(title: "How words match", rows: [
         HelpRow(name: "words", text: "all must appear, in any order; case and accents do not matter, nor English endings "
             + "(velociraptor finds velociraptors, run finds running)"),
@@ -269,6 +274,11 @@ enum CommandTable {
                     "comics cleanup --dry-run", "comics cleanup --quiet   # from cron",
                     "comics cleanup --format json | jq '.removed | length'",
                 ]),
+            CommandSpec(
+                name: "browse",
+                abstract: "browse comics and books full-screen (also bare 'comics' on a terminal)",
+                examples: ["comics browse", "comics -s books browse", "comics --offline browse"],
+                sections: [browseKeys]),
             CommandSpec(
                 name: "info", abstract: "show the database: where, how big, what it holds, whether it is healthy",
                 examples: ["comics info", "comics info --format json | jq .sources.xkcd.items"]),

@@ -1,0 +1,125 @@
+#define NCURSES_WIDECHAR 1
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "CTerminal.h"
+
+#include <curses.h>
+#include <dlfcn.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+#include <wchar.h>
+
+/* ncursesw is loaded the first time browse starts (see CTerminal.h); its
+   header gives the types and attribute bits, and every call goes through
+   these pointers (named call_*: the header defines some names as macros). */
+#define TERMINAL_FUNCTIONS(X) \
+    X(SCREEN *, newterm, (const char *type, FILE *output, FILE *input)) \
+    X(SCREEN *, set_term, (SCREEN *screen)) \
+    X(int, cbreak, (void)) \
+    X(int, noecho, (void)) \
+    X(int, nonl, (void)) \
+    X(int, curs_set, (int visibility)) \
+    X(int, intrflush, (WINDOW *window, bool flag)) \
+    X(int, werase, (WINDOW *window)) \
+    X(int, mvwaddnwstr, (WINDOW *window, int row, int column, const wchar_t *text, int length)) \
+    X(int, wattr_set, (WINDOW *window, attr_t attributes, short pair, void *options)) \
+    X(int, wrefresh, (WINDOW *window)) \
+    X(int, clearok, (WINDOW *window, bool flag)) \
+    X(int, endwin, (void)) \
+    X(bool, isendwin, (void)) \
+    X(int, resizeterm, (int rows, int columns)) \
+    X(int, getmaxy, (const WINDOW *window)) \
+    X(int, getmaxx, (const WINDOW *window))
+
+#define DECLARE_POINTER(result, name, parameters) result(*call_##name) parameters;
+static struct {
+    TERMINAL_FUNCTIONS(DECLARE_POINTER)
+    WINDOW **stdscr;
+} ncurses;
+
+static SCREEN *screen;
+static int is_open;
+
+static int load(char *error, size_t error_size) {
+    static int state = 0; /* 0: not tried, 1: loaded, -1: failed */
+    static char failure[256];
+    if (state == 0) {
+        void *library = dlopen("libncursesw.so.6", RTLD_NOW | RTLD_LOCAL);
+        state = library ? 1 : -1;
+        if (!library) snprintf(failure, sizeof failure, "cannot load ncursesw: %s", dlerror());
+#define RESOLVE(result, name, parameters)                                          \
+        if (state == 1 && !(*(void **)&ncurses.call_##name = dlsym(library, #name))) {    \
+            snprintf(failure, sizeof failure, "ncursesw lacks %s", #name);         \
+            state = -1;                                                            \
+        }
+        TERMINAL_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+        if (state == 1 && !(ncurses.stdscr = dlsym(library, "stdscr"))) {
+            snprintf(failure, sizeof failure, "ncursesw lacks stdscr");
+            state = -1;
+        }
+    }
+    if (state < 0) snprintf(error, error_size, "%s", failure);
+    return state == 1 ? 0 : -1;
+}
+
+int comics_terminal_open(char *error, size_t error_size) {
+    if (load(error, error_size) != 0) return -1;
+    /* ncursesw writes wide characters in the locale's encoding: UTF-8,
+       whatever LANG says, since every string comics holds is Unicode. */
+    if (!setlocale(LC_CTYPE, "") || strcmp(nl_langinfo(CODESET), "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
+    screen = ncurses.call_newterm(NULL, stdout, stdin);
+    if (!screen) {
+        snprintf(error, error_size, "the terminal type (TERM) is unknown to terminfo");
+        return -1;
+    }
+    ncurses.call_set_term(screen);
+    ncurses.call_cbreak();
+    ncurses.call_noecho();
+    ncurses.call_nonl();
+    ncurses.call_intrflush(*ncurses.stdscr, FALSE);
+    ncurses.call_curs_set(0);
+    is_open = 1;
+    return 0;
+}
+
+void comics_terminal_close(void) {
+    if (!is_open) return;
+    if (!ncurses.call_isendwin()) ncurses.call_endwin();
+    is_open = 0;
+}
+
+void comics_terminal_reopen(void) {
+    if (!screen || is_open) return;
+    is_open = 1;
+    ncurses.call_clearok(*ncurses.stdscr, TRUE);
+    ncurses.call_wrefresh(*ncurses.stdscr);
+}
+
+int comics_terminal_is_open(void) { return is_open; }
+
+void comics_terminal_size(int *rows, int *columns) {
+    *rows = ncurses.call_getmaxy(*ncurses.stdscr);
+    *columns = ncurses.call_getmaxx(*ncurses.stdscr);
+}
+
+void comics_terminal_resize(int rows, int columns) { ncurses.call_resizeterm(rows, columns); }
+
+void comics_terminal_erase(void) { ncurses.call_werase(*ncurses.stdscr); }
+
+void comics_terminal_put(int row, int column, const uint32_t *text, int length, int attributes) {
+    attr_t bits = A_NORMAL;
+    if (attributes & COMICS_TEXT_BOLD) bits |= A_BOLD;
+    if (attributes & COMICS_TEXT_REVERSE) bits |= A_REVERSE;
+    if (attributes & COMICS_TEXT_DIM) bits |= A_DIM;
+    if (attributes & COMICS_TEXT_UNDERLINE) bits |= A_UNDERLINE;
+    WINDOW *window = *ncurses.stdscr;
+    ncurses.call_wattr_set(window, bits, 0, NULL);
+    ncurses.call_mvwaddnwstr(window, row, column, (const wchar_t *)text, length);
+    ncurses.call_wattr_set(window, A_NORMAL, 0, NULL);
+}
+
+void comics_terminal_show(void) { ncurses.call_wrefresh(*ncurses.stdscr); }
+
+void comics_terminal_repaint_all(void) { ncurses.call_clearok(*ncurses.stdscr, TRUE); }

@@ -1,0 +1,362 @@
+import ComicsKit
+import FoundationEssentials
+
+/// One row of a list screen, as read from the cache.
+struct BrowseRow: Equatable {
+    let ref: ItemRef
+    /// The comic's date or the book's authors.
+    let detail: String
+    let title: String
+    var isFavorite: Bool
+}
+
+/// What a list screen lists.
+enum BrowseListing: Equatable {
+    case source(SourceName)
+    case favorites
+    case search(String)
+}
+
+/// A screen of rows that loads more as the selection nears its end.
+struct BrowseList: Equatable {
+    let listing: BrowseListing
+    var rows: [BrowseRow] = []
+    var selected = 0
+    var top = 0
+    var isLoading = false
+    /// No page follows the last one loaded.
+    var isComplete = false
+    /// How many items the listing holds, when the source says.
+    var total: Int?
+
+    var selectedRow: BrowseRow? { rows.indices.contains(selected) ? rows[selected] : nil }
+}
+
+/// An item's text, cut into lines for the width it was laid out for.
+struct BrowseDetail: Equatable {
+    let ref: ItemRef
+    var lines: [String]
+    var top = 0
+    var isFavorite: Bool
+}
+
+enum BrowseScreen: Equatable {
+    case list(BrowseList)
+    case detail(BrowseDetail)
+}
+
+/// How fresh what is shown is, for the status line.
+enum BrowseFreshness: Equatable {
+    case unknown
+    case updated(Date)
+    case refreshing
+    /// The network failed; the copy shown is from `copyFrom`.
+    case failed(reason: String, copyFrom: Date?)
+}
+
+/// Browse as a value: the stack of screens (a list at the bottom), the
+/// status line and any prompt or help over them. `BrowseModel.handle`
+/// turns it and an event into the next state and the effects to run; the
+/// terminal and the database stay outside.
+struct BrowseState: Equatable {
+    var rows: Int
+    var columns: Int
+    var screens: [BrowseScreen]
+    var freshness: BrowseFreshness = .unknown
+    /// Text being typed after `/`; nil when no prompt is open.
+    var prompt: String?
+    var showsHelp = false
+    /// A one-line message that replaces the status line until the next key.
+    var message: String?
+    var isFinished = false
+
+    init(rows: Int, columns: Int, source: SourceName) {
+        self.rows = rows
+        self.columns = columns
+        screens = [.list(BrowseList(listing: .source(source), isLoading: true))]
+    }
+
+    /// Rows of items a list screen shows: all but the status line.
+    var listHeight: Int { max(1, rows - 1) }
+
+    var visible: BrowseScreen { screens[screens.count - 1] }
+}
+
+/// What happens to browse.
+enum BrowseEvent: Equatable {
+    case key(Key)
+    case resized(rows: Int, columns: Int)
+    /// Rows for a listing: the first page (`replacing`) or the next.
+    case loaded(BrowseListing, [BrowseRow], replacing: Bool, isComplete: Bool, total: Int?)
+    case loadFailed(BrowseListing, reason: String, copyFrom: Date?)
+    case refreshed(Date)
+    case detailLoaded(BrowseDetail)
+    /// Another connection wrote: favourites and titles as they are now.
+    case favoritesChanged(Set<ItemRef>)
+}
+
+/// What the model asks the runtime to do.
+enum BrowseEffect: Equatable {
+    /// The listing's rows; `next` for the page after those held.
+    case load(BrowseListing, next: Bool)
+    case showDetail(ItemRef, width: Int)
+    case toggleFavorite(ItemRef)
+    case open(ItemRef)
+    case refresh(BrowseListing)
+}
+
+/// Every key browse answers, with what it does: the help overlay and the
+/// README list this one table.
+enum BrowseKeys {
+    static let table: [(keys: String, action: String)] = [
+        ("j k ↓ ↑", "move down or up"),
+        ("PgDn PgUp", "move a screen down or up"),
+        ("g G", "the first or the last row"),
+        ("Enter", "open the selected item"),
+        ("Esc h ←", "back"),
+        ("n p", "the next or previous item, in a detail screen"),
+        ("f", "favourite or unfavourite the item"),
+        ("F", "the favourites of every source"),
+        ("/", "search what is cached"),
+        ("s", "switch source (xkcd, books)"),
+        ("r", "refresh from the network now"),
+        ("o", "open the item's page in a browser"),
+        ("?", "this help"),
+        ("q", "quit"),
+    ]
+}
+
+enum BrowseModel {
+    /// How close to the end of the loaded rows the selection may come
+    /// before the next page is asked for.
+    static let loadAhead = 5
+
+    static func handle(_ state: inout BrowseState, _ event: BrowseEvent) -> [BrowseEffect] {
+        switch event {
+        case let .key(key):
+            state.message = nil
+            if state.showsHelp {
+                state.showsHelp = false
+                return []
+            }
+            if state.prompt != nil { return prompt(&state, key) }
+            return handleKey(&state, key)
+        case let .resized(rows, columns):
+            state.rows = rows
+            state.columns = columns
+            var effects: [BrowseEffect] = []
+            for index in state.screens.indices {
+                switch state.screens[index] {
+                case var .list(list):
+                    keepVisible(&list, height: state.listHeight)
+                    state.screens[index] = .list(list)
+                case let .detail(detail):
+                    if index == state.screens.count - 1 { effects.append(.showDetail(detail.ref, width: columns)) }
+                }
+            }
+            return effects
+        case let .loaded(listing, rows, replacing, isComplete, total):
+            return updateList(&state, listing) { list in
+                let selectedRef = list.selectedRow?.ref
+                list.rows = replacing ? rows : list.rows + rows.filter { row in !list.rows.contains { $0.ref == row.ref } }
+                if replacing, let selectedRef, let index = list.rows.firstIndex(where: { $0.ref == selectedRef }) {
+                    list.selected = index
+                }
+                list.selected = min(list.selected, max(0, list.rows.count - 1))
+                list.isLoading = false
+                list.isComplete = isComplete
+                list.total = total ?? list.total ?? (isComplete ? list.rows.count : nil)
+            }
+        case let .loadFailed(listing, reason, copyFrom):
+            state.freshness = .failed(reason: reason, copyFrom: copyFrom)
+            return updateList(&state, listing) { list in
+                list.isLoading = false
+                list.isComplete = true
+            }
+        case let .refreshed(date):
+            state.freshness = .updated(date)
+            return []
+        case let .detailLoaded(detail):
+            guard case let .detail(shown) = state.visible, shown.ref == detail.ref else { return [] }
+            var updated = detail
+            updated.top = min(shown.top, max(0, detail.lines.count - 1))
+            state.screens[state.screens.count - 1] = .detail(updated)
+            return []
+        case let .favoritesChanged(favorites):
+            for index in state.screens.indices {
+                switch state.screens[index] {
+                case var .list(list):
+                    for row in list.rows.indices { list.rows[row].isFavorite = favorites.contains(list.rows[row].ref) }
+                    state.screens[index] = .list(list)
+                case var .detail(detail):
+                    detail.isFavorite = favorites.contains(detail.ref)
+                    state.screens[index] = .detail(detail)
+                }
+            }
+            // The favourites screen lists what is a favourite now.
+            return state.screens.contains { if case let .list(list) = $0 { list.listing == .favorites } else { false } }
+                ? [.load(.favorites, next: false)] : []
+        }
+    }
+
+    private static func handleKey(_ state: inout BrowseState, _ key: Key) -> [BrowseEffect] {
+        switch key {
+        case .character("q"):
+            state.isFinished = true
+            return []
+        case .character("?"):
+            state.showsHelp = true
+            return []
+        case .character("/"):
+            state.prompt = ""
+            return []
+        case .escape, .left, .character("h"):
+            if state.screens.count > 1 { state.screens.removeLast() }
+            return []
+        case .character("F"):
+            if case let .list(list) = state.visible, list.listing == .favorites { return [] }
+            state.screens.append(.list(BrowseList(listing: .favorites, isLoading: true)))
+            return [.load(.favorites, next: false)]
+        case .character("s"):
+            guard case let .list(list) = state.screens[0], case let .source(current) = list.listing else { return [] }
+            let next: SourceName = current == .xkcd ? .books : .xkcd
+            state.screens = [.list(BrowseList(listing: .source(next), isLoading: true))]
+            state.freshness = .unknown
+            return [.load(.source(next), next: false)]
+        default:
+            break
+        }
+        let index = state.screens.count - 1
+        switch state.visible {
+        case var .list(list):
+            // A detail screen the key opens goes above `index`.
+            let effects = listKey(&list, key, state: &state)
+            state.screens[index] = .list(list)
+            return effects
+        case var .detail(detail):
+            let effects = detailKey(&detail, key, state: &state)
+            state.screens[index] = .detail(detail)
+            return effects
+        }
+    }
+
+    private static func listKey(_ list: inout BrowseList, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
+        let height = state.listHeight
+        switch key {
+        case .down, .character("j"): list.selected += 1
+        case .up, .character("k"): list.selected -= 1
+        case .pageDown: list.selected += height
+        case .pageUp: list.selected -= height
+        case .home, .character("g"): list.selected = 0
+        case .end, .character("G"): list.selected = list.rows.count - 1
+        case .enter, .right, .character("l"):
+            guard let row = list.selectedRow else { return [] }
+            state.screens.append(.detail(BrowseDetail(ref: row.ref, lines: [], isFavorite: row.isFavorite)))
+            return [.showDetail(row.ref, width: state.columns)]
+        case .character("f"):
+            guard let row = list.selectedRow else { return [] }
+            list.rows[list.selected].isFavorite.toggle()
+            return [.toggleFavorite(row.ref)]
+        case .character("o"):
+            return list.selectedRow.map { [.open($0.ref)] } ?? []
+        case .character("r"):
+            list.isLoading = true
+            state.freshness = .refreshing
+            return [.refresh(list.listing)]
+        default:
+            return []
+        }
+        list.selected = max(0, min(list.selected, list.rows.count - 1))
+        keepVisible(&list, height: height)
+        return loadMoreIfNear(&list, height: height)
+    }
+
+    private static func detailKey(_ detail: inout BrowseDetail, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
+        let height = state.listHeight
+        switch key {
+        case .down, .character("j"): detail.top += 1
+        case .up, .character("k"): detail.top -= 1
+        case .pageDown, .character(" "): detail.top += height
+        case .pageUp: detail.top -= height
+        case .home, .character("g"): detail.top = 0
+        case .end, .character("G"): detail.top = detail.lines.count - height
+        case .character("f"):
+            detail.isFavorite.toggle()
+            return [.toggleFavorite(detail.ref)]
+        case .character("o"):
+            return [.open(detail.ref)]
+        case .character("n"), .character("p"):
+            return step(&detail, by: key == .character("n") ? 1 : -1, state: &state)
+        default:
+            return []
+        }
+        detail.top = max(0, min(detail.top, detail.lines.count - height))
+        return []
+    }
+
+    /// The next or previous item of the list under the detail screen.
+    private static func step(_ detail: inout BrowseDetail, by offset: Int, state: inout BrowseState) -> [BrowseEffect] {
+        let listIndex = state.screens.count - 2
+        guard listIndex >= 0, case var .list(list) = state.screens[listIndex] else { return [] }
+        let target = list.selected + offset
+        guard list.rows.indices.contains(target) else { return [] }
+        list.selected = target
+        keepVisible(&list, height: state.listHeight)
+        let more = loadMoreIfNear(&list, height: state.listHeight)
+        state.screens[listIndex] = .list(list)
+        let row = list.rows[target]
+        detail = BrowseDetail(ref: row.ref, lines: [], isFavorite: row.isFavorite)
+        return [.showDetail(row.ref, width: state.columns)] + more
+    }
+
+    private static func prompt(_ state: inout BrowseState, _ key: Key) -> [BrowseEffect] {
+        switch key {
+        case .escape:
+            state.prompt = nil
+        case .backspace:
+            if state.prompt?.isEmpty == false { state.prompt?.removeLast() }
+        case .enter:
+            let terms = state.prompt?.trimmingWhitespace() ?? ""
+            state.prompt = nil
+            guard !terms.isEmpty else { return [] }
+            state.screens.append(.list(BrowseList(listing: .search(terms), isLoading: true)))
+            return [.load(.search(terms), next: false)]
+        case let .character(character):
+            if (state.prompt?.count ?? 0) < 200 { state.prompt?.append(character) }
+        default:
+            break
+        }
+        return []
+    }
+
+    private static func keepVisible(_ list: inout BrowseList, height: Int) {
+        if list.selected < list.top { list.top = list.selected }
+        if list.selected >= list.top + height { list.top = list.selected - height + 1 }
+        list.top = max(0, min(list.top, max(0, list.rows.count - height)))
+    }
+
+    /// The next page, when the selection nears the last row held or the
+    /// rows held do not fill the screen.
+    private static func loadMoreIfNear(_ list: inout BrowseList, height: Int) -> [BrowseEffect] {
+        let isNear = list.selected >= list.rows.count - 1 - loadAhead || list.rows.count < list.top + height
+        guard !list.isLoading, !list.isComplete, isNear else { return [] }
+        guard case .source = list.listing else { return [] }
+        list.isLoading = true
+        return [.load(list.listing, next: true)]
+    }
+
+    private static func updateList(
+        _ state: inout BrowseState, _ listing: BrowseListing, _ change: (inout BrowseList) -> Void
+    ) -> [BrowseEffect] {
+        var effects: [BrowseEffect] = []
+        for index in state.screens.indices {
+            guard case var .list(list) = state.screens[index], list.listing == listing else { continue }
+            change(&list)
+            keepVisible(&list, height: state.listHeight)
+            // A page that leaves the selection near the end asks for the next.
+            effects += loadMoreIfNear(&list, height: state.listHeight)
+            state.screens[index] = .list(list)
+        }
+        return effects
+    }
+}

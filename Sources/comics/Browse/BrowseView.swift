@@ -1,0 +1,118 @@
+import ComicsKit
+import FoundationEssentials
+
+/// One line of a frame: text measured to fit, and how it is drawn.
+struct BrowseLine: Equatable {
+    enum Style: Equatable { case plain, selected, status, heading, dim }
+    var text: String
+    var style: Style = .plain
+}
+
+/// A state as the lines of a frame, top to bottom, each at most `columns`
+/// wide (wide characters counted as two, long text cut with "…"). Pure, so
+/// what a person would see is tested without a terminal.
+enum BrowseView {
+    static func frame(_ state: BrowseState, now: Date) -> [BrowseLine] {
+        let height = state.listHeight
+        var lines: [BrowseLine]
+        switch state.visible {
+        case let .list(list): lines = rows(list, height: height, columns: state.columns)
+        case let .detail(detail): lines = Array(detail.lines.dropFirst(detail.top).prefix(height)).map { BrowseLine(text: $0) }
+        }
+        if state.showsHelp { lines = help(columns: state.columns, height: height) }
+        lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
+        lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style) }
+        return lines + [BrowseLine(text: fit(status(state, now: now), state.columns), style: .status)]
+    }
+
+    private static func fit(_ text: String, _ columns: Int) -> String {
+        DisplayWidth.pad(DisplayWidth.truncate(text, to: columns), to: columns)
+    }
+
+    private static func rows(_ list: BrowseList, height: Int, columns: Int) -> [BrowseLine] {
+        let shown = list.rows.dropFirst(list.top).prefix(height)
+        let idWidth = max(4, shown.map { String($0.ref.id).count }.max() ?? 0)
+        let showsSource = list.listing != .source(.xkcd) && list.listing != .source(.books)
+        let detailWidth = min(28, (columns - idWidth - 4) / 3, shown.map { DisplayWidth.of($0.detail) }.max() ?? 0)
+        var lines = shown.enumerated().map { offset, row -> BrowseLine in
+            let id = showsSource ? "\(row.ref.source.rawValue):\(row.ref.id)" : String(row.ref.id)
+            let mark = row.isFavorite ? "★" : " "
+            var text = mark + " " + String(repeating: " ", count: max(0, idWidth - id.count)) + id + "  "
+            if detailWidth >= 8 {
+                text += DisplayWidth.pad(DisplayWidth.truncate(row.detail, to: detailWidth), to: detailWidth) + "  "
+            }
+            text += row.title
+            return BrowseLine(text: text, style: list.top + offset == list.selected ? .selected : .plain)
+        }
+        if list.isLoading && lines.count < height { lines.append(BrowseLine(text: "  loading…", style: .dim)) }
+        if list.rows.isEmpty && !list.isLoading {
+            lines.append(BrowseLine(text: list.listing == .favorites ? "  no favourites yet: f marks one" : "  nothing here", style: .dim))
+        }
+        return lines
+    }
+
+    private static func help(columns: Int, height: Int) -> [BrowseLine] {
+        let keyWidth = BrowseKeys.table.map { DisplayWidth.of($0.keys) }.max() ?? 0
+        return [BrowseLine(text: "  Keys (any key closes this)", style: .heading), BrowseLine(text: "")]
+            + BrowseKeys.table.map { BrowseLine(text: "  " + DisplayWidth.pad($0.keys, to: keyWidth) + "   " + $0.action) }
+    }
+
+    /// Source and query, position, freshness; or the prompt, or a message.
+    static func status(_ state: BrowseState, now: Date) -> String {
+        if let prompt = state.prompt { return "search: " + prompt + "▏" }
+        if let message = state.message { return " " + message }
+        var parts: [String] = []
+        switch state.visible {
+        case let .list(list):
+            parts.append(title(of: list.listing))
+            if !list.rows.isEmpty {
+                let total = list.total.map { " of " + grouped($0) } ?? (list.isComplete ? " of " + grouped(list.rows.count) : "")
+                parts.append(grouped(list.selected + 1) + total)
+            }
+        case let .detail(detail):
+            parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
+        }
+        parts.append(freshness(state.freshness, now: now))
+        parts.append("? keys")
+        return " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
+    }
+
+    private static func title(of listing: BrowseListing) -> String {
+        switch listing {
+        case let .source(source): source.rawValue
+        case .favorites: "favourites"
+        case let .search(terms): "search: " + TerminalText.sanitize(terms, singleLine: true)
+        }
+    }
+
+    static func freshness(_ freshness: BrowseFreshness, now: Date) -> String {
+        switch freshness {
+        case .unknown: ""
+        case .refreshing: "refreshing…"
+        case let .updated(date): "updated " + age(from: date, to: now)
+        case let .failed(reason, copyFrom):
+            "offline: " + (copyFrom.map { "copy from " + age(from: $0, to: now) + " " } ?? "") + "(" + reason + "); r retries"
+        }
+    }
+
+    /// "just now", "3 min ago", "5 hours ago", "2 days ago".
+    static func age(from date: Date, to now: Date) -> String {
+        let seconds = max(0, Int(now.timeIntervalSince(date)))
+        switch seconds {
+        case ..<60: return "just now"
+        case ..<3600: return "\(seconds / 60) min ago"
+        case ..<172_800: return "\(seconds / 3600) hour\(seconds / 3600 == 1 ? "" : "s") ago"
+        default: return "\(seconds / 86400) days ago"
+        }
+    }
+
+    private static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number))
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
+    }
+}

@@ -1,0 +1,172 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+/// `comics browse` in a pseudo-terminal of 80×20, against the loopback
+/// server: keys sent, the screen read back as a person would see it.
+final class BrowseTests: EndToEndTestCase {
+    private func browse(_ arguments: [String] = ["browse"], rows: Int = 20, columns: Int = 80) throws -> TerminalSession {
+        let session = try TerminalSession(comics, arguments, rows: rows, columns: columns)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"), session.screen.joined(separator: "\n"))
+        return session
+    }
+
+    private func quit(_ session: TerminalSession, file: StaticString = #filePath, line: UInt = #line) throws {
+        try session.send("q")
+        let ended = try XCTUnwrap(try session.finish(), "browse did not end", file: file, line: line)
+        XCTAssertEqual(ended.status, 0, file: file, line: line)
+        XCTAssertTrue(ended.modesRestored, "the terminal's modes are as before", file: file, line: line)
+    }
+
+    func testTheListOpensAnItemAndGoesBack() throws {
+        let session = try browse()
+        XCTAssertEqual(session.screen[0], "   200  2006-12-22  Bill Nye", "the newest first")
+        XCTAssertTrue(session.screen[19].hasPrefix(" xkcd · 1 of 200 · updated just now"), session.screen[19])
+        try session.send("jj\r")
+        XCTAssertTrue(try session.wait(for: "xkcd 198: Perspective"))
+        XCTAssertEqual(session.screen[0], "xkcd 198: Perspective")
+        XCTAssertTrue(session.screen.contains { $0.contains("Narrator: Sometimes, when I first wake up") }, "the transcript")
+        try session.send("n")
+        XCTAssertTrue(try session.wait(for: "xkcd 197: Ninja Turtles"), "the next item without going back")
+        try session.send("\u{1B}")
+        XCTAssertTrue(try session.wait(for: "4 of 200"), "the list follows n")
+        XCTAssertEqual(session.screen[0], "   200  2006-12-22  Bill Nye")
+        try quit(session)
+    }
+
+    func testScrollingLoadsTheNextPageByItself() throws {
+        let session = try browse()
+        // The first page is ten comics; the screen's nineteen rows ask for more.
+        XCTAssertTrue(try session.wait(for: "   182  2006-11-10  Nash"))
+        // Each G goes to the last row held, which asks for the next page.
+        for _ in 0..<4 {
+            try session.send("G")
+            try session.wait(whileShowing: "loading…")
+        }
+        let status = try XCTUnwrap(session.screen.last)
+        let position = Int(status.split(separator: " ")[2].replacingOccurrences(of: ",", with: "")) ?? 0
+        XCTAssertGreaterThanOrEqual(position, 50, status)
+        XCTAssertTrue(status.contains(" of 200 · "), status)
+        XCTAssertTrue(session.screen[18].hasPrefix("   \(201 - position)  "), "the selected row is the last one drawn")
+        try session.send("\u{1B}[5~")
+        XCTAssertTrue(try session.wait(for: "\(position - 19) of 200"), "PgUp")
+        try quit(session)
+    }
+
+    func testAFavouriteShowsEverywhereAndOnTheFavouritesScreen() throws {
+        let session = try browse()
+        try session.send("jf")
+        XCTAssertEqual(session.row(containing: "Right-Hand Rule")?.hasPrefix("★"), true, session.screen.joined(separator: "\n"))
+        try session.send("F")
+        XCTAssertTrue(try session.wait(for: "favourites · 1 of 1"))
+        XCTAssertEqual(session.screen[0], "★ xkcd:199  2006-12-20  Right-Hand Rule")
+        let listed = try comics.run(["fav", "list", "-f", "csv"])
+        XCTAssertTrue(listed.stdout.contains("xkcd,199,Right-Hand Rule"), listed.stdout)
+
+        // Another process adds one: it appears without a key press.
+        XCTAssertEqual(try comics.run(["fav", "add", "200"]).status, 0)
+        XCTAssertTrue(try session.wait(for: "xkcd:200"), session.screen.joined(separator: "\n"))
+        try session.send("\u{1B}")
+        XCTAssertTrue(try session.wait(for: "★  200  2006-12-22  Bill Nye"), "the list shows the other process's favourite")
+        try quit(session)
+    }
+
+    func testSearchListsLocalMatchesAndOpensOne() throws {
+        let session = try browse()
+        try session.send("/perspective")
+        XCTAssertEqual(session.screen.last, "search: perspective▏")
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "search: perspective · 1 of 1"))
+        XCTAssertEqual(session.screen[0], "  xkcd:198  2006-12-18  Perspective")
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "xkcd 198: Perspective"))
+        try quit(session)
+    }
+
+    func testHelpListsTheKeys() throws {
+        let session = try browse()
+        try session.send("?")
+        XCTAssertTrue(try session.wait(for: "Keys (any key closes this)"))
+        XCTAssertTrue(session.screen.contains { $0.contains("f") && $0.contains("favourite or unfavourite the item") })
+        try session.send(" ")
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try quit(session)
+    }
+
+    func testAResizeLaysTheScreenOutAgain() throws {
+        let session = try browse()
+        try session.resize(rows: 10, columns: 40)
+        XCTAssertTrue(try session.wait(for: "1 of 200"))
+        XCTAssertEqual(session.screen.count, 10)
+        XCTAssertTrue(session.screen[9].hasPrefix(" xkcd · 1 of 200"), session.screen[9])
+        XCTAssertTrue(session.screen.allSatisfy { $0.count <= 40 })
+        try quit(session)
+    }
+
+    func testSignalsGiveTheTerminalBack() throws {
+        for name in ["TERM", "INT", "HUP"] {
+            let session = try browse()
+            try session.signal(name)
+            let ended = try XCTUnwrap(try session.finish(), "\(name): browse did not end")
+            XCTAssertTrue(ended.modesRestored, "\(name): the terminal's modes are as before")
+        }
+        let interrupted = try browse()
+        try interrupted.send("\u{03}")
+        XCTAssertTrue(try XCTUnwrap(try interrupted.finish(), "Ctrl-C").modesRestored)
+    }
+
+    /// The server hangs: keys are still answered, and the cached rows stay.
+    func testKeysAreAnsweredWhileTheServerHangs() throws {
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        try server.control(.object([("fault", .string("hang"))]))
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"), session.screen.joined(separator: "\n"))
+        try session.send("r")
+        XCTAssertTrue(try session.wait(for: "refreshing…"))
+        try session.send("j")
+        XCTAssertTrue(try session.wait(for: "2 of 200"), "answered while the refresh hangs")
+        try session.send("?")
+        XCTAssertTrue(try session.wait(for: "Keys (any key closes this)"))
+        try session.send(" q")
+        XCTAssertNotNil(try session.finish())
+        try server.control(.object([("fault", .null)]))
+    }
+
+    func testOfflineTheStatusSaysSo() throws {
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        comics.environment["COMICS_XKCD_URL"] = "http://127.0.0.1:9"
+        let session = try TerminalSession(comics, ["browse", "--refresh"].filter { $0 != "--refresh" }, rows: 20, columns: 100)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("r")
+        XCTAssertTrue(try session.wait(for: "offline:"), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen.last?.contains("cannot reach 127.0.0.1") == true, session.screen.last ?? "")
+        XCTAssertTrue(session.row(containing: "Bill Nye") != nil, "the cached copy stays on screen")
+        try quit(session)
+    }
+
+    func testHostileAndWideTitlesStayInTheirRows() throws {
+        try server.control(.object([
+            ("latest", .int(202)),
+            ("comics", .object([
+                ("201", FixtureServer.comic(201, title: "Evil\u{1B}]0;owned\u{07}\u{1B}[2J\u{9B}31m title")),
+                ("202", FixtureServer.comic(202, title: String(repeating: "漢字", count: 40))),
+            ])),
+        ]))
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 60)
+        XCTAssertTrue(try session.wait(for: "Evil"), session.screen.joined(separator: "\n"))
+        XCTAssertEqual(session.row(containing: "Evil"), "   201  2007-01-02  Evil title")
+        let wide = try XCTUnwrap(session.row(containing: "漢字"))
+        XCTAssertTrue(wide.hasSuffix("…"), wide)
+        XCTAssertEqual(session.screen[1].hasPrefix("   201"), true, "the wide title did not wrap into the next row")
+        try quit(session)
+    }
+
+    func testBrowseNeedsATerminal() throws {
+        let result = try comics.run(["browse"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertEqual(result.stderr, "comics: error: browse needs a terminal; use 'comics list' in scripts and pipes\n")
+        let bare = try comics.run([])
+        XCTAssertEqual(bare.status, 2, "bare comics off a terminal keeps printing usage")
+    }
+}
