@@ -16,9 +16,10 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # time, and their -dev packages bring them with every image loader. Tests also:
 # python3 (fixture server), faketime, man-db (the man page renders), zsh and
 # fish (their completions load and complete), python3-pyte (browse's screen
-# is read back through a terminal emulator).
+# is read back through a terminal emulator), tmux (Ctrl-Z and fg need a shell
+# with job control).
 BUILD_PACKAGES = libsqlite3-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev libncurses-dev pkg-config
-TEST_PACKAGES = $(BUILD_PACKAGES) python3 python3-pyte faketime man-db zsh fish
+TEST_PACKAGES = $(BUILD_PACKAGES) python3 python3-pyte tmux faketime man-db zsh fish
 # Benchmarks: the sqlite3 CLI and curl are the floors comics is measured
 # against; GNU time reads peak memory.
 BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 curl time

@@ -170,3 +170,32 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertEqual(bare.status, 2, "bare comics off a terminal keeps printing usage")
     }
 }
+
+/// Ctrl-Z needs a shell with job control to stop and resume browse: tmux
+/// runs one, and its panes are read back with `capture-pane`.
+final class BrowseJobControlTests: EndToEndTestCase {
+    func testCtrlZGivesTheTerminalBackAndFgRepaints() throws {
+        let script = #"""
+            socket="comics-test-$$"; trap 'tmux -L "$socket" kill-server 2>/dev/null' EXIT
+            pane() { tmux -L "$socket" capture-pane -p -t job; }
+            until_shown() { for _ in $(seq 100); do pane | grep -q -- "$1" && return 0; sleep 0.1; done; pane; return 1; }
+            tmux -L "$socket" new-session -d -s job -x 80 -y 12 "bash --norc --noprofile -i"
+            until_shown 'bash' || exit 11
+            tmux -L "$socket" send-keys -t job 'stty -g > before; "$COMICS" browse' Enter
+            until_shown 'Bill Nye' || exit 12
+            tmux -L "$socket" send-keys -t job C-z
+            until_shown 'Stopped' || exit 13
+            tmux -L "$socket" send-keys -t job 'stty -g > stopped; fg' Enter
+            until_shown '1 of 200' || exit 14
+            tmux -L "$socket" send-keys -t job j
+            until_shown '2 of 200' || exit 15
+            tmux -L "$socket" send-keys -t job q
+            tmux -L "$socket" send-keys -t job 'stty -g > after; echo done' Enter
+            until_shown '^done' || exit 16
+            cmp -s before stopped || exit 17
+            cmp -s before after || exit 18
+            """#
+        let result = try comics.shell(script, timeout: 60)
+        XCTAssertEqual(result.status, 0, "\(result)")
+    }
+}
