@@ -199,3 +199,48 @@ final class BrowseJobControlTests: EndToEndTestCase {
         XCTAssertEqual(result.status, 0, "\(result)")
     }
 }
+
+/// `comics open REF` and browse's `o`: the page in $BROWSER, given the URL
+/// as its one argument.
+final class OpenTests: EndToEndTestCase {
+    private func fakeBrowser() throws -> String {
+        let browser = comics.home.file("browser")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(comics.home.file("opened"))\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        comics.environment["BROWSER"] = browser
+        return comics.home.file("opened")
+    }
+
+    private func opened(_ path: String, lines count: Int) -> [String] {
+        for _ in 0..<100 {
+            let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if lines.count >= count { return lines }
+            usleep(50_000)
+        }
+        return []
+    }
+
+    func testOpenGivesTheBrowserThePage() throws {
+        let record = try fakeBrowser()
+        let result = try comics.run(["open", "149"])
+        XCTAssertEqual(result.status, 0, "\(result)")
+        XCTAssertEqual(result.stdout, "")
+        XCTAssertEqual(opened(record, lines: 1), ["https://xkcd.com/149/"])
+
+        let session = try TerminalSession(comics, ["browse"])
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("o")
+        XCTAssertTrue(try session.wait(for: "opened https://xkcd.com/200/"))
+        XCTAssertEqual(opened(record, lines: 2), ["https://xkcd.com/149/", "https://xkcd.com/200/"])
+        try session.send("q")
+        XCTAssertNotNil(try session.finish())
+    }
+
+    func testWithoutABrowserOpenSaysWhatToDo() throws {
+        comics.environment["BROWSER"] = nil
+        comics.environment["PATH"] = "/nonexistent"
+        let result = try comics.run(["open", "149"])
+        XCTAssertEqual(result.status, 1, "\(result)")
+        XCTAssertEqual(result.stderr, "comics: error: no browser found to open https://xkcd.com/149/: set $BROWSER, or install xdg-utils\n")
+    }
+}

@@ -74,6 +74,7 @@ enum Application {
         case ["cleanup"]: try CleanupCommand.run(context)
         case ["info"]: try InfoCommand.run(context)
         case ["browse"]: try BrowseCommand.run(context)
+        case ["open"]: try OpenCommand.run(context)
         case ["search"]: try SearchCommand.run(context)
         case ["sync"]: try SyncCommand.run(context)
         case ["rebuild"]: try RebuildCommand.run(context)

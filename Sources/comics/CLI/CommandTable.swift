@@ -118,6 +118,7 @@ enum CommandTable {
         "cleanup": ["source", "format"],
         "info": ["format"],
         "browse": ["source"],
+        "open": ["source", "refresh"],
         "rebuild": [],
         "config": ["format"], "config list": ["format"], "config get": ["format"], "config set": ["format"],
         "config unset": ["format"],
@@ -274,6 +275,10 @@ enum CommandTable {
                     "comics cleanup --dry-run", "comics cleanup --quiet   # from cron",
                     "comics cleanup --format json | jq '.removed | length'",
                 ]),
+            CommandSpec(
+                name: "open", abstract: "open an item's page in a browser ($BROWSER, else xdg-open)",
+                arguments: [itemReference],
+                examples: ["comics open 353", "comics open books:1342", "BROWSER=lynx comics open latest"]),
             CommandSpec(
                 name: "browse",
                 abstract: "browse comics and books full-screen (also bare 'comics' on a terminal)",
