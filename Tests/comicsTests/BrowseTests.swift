@@ -84,6 +84,25 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    func testBooksWithAQueryFromThePrompt() throws {
+        let session = try browse()
+        try session.send("s")
+        XCTAssertTrue(try session.wait(for: "Moby Dick; Or, The Whale"), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen.last?.hasPrefix(" books · 1 of ") == true, session.screen.last ?? "")
+        XCTAssertTrue(session.row(containing: "Moby Dick")?.contains("Melville, Herman") == true, "authors in the detail column")
+        try session.send(":frankenstein language:en")
+        XCTAssertTrue(session.screen.last?.hasPrefix("books query (") == true)
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "books: frankenstein, language en"), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(try session.wait(for: "Frankenstein; Or, The Modern Prometheus"))
+        XCTAssertNil(session.row(containing: "Moby Dick"), "only what the query matches")
+        try session.send("s")
+        XCTAssertTrue(try session.wait(for: "Bill Nye"), "back to xkcd")
+        try session.send(":")
+        XCTAssertTrue(try session.wait(for: "xkcd has no queries"))
+        try quit(session)
+    }
+
     func testHelpListsTheKeys() throws {
         let session = try browse()
         try session.send("?")

@@ -55,6 +55,15 @@ public final class Catalog {
         return served.items
     }
 
+    /// How many items a listing holds, when its source said so (Gutendex's
+    /// `count` of the first page as cached); nil otherwise.
+    public func listingTotal(_ sourceName: SourceName, query: ListQuery) throws -> Int? {
+        let source = try source(sourceName)
+        let query = try withConfiguredPageSize(query, for: source)
+        let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
+        return try store.page(key)?.total
+    }
+
     /// The source and query of the last `list` or `more`: `more` with no
     /// options goes on with it, and a bare number means its source.
     public func lastListing() throws -> (source: SourceName, query: ListQuery)? {

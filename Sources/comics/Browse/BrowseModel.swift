@@ -13,8 +13,26 @@ struct BrowseRow: Equatable {
 /// What a list screen lists.
 enum BrowseListing: Equatable {
     case source(SourceName)
+    /// Books that match a query set from the `:` prompt.
+    case books(ListQuery)
     case favorites
     case search(String)
+
+    /// Listings the network pages through, as `list` and `more` do.
+    var isPaged: Bool {
+        switch self {
+        case .source, .books: true
+        case .favorites, .search: false
+        }
+    }
+}
+
+/// What a prompt asks for.
+enum BrowsePromptKind: Equatable {
+    /// Terms for a search of the cache (`/`).
+    case search
+    /// A books query (`:`): words, `language:en,fr`, `topic:…`, `sort:…`.
+    case booksQuery
 }
 
 /// A screen of rows that loads more as the selection nears its end.
@@ -63,8 +81,9 @@ struct BrowseState: Equatable {
     var columns: Int
     var screens: [BrowseScreen]
     var freshness: BrowseFreshness = .unknown
-    /// Text being typed after `/`; nil when no prompt is open.
+    /// Text being typed after `/` or `:`; nil when no prompt is open.
     var prompt: String?
+    var promptKind = BrowsePromptKind.search
     var showsHelp = false
     /// A one-line message that replaces the status line until the next key.
     var message: String?
@@ -118,6 +137,7 @@ enum BrowseKeys {
         ("f", "favourite or unfavourite the item"),
         ("F", "the favourites of every source"),
         ("/", "search what is cached"),
+        (":", "books: set a query (words, language:en, topic:poetry, sort:ascending)"),
         ("s", "switch source (xkcd, books)"),
         ("r", "refresh from the network now"),
         ("o", "open the item's page in a browser"),
@@ -209,6 +229,15 @@ enum BrowseModel {
             return []
         case .character("/"):
             state.prompt = ""
+            state.promptKind = .search
+            return []
+        case .character(":"):
+            guard case let .list(bottom) = state.screens[0], bottom.listing != .source(.xkcd) else {
+                state.message = "xkcd has no queries; s switches to books"
+                return []
+            }
+            state.prompt = ""
+            state.promptKind = .booksQuery
             return []
         case .escape, .left, .character("h"):
             if state.screens.count > 1 { state.screens.removeLast() }
@@ -218,8 +247,8 @@ enum BrowseModel {
             state.screens.append(.list(BrowseList(listing: .favorites, isLoading: true)))
             return [.load(.favorites, next: false)]
         case .character("s"):
-            guard case let .list(list) = state.screens[0], case let .source(current) = list.listing else { return [] }
-            let next: SourceName = current == .xkcd ? .books : .xkcd
+            guard case let .list(list) = state.screens[0] else { return [] }
+            let next: SourceName = list.listing == .source(.xkcd) ? .books : .xkcd
             state.screens = [.list(BrowseList(listing: .source(next), isLoading: true))]
             state.freshness = .unknown
             return [.load(.source(next), next: false)]
@@ -318,15 +347,39 @@ enum BrowseModel {
         case .enter:
             let terms = state.prompt?.trimmingWhitespace() ?? ""
             state.prompt = nil
-            guard !terms.isEmpty else { return [] }
-            state.screens.append(.list(BrowseList(listing: .search(terms), isLoading: true)))
-            return [.load(.search(terms), next: false)]
+            switch state.promptKind {
+            case .search:
+                guard !terms.isEmpty else { return [] }
+                state.screens.append(.list(BrowseList(listing: .search(terms), isLoading: true)))
+                return [.load(.search(terms), next: false)]
+            case .booksQuery:
+                let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(booksQuery(terms))
+                state.screens = [.list(BrowseList(listing: listing, isLoading: true))]
+                state.freshness = .unknown
+                return [.load(listing, next: false)]
+            }
         case let .character(character):
             if (state.prompt?.count ?? 0) < 200 { state.prompt?.append(character) }
         default:
             break
         }
         return []
+    }
+
+    /// `jane austen language:en,fr topic:love sort:ascending`: the words
+    /// searched for, and the filters named.
+    static func booksQuery(_ text: String) -> ListQuery {
+        var words: [String] = [], languages: [String] = [], topic: String?, sort: ListQuery.SortOrder?
+        for token in text.split(whereSeparator: \.isWhitespace).map(String.init) {
+            let parts = token.split(separator: ":", maxSplits: 1).map(String.init)
+            switch (parts.first?.lowercased(), parts.count) {
+            case ("language", 2), ("lang", 2): languages += parts[1].split(separator: ",").map(String.init)
+            case ("topic", 2): topic = [topic, parts[1]].compactMap { $0 }.joined(separator: " ")
+            case ("sort", 2): sort = ListQuery.SortOrder(rawValue: parts[1].lowercased())
+            default: words.append(token)
+            }
+        }
+        return ListQuery(search: words.isEmpty ? nil : words.joined(separator: " "), languages: languages, topic: topic, sort: sort)
     }
 
     private static func keepVisible(_ list: inout BrowseList, height: Int) {
@@ -340,7 +393,7 @@ enum BrowseModel {
     private static func loadMoreIfNear(_ list: inout BrowseList, height: Int) -> [BrowseEffect] {
         let isNear = list.selected >= list.rows.count - 1 - loadAhead || list.rows.count < list.top + height
         guard !list.isLoading, !list.isComplete, isNear else { return [] }
-        guard case .source = list.listing else { return [] }
+        guard list.listing.isPaged else { return [] }
         list.isLoading = true
         return [.load(list.listing, next: true)]
     }

@@ -113,7 +113,7 @@ final class BrowseSession {
             case let .load(listing, next):
                 load(listing, next: next)
             case let .refresh(listing):
-                if case let .source(source) = listing { worker.list(source, next: false, refresh: true) } else { load(listing, next: false) }
+                if listing.isPaged { worker.list(listing, next: false, refresh: true) } else { load(listing, next: false) }
             case let .showDetail(ref, width):
                 showDetail(ref, width: width)
             case let .toggleFavorite(ref):
@@ -133,8 +133,8 @@ final class BrowseSession {
 
     private func load(_ listing: BrowseListing, next: Bool) {
         switch listing {
-        case let .source(source):
-            worker.list(source, next: next, refresh: false)
+        case .source, .books:
+            worker.list(listing, next: next, refresh: false)
         case .favorites:
             let rows = ((try? cache.favorites(source: nil)) ?? []).map { BrowseRows.row($0, catalog: cache) }
             apply(.loaded(.favorites, rows, replacing: true, isComplete: true, total: rows.count))
@@ -270,16 +270,20 @@ final class BrowseWorker: @unchecked Sendable {
     }
 
     /// The newest page (`next` false) or the one after those listed.
-    func list(_ source: SourceName, next: Bool, refresh: Bool) {
+    func list(_ listing: BrowseListing, next: Bool, refresh: Bool) {
+        let (source, query): (SourceName, ListQuery) = switch listing {
+        case let .source(source): (source, ListQuery())
+        case let .books(query): (.books, query)
+        case .favorites, .search: (.xkcd, ListQuery())
+        }
         queue.async { [self] in
             guard let catalog = refresh ? refreshing : catalog else { return }
-            let listing = BrowseListing.source(source)
             let warningsBefore = catalog.warnings.count
             do {
-                let items = next ? try catalog.more(source, query: ListQuery()) : try catalog.list(source, query: ListQuery())
+                let items = next ? try catalog.more(source, query: query) : try catalog.list(source, query: query)
                 let rows = items.map { BrowseRows.row($0, catalog: catalog) }
                 // xkcd numbers its comics: the newest number is how many there are.
-                let total = source == .xkcd ? (next ? nil : rows.first?.ref.id) : nil
+                let total = source == .xkcd ? (next ? nil : rows.first?.ref.id) : try? catalog.listingTotal(source, query: query)
                 let isComplete = items.isEmpty || (source == .xkcd && rows.last?.ref.id == 1)
                 post(.loaded(listing, rows, replacing: !next, isComplete: isComplete, total: total))
                 if let warning = catalog.warnings.dropFirst(warningsBefore).last {

@@ -32,7 +32,7 @@ enum BrowseView {
     private static func rows(_ list: BrowseList, height: Int, columns: Int) -> [BrowseLine] {
         let shown = list.rows.dropFirst(list.top).prefix(height)
         let idWidth = max(4, shown.map { String($0.ref.id).count }.max() ?? 0)
-        let showsSource = list.listing != .source(.xkcd) && list.listing != .source(.books)
+        let showsSource = !list.listing.isPaged
         let detailWidth = min(28, (columns - idWidth - 4) / 3, shown.map { DisplayWidth.of($0.detail) }.max() ?? 0)
         var lines = shown.enumerated().map { offset, row -> BrowseLine in
             let id = showsSource ? "\(row.ref.source.rawValue):\(row.ref.id)" : String(row.ref.id)
@@ -59,7 +59,9 @@ enum BrowseView {
 
     /// Source and query, position, freshness; or the prompt, or a message.
     static func status(_ state: BrowseState, now: Date) -> String {
-        if let prompt = state.prompt { return "search: " + prompt + "▏" }
+        if let prompt = state.prompt {
+            return (state.promptKind == .search ? "search: " : "books query (words language:en topic:… sort:…): ") + prompt + "▏"
+        }
         if let message = state.message { return " " + message }
         var parts: [String] = []
         switch state.visible {
@@ -80,9 +82,19 @@ enum BrowseView {
     private static func title(of listing: BrowseListing) -> String {
         switch listing {
         case let .source(source): source.rawValue
+        case let .books(query): "books: " + describe(query)
         case .favorites: "favourites"
         case let .search(terms): "search: " + TerminalText.sanitize(terms, singleLine: true)
         }
+    }
+
+    private static func describe(_ query: ListQuery) -> String {
+        var parts: [String] = []
+        if let search = query.search { parts.append(TerminalText.sanitize(search, singleLine: true)) }
+        if !query.languages.isEmpty { parts.append("language " + query.languages.joined(separator: ",")) }
+        if let topic = query.topic { parts.append("topic " + TerminalText.sanitize(topic, singleLine: true)) }
+        if let sort = query.sort { parts.append("sort " + sort.rawValue) }
+        return parts.joined(separator: ", ")
     }
 
     static func freshness(_ freshness: BrowseFreshness, now: Date) -> String {
