@@ -9,14 +9,18 @@ The loopback fixture server stands in for xkcd.com and Gutendex; the large
 cache (100,000 books, 3,000 comics) is written straight into a database the
 binary created, so its schema is comics' own, and indexed through its view.
 """
+import fcntl
 import json
 import os
+import select
 import shutil
 import sqlite3
 import statistics
 import subprocess
 import sys
+import struct
 import tempfile
+import termios
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -68,6 +72,51 @@ def peak_rss(arguments, env, check=True):
     with tempfile.NamedTemporaryFile(mode="r") as report:
         run(["/usr/bin/time", "-f", "%M", "-o", report.name] + arguments, env, check)
         return int(report.read().split()[-1])
+
+
+class Browse:
+    """`comics browse` in a pseudo-terminal of 80x24."""
+
+    def __init__(self, binary, env):
+        self.started = time.perf_counter()
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.setsid()
+            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+            for descriptor in (0, 1, 2):
+                os.dup2(slave, descriptor)
+            os.execve(binary, [binary, "browse"], dict(env, TERM="xterm-256color", LANG="C.UTF-8"))
+        os.close(slave)
+        self.master = master
+        self.output = b""
+
+    def read_until(self, text, timeout=10.0):
+        """Seconds from start until `text` was drawn."""
+        deadline = time.time() + timeout
+        while text.encode() not in self.output and time.time() < deadline:
+            if select.select([self.master], [], [], 0.5)[0]:
+                self.output += os.read(self.master, 65536)
+        if text.encode() not in self.output:
+            raise SystemExit("browse never drew %r" % text)
+        return time.perf_counter() - self.started
+
+    def settle(self, quiet=0.2):
+        while select.select([self.master], [], [], quiet)[0]:
+            chunk = os.read(self.master, 65536)
+            if not chunk:
+                return
+            self.output += chunk
+
+    def peak_rss(self):
+        with open("/proc/%d/status" % self.pid) as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+
+    def quit(self):
+        os.write(self.master, b"q")
+        os.waitpid(self.pid, 0)
+        os.close(self.master)
 
 
 def median(arguments, env, runs, prepare=None):
@@ -235,6 +284,32 @@ def main():
                        "<= 20 ms")
         list_rss = max(peak_rss([binary, "list"], env) for _ in range(3))
         report.add("4. large cache: peak RSS of list", "%d MiB" % (list_rss // 1024), "", None, "<= 20 MB")
+
+        # 5. browse on the large cache: start to the first frame, and peak
+        # memory once the selection has been taken through all 3,000 comics
+        # (G goes to the last row held, which loads the next page).
+        def first_frame():
+            browse = Browse(binary, env)
+            elapsed = browse.read_until("Comic 2999")
+            browse.quit()
+            return elapsed
+
+        report.add("5. browse: start to first frame, warm", statistics.median(first_frame() for _ in range(runs)),
+                   "", None, "<= 50 ms")
+        browse = Browse(binary, env)
+        browse.read_until("Comic 2999")
+        browse.settle()
+        first_rss = browse.peak_rss()
+        for _ in range(320):
+            os.write(browse.master, b"G")
+            browse.settle(0.05)
+        os.write(browse.master, b"k")
+        browse.settle()
+        scrolled = b"Comic 2 " in browse.output or b"Comic 1 " in browse.output
+        scrolled_rss = browse.peak_rss()
+        browse.quit()
+        report.add("5. browse peak RSS, whole archive scrolled" + ("" if scrolled else " (did not reach the end)"),
+                   "%d MiB" % (scrolled_rss // 1024), "at the first frame", "%d MiB" % (first_rss // 1024), "flat")
 
         copy = os.path.join(work, "copy.db")
 
