@@ -103,6 +103,38 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    /// The detail screen draws the picture under the text, in symbols
+    /// fitted to the pane; images=never leaves it out.
+    func testTheDetailScreenDrawsThePicture() throws {
+        var comic = FixtureServer.comic(201, title: "Pictured")
+        if case var .object(members) = comic {
+            members.removeAll { $0.0 == "img" }
+            members.append(("img", .string("\(server.baseURL)/images/comic.png")))
+            comic = .object(members)
+        }
+        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", comic)]))]))
+        let session = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)
+        XCTAssertTrue(try session.wait(for: "Pictured"))
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "█▌"), session.screen.joined(separator: "\n"))
+        let picture = session.screen.filter { $0.contains("██") }
+        XCTAssertGreaterThan(picture.count, 8, session.screen.joined(separator: "\n"))
+        XCTAssertTrue(picture.allSatisfy { $0.unicodeScalars.count <= 60 }, "fitted to the pane (the symbols are narrow)")
+        try session.send("q")
+        XCTAssertNotNil(try session.finish())
+
+        XCTAssertEqual(try comics.run(["config", "set", "images", "never"]).status, 0)
+        let plain = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)
+        XCTAssertTrue(try plain.wait(for: "Pictured"))
+        try plain.send("\r")
+        XCTAssertTrue(try plain.wait(for: "Cached:"))
+        Thread.sleep(forTimeInterval: 1)
+        try plain.send("j")
+        XCTAssertFalse(plain.screen.contains { $0.contains("██") }, "images=never")
+        try plain.send("q")
+        XCTAssertNotNil(try plain.finish())
+    }
+
     func testHelpListsTheKeys() throws {
         let session = try browse()
         try session.send("?")

@@ -56,6 +56,11 @@ struct BrowseDetail: Equatable {
     var lines: [String]
     var top = 0
     var isFavorite: Bool
+    /// The picture drawn in symbols, a line a row, under the text.
+    var picture: [String] = []
+
+    /// What the screen scrolls through: the text, then the picture.
+    var shownLines: [String] { picture.isEmpty ? lines : lines + [""] + picture }
 }
 
 enum BrowseScreen: Equatable {
@@ -110,6 +115,7 @@ enum BrowseEvent: Equatable {
     case loadFailed(BrowseListing, reason: String, copyFrom: Date?)
     case refreshed(Date)
     case detailLoaded(BrowseDetail)
+    case pictureLoaded(ItemRef, [String])
     /// Another connection wrote: favourites and titles as they are now.
     case favoritesChanged(Set<ItemRef>)
 }
@@ -200,7 +206,13 @@ enum BrowseModel {
             guard case let .detail(shown) = state.visible, shown.ref == detail.ref else { return [] }
             var updated = detail
             updated.top = min(shown.top, max(0, detail.lines.count - 1))
+            if updated.picture.isEmpty { updated.picture = shown.picture }
             state.screens[state.screens.count - 1] = .detail(updated)
+            return []
+        case let .pictureLoaded(ref, picture):
+            guard case var .detail(shown) = state.visible, shown.ref == ref else { return [] }
+            shown.picture = picture
+            state.screens[state.screens.count - 1] = .detail(shown)
             return []
         case let .favoritesChanged(favorites):
             for index in state.screens.indices {
@@ -308,7 +320,7 @@ enum BrowseModel {
         case .pageDown, .character(" "): detail.top += height
         case .pageUp: detail.top -= height
         case .home, .character("g"): detail.top = 0
-        case .end, .character("G"): detail.top = detail.lines.count - height
+        case .end, .character("G"): detail.top = detail.shownLines.count - height
         case .character("f"):
             detail.isFavorite.toggle()
             return [.toggleFavorite(detail.ref)]
@@ -319,7 +331,7 @@ enum BrowseModel {
         default:
             return []
         }
-        detail.top = max(0, min(detail.top, detail.lines.count - height))
+        detail.top = max(0, min(detail.top, detail.shownLines.count - height))
         return []
     }
 

@@ -156,6 +156,9 @@ final class BrowseSession {
         } else {
             worker.detail(ref, width: width)
         }
+        if (try? cache.imagePreference) != .never, let executable = CommandContext.executablePath() {
+            worker.picture(ref, columns: width, rows: state.listHeight - 1, environment: context.environment, executable: executable)
+        }
     }
 
     /// The item's page in `$BROWSER` or `xdg-open`, detached from the screen.
@@ -294,6 +297,23 @@ final class BrowseWorker: @unchecked Sendable {
             } catch {
                 post(.loadFailed(listing, reason: TerminalText.sanitize("\(error)", singleLine: true), copyFrom: nil))
             }
+        }
+    }
+
+    /// The item's picture in Unicode symbols (shapes, no colour: the screen
+    /// is ncurses', and a graphics protocol would draw beside it), fitted to
+    /// the pane and drawn by the time-limited child `show` uses.
+    func picture(_ ref: ItemRef, columns: Int, rows: Int, environment: [String: String], executable: String) {
+        queue.async { [self] in
+            guard let catalog, let cached = try? catalog.show(.item(ref)), case let .image(file) = catalog.image(of: cached) else { return }
+            let choice = GraphicsChoice(mode: .symbols, colors: .none, tmuxPassthrough: false)
+            guard let drawn = try? PictureProcess.draw(
+                file, columns: max(8, columns - 1), rows: max(4, rows), choice: choice, cellSize: (width: 10, height: 20),
+                environment: environment, executable: executable)
+            else { return }
+            let lines = drawn.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { TerminalText.sanitize(String($0), singleLine: true) }
+            post(.pictureLoaded(ref, Array(lines.reversed().drop { $0.trimmingWhitespace().isEmpty }.reversed())))
         }
     }
 

@@ -17,7 +17,7 @@ enum BrowseView {
         var lines: [BrowseLine]
         switch state.visible {
         case let .list(list): lines = rows(list, height: height, columns: state.columns)
-        case let .detail(detail): lines = Array(detail.lines.dropFirst(detail.top).prefix(height)).map { BrowseLine(text: $0) }
+        case let .detail(detail): lines = Array(detail.shownLines.dropFirst(detail.top).prefix(height)).map { BrowseLine(text: $0) }
         }
         if state.showsHelp { lines = help(columns: state.columns, height: height) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
