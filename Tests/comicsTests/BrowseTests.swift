@@ -72,6 +72,17 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    /// A refresh by another process changes a title: the row shows it
+    /// within a second, without a key press.
+    func testARowChangedElsewhereIsRedrawn() throws {
+        let session = try browse()
+        try server.control(.object([("comics", .object([("199", FixtureServer.comic(199, title: "Left-Hand Rule"))]))]))
+        XCTAssertEqual(try comics.run(["show", "199", "--refresh"]).status, 0)
+        XCTAssertTrue(try session.wait(for: "Left-Hand Rule", timeout: 5), session.screen.joined(separator: "\n"))
+        XCTAssertNil(session.row(containing: "Right-Hand Rule"))
+        try quit(session)
+    }
+
     func testSearchListsLocalMatchesAndOpensOne() throws {
         let session = try browse()
         try session.send("/perspective")
@@ -210,6 +221,12 @@ final class BrowseTests: EndToEndTestCase {
         let wide = try XCTUnwrap(session.row(containing: "漢字"))
         XCTAssertTrue(wide.hasSuffix("…"), wide)
         XCTAssertEqual(session.screen[1].hasPrefix("   201"), true, "the wide title did not wrap into the next row")
+        try quit(session)
+    }
+
+    func testBareComicsOnATerminalBrowses() throws {
+        let session = try TerminalSession(comics, [])
+        XCTAssertTrue(try session.wait(for: "Bill Nye"), session.screen.joined(separator: "\n"))
         try quit(session)
     }
 

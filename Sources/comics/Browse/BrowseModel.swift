@@ -116,8 +116,10 @@ enum BrowseEvent: Equatable {
     case refreshed(Date)
     case detailLoaded(BrowseDetail)
     case pictureLoaded(ItemRef, [String])
-    /// Another connection wrote: favourites and titles as they are now.
+    /// Another connection wrote: favourites as they are now.
     case favoritesChanged(Set<ItemRef>)
+    /// Another connection wrote: rows as the cache holds them now.
+    case rowsChanged([BrowseRow])
 }
 
 /// What the model asks the runtime to do.
@@ -213,6 +215,14 @@ enum BrowseModel {
             guard case var .detail(shown) = state.visible, shown.ref == ref else { return [] }
             shown.picture = picture
             state.screens[state.screens.count - 1] = .detail(shown)
+            return []
+        case let .rowsChanged(changed):
+            let byRef = Dictionary(changed.map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in first })
+            for index in state.screens.indices {
+                guard case var .list(list) = state.screens[index] else { continue }
+                for row in list.rows.indices { if let fresh = byRef[list.rows[row].ref] { list.rows[row] = fresh } }
+                state.screens[index] = .list(list)
+            }
             return []
         case let .favoritesChanged(favorites):
             for index in state.screens.indices {

@@ -103,6 +103,11 @@ final class BrowseSession {
         lastChange = counter
         let favorites = (try? cache.favorites(source: nil)).map { Set($0.map(\.ref)) } ?? []
         apply(.favoritesChanged(favorites))
+        // The rows on screen, as a refresh or a sync left them.
+        if case let .list(list) = state.visible {
+            let shown = list.rows.dropFirst(list.top).prefix(state.listHeight)
+            apply(.rowsChanged(shown.compactMap { row in (try? cache.show(.item(row.ref))).map { BrowseRows.row($0, catalog: cache) } }))
+        }
     }
 
     // MARK: - Effects
