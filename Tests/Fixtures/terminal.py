@@ -10,6 +10,10 @@ object per line on stdin, and reads one JSON answer per line on stdout:
   {"op": "wait", "text": "Bill Nye", "timeout": 5}
                                               until the screen shows it
   {"op": "wait_gone", "text": "loading", "timeout": 5}
+  {"op": "wait_raw", "text": "\u001b_G", "count": 1, "timeout": 5}
+                                              until the program has written
+                                              that (graphics pyte cannot
+                                              show) at least `count` times
   {"op": "screen"}                            the screen once output settles
   {"op": "resize", "rows": 30, "columns": 100}
   {"op": "signal", "name": "TERM"}
@@ -85,7 +89,9 @@ def read_available(timeout):
         return False
     if not data:
         return False
-    state["stream"].feed(data.decode("utf-8", errors="replace"))
+    text = data.decode("utf-8", errors="replace")
+    state["raw"] = state.get("raw", "") + text
+    state["stream"].feed(text)
     return True
 
 
@@ -152,6 +158,15 @@ def wait(command, gone=False):
     answer(False)
 
 
+def wait_raw(command):
+    deadline = time.time() + command.get("timeout", 5)
+    wanted = command.get("count", 1)
+    while time.time() < deadline and state.get("raw", "").count(command["text"]) < wanted:
+        read_available(0.05)
+    count = state.get("raw", "").count(command["text"])
+    answer(count >= wanted, raw_count=count)
+
+
 def finish(command):
     deadline = time.time() + command.get("timeout", 5)
     while alive() and time.time() < deadline:
@@ -177,6 +192,8 @@ def main():
             wait(command)
         elif op == "wait_gone":
             wait(command, gone=True)
+        elif op == "wait_raw":
+            wait_raw(command)
         elif op == "screen":
             settle()
             answer()

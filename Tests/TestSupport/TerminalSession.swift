@@ -57,6 +57,15 @@ public final class TerminalSession {
         try step(.object([("op", .string("wait_gone")), ("text", .string(text)), ("timeout", .double(timeout))]))
     }
 
+    /// Waits until the program has written `text` at least `count` times
+    /// in all (what the emulator cannot show, such as graphics).
+    @discardableResult
+    public func wait(forOutput text: String, count: Int = 1, timeout: Double = 10) throws -> Bool {
+        try step(.object([
+            ("op", .string("wait_raw")), ("text", .string(text)), ("count", .int(count)), ("timeout", .double(timeout)),
+        ]))
+    }
+
     public func resize(rows: Int, columns: Int) throws {
         try step(.object([("op", .string("resize")), ("rows", .int(rows)), ("columns", .int(columns))]))
     }

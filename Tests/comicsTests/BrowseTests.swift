@@ -146,6 +146,31 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertNotNil(try plain.finish())
     }
 
+    /// In kitty the picture is kitty graphics, written once where its rows
+    /// are in view, and deleted when they leave.
+    func testKittyGraphicsAreWrittenOverTheirRows() throws {
+        var comic = FixtureServer.comic(201, title: "Pictured")
+        if case var .object(members) = comic {
+            members.removeAll { $0.0 == "img" }
+            members.append(("img", .string("\(server.baseURL)/images/comic.png")))
+            comic = .object(members)
+        }
+        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", comic)]))]))
+        comics.environment["KITTY_WINDOW_ID"] = "1"
+        let session = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)
+        XCTAssertTrue(try session.wait(for: "Pictured"))
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "Cached:"))
+        try session.send("G")
+        XCTAssertTrue(try session.wait(forOutput: "\u{1B}_Ga=T"), "the image, once its rows are in view")
+        try session.send("j")
+        XCTAssertFalse(try session.wait(forOutput: "\u{1B}_Ga=T", count: 2, timeout: 1), "a frame that leaves it in place writes it not again")
+        try session.send("\u{1B}")
+        XCTAssertTrue(try session.wait(forOutput: "\u{1B}_Ga=d"), "deleted when the detail screen goes")
+        try session.send("q")
+        XCTAssertNotNil(try session.finish())
+    }
+
     func testHelpListsTheKeys() throws {
         let session = try browse()
         try session.send("?")

@@ -56,11 +56,23 @@ struct BrowseDetail: Equatable {
     var lines: [String]
     var top = 0
     var isFavorite: Bool
-    /// The picture drawn in symbols, a line a row, under the text.
+    /// The picture under the text: lines of symbols, or, for a graphics
+    /// protocol, blank rows it is drawn over.
     var picture: [String] = []
+    /// The picture as kitty, iTerm2 or sixel graphics, drawn over `picture`'s rows.
+    var graphics: String?
 
     /// What the screen scrolls through: the text, then the picture.
     var shownLines: [String] { picture.isEmpty ? lines : lines + [""] + picture }
+
+    /// The screen row where the graphics go, when all of their rows are in
+    /// view with `top` first of `height`; nil otherwise.
+    func graphicsRow(height: Int) -> Int? {
+        guard graphics != nil, !picture.isEmpty else { return nil }
+        let first = lines.count + 1
+        guard first >= top, first + picture.count <= top + height else { return nil }
+        return first - top
+    }
 }
 
 enum BrowseScreen: Equatable {
@@ -115,7 +127,7 @@ enum BrowseEvent: Equatable {
     case loadFailed(BrowseListing, reason: String, copyFrom: Date?)
     case refreshed(Date)
     case detailLoaded(BrowseDetail)
-    case pictureLoaded(ItemRef, [String])
+    case pictureLoaded(ItemRef, [String], graphics: String?)
     /// Another connection wrote: favourites as they are now.
     case favoritesChanged(Set<ItemRef>)
     /// Another connection wrote: rows as the cache holds them now.
@@ -208,12 +220,16 @@ enum BrowseModel {
             guard case let .detail(shown) = state.visible, shown.ref == detail.ref else { return [] }
             var updated = detail
             updated.top = min(shown.top, max(0, detail.lines.count - 1))
-            if updated.picture.isEmpty { updated.picture = shown.picture }
+            if updated.picture.isEmpty {
+                updated.picture = shown.picture
+                updated.graphics = shown.graphics
+            }
             state.screens[state.screens.count - 1] = .detail(updated)
             return []
-        case let .pictureLoaded(ref, picture):
+        case let .pictureLoaded(ref, picture, graphics):
             guard case var .detail(shown) = state.visible, shown.ref == ref else { return [] }
             shown.picture = picture
+            shown.graphics = graphics
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
         case let .rowsChanged(changed):

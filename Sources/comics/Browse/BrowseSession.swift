@@ -18,6 +18,16 @@ final class BrowseSession {
     private var state: BrowseState
     private var decoder = KeyDecoder()
     private var lastChange = 0
+    /// Where graphics were last written (item and screen row), to write
+    /// them again only when that changes.
+    private var graphicsPlacement: (ref: ItemRef, row: Int)?
+    /// Symbols in plain shapes unless the terminal draws pixels.
+    private lazy var graphicsChoice: GraphicsChoice = {
+        let chosen = GraphicsChoice.choose(
+            .auto, environment: context.environment, abilities: Imaging.abilities(environment: context.environment),
+            colorForbidden: true)
+        return chosen.mode == .symbols ? GraphicsChoice(mode: .symbols, colors: .none, tmuxPassthrough: false) : chosen
+    }()
     private var lastChangeCheck = Date()
 
     init(context: CommandContext, source: SourceName) throws {
@@ -162,7 +172,9 @@ final class BrowseSession {
             worker.detail(ref, width: width)
         }
         if (try? cache.imagePreference) != .never, let executable = CommandContext.executablePath() {
-            worker.picture(ref, columns: width, rows: state.listHeight - 1, environment: context.environment, executable: executable)
+            worker.picture(
+                ref, columns: width, rows: state.listHeight - 1, choice: graphicsChoice, environment: context.environment,
+                executable: executable)
         }
     }
 
@@ -195,6 +207,43 @@ final class BrowseSession {
             }
         }
         comics_terminal_show()
+        placeGraphics()
+    }
+
+    /// Graphics are written after ncurses has drawn the frame, over the
+    /// blank rows kept for them, when all of them are in view; kitty's are
+    /// deleted first (they stay until deleted), and pixels written by the
+    /// others are painted over by a full repaint when they leave.
+    private func placeGraphics() {
+        var wanted: (ref: ItemRef, row: Int, graphics: String)?
+        if case let .detail(detail) = state.visible, !state.showsHelp, let row = detail.graphicsRow(height: state.listHeight),
+           let graphics = detail.graphics {
+            wanted = (detail.ref, row, graphics)
+        }
+        guard wanted?.ref != graphicsPlacement?.ref || wanted?.row != graphicsPlacement?.row else { return }
+        if graphicsPlacement != nil {
+            if graphicsChoice.mode == .kitty {
+                writeToTerminal(graphicsChoice.wrapped("\u{1B}_Ga=d,q=2\u{1B}\\"))
+            } else {
+                comics_terminal_repaint_all()
+                comics_terminal_show()
+            }
+        }
+        graphicsPlacement = wanted.map { ($0.ref, $0.row) }
+        if let wanted {
+            writeToTerminal("\u{1B}7\u{1B}[\(wanted.row + 1);1H" + wanted.graphics + "\u{1B}8")
+        }
+    }
+
+    private func writeToTerminal(_ text: String) {
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
     }
 }
 
@@ -305,20 +354,25 @@ final class BrowseWorker: @unchecked Sendable {
         }
     }
 
-    /// The item's picture in Unicode symbols (shapes, no colour: the screen
-    /// is ncurses', and a graphics protocol would draw beside it), fitted to
-    /// the pane and drawn by the time-limited child `show` uses.
-    func picture(_ ref: ItemRef, columns: Int, rows: Int, environment: [String: String], executable: String) {
+    /// The item's picture fitted to the pane, drawn by the time-limited
+    /// child `show` uses: as kitty, iTerm2 or sixel graphics where the
+    /// terminal has them (written over blank rows after ncurses draws), else
+    /// in Unicode symbols, shapes without colour, as lines of text.
+    func picture(_ ref: ItemRef, columns: Int, rows: Int, choice: GraphicsChoice, environment: [String: String], executable: String) {
         queue.async { [self] in
             guard let catalog, let cached = try? catalog.show(.item(ref)), case let .image(file) = catalog.image(of: cached) else { return }
-            let choice = GraphicsChoice(mode: .symbols, colors: .none, tmuxPassthrough: false)
+            let size = (columns: max(8, columns - 1), rows: max(4, rows))
             guard let drawn = try? PictureProcess.draw(
-                file, columns: max(8, columns - 1), rows: max(4, rows), choice: choice, cellSize: (width: 10, height: 20),
+                file, columns: size.columns, rows: size.rows, choice: choice, cellSize: (width: 10, height: 20),
                 environment: environment, executable: executable)
             else { return }
+            if choice.mode != .symbols {
+                post(.pictureLoaded(ref, Array(repeating: "", count: size.rows), graphics: choice.wrapped(drawn.text)))
+                return
+            }
             let lines = drawn.text.split(separator: "\n", omittingEmptySubsequences: false)
                 .map { TerminalText.sanitize(String($0), singleLine: true) }
-            post(.pictureLoaded(ref, Array(lines.reversed().drop { $0.trimmingWhitespace().isEmpty }.reversed())))
+            post(.pictureLoaded(ref, Array(lines.reversed().drop { $0.trimmingWhitespace().isEmpty }.reversed()), graphics: nil))
         }
     }
 
