@@ -30,16 +30,25 @@
     X(bool, isendwin, (void)) \
     X(int, resizeterm, (int rows, int columns)) \
     X(int, getmaxy, (const WINDOW *window)) \
-    X(int, getmaxx, (const WINDOW *window))
+    X(int, getmaxx, (const WINDOW *window)) \
+    X(bool, has_colors, (void)) \
+    X(int, start_color, (void)) \
+    X(int, use_default_colors, (void)) \
+    X(int, init_pair, (short pair, short foreground, short background))
 
 #define DECLARE_POINTER(result, name, parameters) result(*call_##name) parameters;
 static struct {
     TERMINAL_FUNCTIONS(DECLARE_POINTER)
     WINDOW **stdscr;
+    int *color_pairs;
 } ncurses;
 
 static SCREEN *screen;
 static int is_open;
+/* Colour pairs handed out so far: pair n+1 is (pair_colors[n][0], [1]). */
+static short pair_colors[4096][2];
+static int pairs_used;
+static int pairs_available;
 
 static int load(char *error, size_t error_size) {
     static int state = 0; /* 0: not tried, 1: loaded, -1: failed */
@@ -55,8 +64,8 @@ static int load(char *error, size_t error_size) {
         }
         TERMINAL_FUNCTIONS(RESOLVE)
 #undef RESOLVE
-        if (state == 1 && !(ncurses.stdscr = dlsym(library, "stdscr"))) {
-            snprintf(failure, sizeof failure, "ncursesw lacks stdscr");
+        if (state == 1 && (!(ncurses.stdscr = dlsym(library, "stdscr")) || !(ncurses.color_pairs = dlsym(library, "COLOR_PAIRS")))) {
+            snprintf(failure, sizeof failure, "ncursesw lacks stdscr or COLOR_PAIRS");
             state = -1;
         }
     }
@@ -80,6 +89,12 @@ int comics_terminal_open(char *error, size_t error_size) {
     ncurses.call_nonl();
     ncurses.call_intrflush(*ncurses.stdscr, FALSE);
     ncurses.call_curs_set(0);
+    pairs_used = 0;
+    pairs_available = 0;
+    if (ncurses.call_has_colors() && ncurses.call_start_color() == OK) {
+        ncurses.call_use_default_colors();
+        pairs_available = *ncurses.color_pairs - 1;
+    }
     is_open = 1;
     return 0;
 }
@@ -108,14 +123,29 @@ void comics_terminal_resize(int rows, int columns) { ncurses.call_resizeterm(row
 
 void comics_terminal_erase(void) { ncurses.call_werase(*ncurses.stdscr); }
 
+int comics_terminal_color_pair(int foreground, int background) {
+    for (int index = 0; index < pairs_used; index++) {
+        if (pair_colors[index][0] == foreground && pair_colors[index][1] == background) return index + 1;
+    }
+    if (pairs_used >= pairs_available || pairs_used >= (int)(sizeof pair_colors / sizeof pair_colors[0])) return 0;
+    if (ncurses.call_init_pair((short)(pairs_used + 1), (short)foreground, (short)background) != OK) return 0;
+    pair_colors[pairs_used][0] = (short)foreground;
+    pair_colors[pairs_used][1] = (short)background;
+    return ++pairs_used;
+}
+
 void comics_terminal_put(int row, int column, const uint32_t *text, int length, int attributes) {
+    comics_terminal_put_colored(row, column, text, length, attributes, 0);
+}
+
+void comics_terminal_put_colored(int row, int column, const uint32_t *text, int length, int attributes, int pair) {
     attr_t bits = A_NORMAL;
     if (attributes & COMICS_TEXT_BOLD) bits |= A_BOLD;
     if (attributes & COMICS_TEXT_REVERSE) bits |= A_REVERSE;
     if (attributes & COMICS_TEXT_DIM) bits |= A_DIM;
     if (attributes & COMICS_TEXT_UNDERLINE) bits |= A_UNDERLINE;
     WINDOW *window = *ncurses.stdscr;
-    ncurses.call_wattr_set(window, bits, 0, NULL);
+    ncurses.call_wattr_set(window, bits, (short)pair, NULL);
     ncurses.call_mvwaddnwstr(window, row, column, (const wchar_t *)text, length);
     ncurses.call_wattr_set(window, A_NORMAL, 0, NULL);
 }

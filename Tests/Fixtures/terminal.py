@@ -21,8 +21,9 @@ object per line on stdin, and reads one JSON answer per line on stdout:
                                               whether the terminal modes
                                               (stty -g) are as before
 
-Every answer has "screen" (its lines, right-trimmed), "alive", and "ok"
-(false when a wait timed out).
+Every answer has "screen" (its lines, right-trimmed), "alive", "ok"
+(false when a wait timed out) and "colored_cells" (cells whose background
+is not the default).
 """
 import fcntl
 import json
@@ -115,8 +116,14 @@ def alive():
     return False
 
 
+def colored_cells():
+    """How many cells have a background colour other than the default."""
+    buffer = state["screen"].buffer
+    return sum(1 for row in buffer.values() for cell in row.values() if cell.bg != "default")
+
+
 def answer(ok=True, **extra):
-    reply = {"ok": ok, "screen": screen(), "alive": alive()}
+    reply = {"ok": ok, "screen": screen(), "alive": alive(), "colored_cells": colored_cells()}
     reply.update(extra)
     print(json.dumps(reply), flush=True)
 

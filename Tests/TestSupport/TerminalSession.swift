@@ -9,6 +9,8 @@ public final class TerminalSession {
     /// The screen after the last step: one string a row.
     public private(set) var screen: [String] = []
     public private(set) var isAlive = true
+    /// Cells of the screen with a background colour other than the default.
+    public private(set) var coloredCells = 0
     private let process: ChildProcess
     private let commands: TestPipe
     private let answers: TestPipe
@@ -100,6 +102,7 @@ public final class TerminalSession {
         let reply = try JSONValue.parse(answers.readLine())
         if case let .array(rows)? = reply["screen"] { screen = rows.compactMap(\.stringValue) }
         isAlive = reply["alive"] == .bool(true)
+        coloredCells = reply["colored_cells"]?.intValue ?? 0
         return reply
     }
 }

@@ -184,3 +184,18 @@ final class BrowseKeysDocumentationTests: XCTestCase {
         }
     }
 }
+
+/// Chafa's symbols, read into runs of colours for ncurses to draw.
+final class SymbolPictureTests: XCTestCase {
+    func testColoursBecomeRunsAndNothingElseSurvives() {
+        let drawn = "\u{1B}[?25l\u{1B}[38;5;254m\u{1B}[48;5;237m▌▌\u{1B}[39m\u{1B}[48;5;231m  \u{1B}[0m\n"
+            + "\u{1B}[7m\u{1B}[38;5;1m\u{1B}[48;5;2mx\u{1B}[27m\u{1B}]0;owned\u{07}y\u{1B}[m\n"
+        let lines = SymbolPicture.runs(drawn)
+        XCTAssertEqual(lines.count, 2)
+        XCTAssertEqual(lines[0], [
+            BrowseRun(text: "▌▌", foreground: 254, background: 237), BrowseRun(text: "  ", foreground: -1, background: 231),
+        ])
+        XCTAssertEqual(lines[1].first, BrowseRun(text: "x", foreground: 2, background: 1), "inverse swaps the colours")
+        XCTAssertFalse(lines[1].map(\.text).joined().unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x07 })
+    }
+}

@@ -126,13 +126,27 @@ final class BrowseTests: EndToEndTestCase {
         try server.control(.object([("latest", .int(201)), ("comics", .object([("201", comic)]))]))
         let session = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)
         XCTAssertTrue(try session.wait(for: "Pictured"))
+        XCTAssertEqual(session.coloredCells, 0)
         try session.send("\r")
-        XCTAssertTrue(try session.wait(for: "█▌"), session.screen.joined(separator: "\n"))
-        let picture = session.screen.filter { $0.contains("██") }
-        XCTAssertGreaterThan(picture.count, 8, session.screen.joined(separator: "\n"))
-        XCTAssertTrue(picture.allSatisfy { $0.unicodeScalars.count <= 60 }, "fitted to the pane (the symbols are narrow)")
+        XCTAssertTrue(try session.wait(for: "▌"), session.screen.joined(separator: "\n"))
+        try session.send("G")
+        XCTAssertGreaterThan(session.coloredCells, 300, "the picture in colour, drawn by ncurses")
         try session.send("q")
         XCTAssertNotNil(try session.finish())
+
+        // NO_COLOR: shapes only.
+        comics.environment["NO_COLOR"] = "1"
+        let shapes = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)
+        XCTAssertTrue(try shapes.wait(for: "Pictured"))
+        try shapes.send("\r")
+        XCTAssertTrue(try shapes.wait(for: "█▌"), shapes.screen.joined(separator: "\n"))
+        let picture = shapes.screen.filter { $0.contains("██") }
+        XCTAssertGreaterThan(picture.count, 8, shapes.screen.joined(separator: "\n"))
+        XCTAssertTrue(picture.allSatisfy { $0.unicodeScalars.count <= 60 }, "fitted to the pane (the symbols are narrow)")
+        XCTAssertEqual(shapes.coloredCells, 0)
+        try shapes.send("q")
+        XCTAssertNotNil(try shapes.finish())
+        comics.environment["NO_COLOR"] = nil
 
         XCTAssertEqual(try comics.run(["config", "set", "images", "never"]).status, 0)
         let plain = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)

@@ -38,6 +38,12 @@ void comics_terminal_erase(void);
 /* `length` UCS-4 scalars at (row, column) with COMICS_TEXT_* attributes;
    the caller has measured them to fit. */
 void comics_terminal_put(int row, int column, const uint32_t *text, int length, int attributes);
+/* The same, in a colour pair from comics_terminal_color_pair. */
+void comics_terminal_put_colored(int row, int column, const uint32_t *text, int length, int attributes, int pair);
+/* A pair for two of the 256 indexed colours (-1: the terminal's default),
+   made the first time it is asked for; 0 (no colour) when the terminal has
+   none or the pairs run out. */
+int comics_terminal_color_pair(int foreground, int background);
 void comics_terminal_show(void);
 /* The next `show` repaints every cell (after something else wrote to the terminal). */
 void comics_terminal_repaint_all(void);

@@ -61,6 +61,8 @@ struct BrowseDetail: Equatable {
     var picture: [String] = []
     /// The picture as kitty, iTerm2 or sixel graphics, drawn over `picture`'s rows.
     var graphics: String?
+    /// The colours of `picture`'s symbols, a line a row; empty without colour.
+    var pictureColors: [[BrowseRun]] = []
 
     /// What the screen scrolls through: the text, then the picture.
     var shownLines: [String] { picture.isEmpty ? lines : lines + [""] + picture }
@@ -127,7 +129,7 @@ enum BrowseEvent: Equatable {
     case loadFailed(BrowseListing, reason: String, copyFrom: Date?)
     case refreshed(Date)
     case detailLoaded(BrowseDetail)
-    case pictureLoaded(ItemRef, [String], graphics: String?)
+    case pictureLoaded(ItemRef, [String], graphics: String?, colors: [[BrowseRun]])
     /// Another connection wrote: favourites as they are now.
     case favoritesChanged(Set<ItemRef>)
     /// Another connection wrote: rows as the cache holds them now.
@@ -223,13 +225,15 @@ enum BrowseModel {
             if updated.picture.isEmpty {
                 updated.picture = shown.picture
                 updated.graphics = shown.graphics
+                updated.pictureColors = shown.pictureColors
             }
             state.screens[state.screens.count - 1] = .detail(updated)
             return []
-        case let .pictureLoaded(ref, picture, graphics):
+        case let .pictureLoaded(ref, picture, graphics, colors):
             guard case var .detail(shown) = state.visible, shown.ref == ref else { return [] }
             shown.picture = picture
             shown.graphics = graphics
+            shown.pictureColors = colors
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
         case let .rowsChanged(changed):

@@ -25,8 +25,11 @@ final class BrowseSession {
     private lazy var graphicsChoice: GraphicsChoice = {
         let chosen = GraphicsChoice.choose(
             .auto, environment: context.environment, abilities: Imaging.abilities(environment: context.environment),
-            colorForbidden: true)
-        return chosen.mode == .symbols ? GraphicsChoice(mode: .symbols, colors: .none, tmuxPassthrough: false) : chosen
+            colorForbidden: context.terminal.colorForbidden)
+        guard chosen.mode == .symbols else { return chosen }
+        // ncurses draws the colours: indices, which every colour terminal has.
+        let colors: ColorDepth = context.terminal.colorForbidden ? .none : .indexed256
+        return GraphicsChoice(mode: .symbols, colors: colors, tmuxPassthrough: false)
     }()
     private var lastChangeCheck = Date()
 
@@ -195,6 +198,18 @@ final class BrowseSession {
         let lines = BrowseView.frame(state, now: Date())
         comics_terminal_erase()
         for (row, line) in lines.enumerated() {
+            if let colors = line.colors {
+                var column = 0
+                for run in colors {
+                    let scalars = run.text.unicodeScalars.map(\.value)
+                    let pair = comics_terminal_color_pair(Int32(run.foreground), Int32(run.background))
+                    scalars.withUnsafeBufferPointer { buffer in
+                        comics_terminal_put_colored(Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count), 0, pair)
+                    }
+                    column += DisplayWidth.of(run.text)
+                }
+                continue
+            }
             let scalars = line.text.unicodeScalars.map(\.value)
             let attributes: Int32 = switch line.style {
             case .plain: 0
@@ -367,12 +382,13 @@ final class BrowseWorker: @unchecked Sendable {
                 environment: environment, executable: executable)
             else { return }
             if choice.mode != .symbols {
-                post(.pictureLoaded(ref, Array(repeating: "", count: size.rows), graphics: choice.wrapped(drawn.text)))
+                post(.pictureLoaded(ref, Array(repeating: "", count: size.rows), graphics: choice.wrapped(drawn.text), colors: []))
                 return
             }
-            let lines = drawn.text.split(separator: "\n", omittingEmptySubsequences: false)
-                .map { TerminalText.sanitize(String($0), singleLine: true) }
-            post(.pictureLoaded(ref, Array(lines.reversed().drop { $0.trimmingWhitespace().isEmpty }.reversed()), graphics: nil))
+            var colors = SymbolPicture.runs(drawn.text)
+            while let last = colors.last, last.allSatisfy({ $0.text.trimmingWhitespace().isEmpty }) { colors.removeLast() }
+            let lines = colors.map { $0.map(\.text).joined() }
+            post(.pictureLoaded(ref, lines, graphics: nil, colors: choice.colors == .none ? [] : colors))
         }
     }
 

@@ -6,6 +6,8 @@ struct BrowseLine: Equatable {
     enum Style: Equatable { case plain, selected, status, heading, dim }
     var text: String
     var style: Style = .plain
+    /// A picture's line in colour: drawn run by run instead of `text`.
+    var colors: [BrowseRun]?
 }
 
 /// A state as the lines of a frame, top to bottom, each at most `columns`
@@ -17,12 +19,22 @@ enum BrowseView {
         var lines: [BrowseLine]
         switch state.visible {
         case let .list(list): lines = rows(list, height: height, columns: state.columns)
-        case let .detail(detail): lines = Array(detail.shownLines.dropFirst(detail.top).prefix(height)).map { BrowseLine(text: $0) }
+        case let .detail(detail): lines = detailLines(detail, height: height)
         }
         if state.showsHelp { lines = help(columns: state.columns, height: height) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
-        lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style) }
+        lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style, colors: $0.colors) }
         return lines + [BrowseLine(text: fit(status(state, now: now), state.columns), style: .status)]
+    }
+
+    /// The text and picture rows in view; a picture's rows keep their colours.
+    private static func detailLines(_ detail: BrowseDetail, height: Int) -> [BrowseLine] {
+        let firstPictureRow = detail.lines.count + 1
+        return detail.shownLines.enumerated().dropFirst(detail.top).prefix(height).map { index, text in
+            let pictureRow = index - firstPictureRow
+            let colors = detail.pictureColors.indices.contains(pictureRow) ? detail.pictureColors[pictureRow] : nil
+            return BrowseLine(text: text, colors: colors)
+        }
     }
 
     private static func fit(_ text: String, _ columns: Int) -> String {
