@@ -83,6 +83,18 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    /// A newer comic fetched by another process goes on top, without a key press.
+    func testANewItemFetchedElsewhereAppearsOnTop() throws {
+        let session = try browse()
+        try session.send("j")
+        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", FixtureServer.comic(201, title: "Newer"))]))]))
+        XCTAssertEqual(try comics.run(["list", "--refresh"]).status, 0)
+        XCTAssertTrue(try session.wait(for: "Newer", timeout: 5), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen[0].hasSuffix("Newer"), session.screen[0])
+        XCTAssertTrue(session.screen.last?.hasPrefix(" xkcd · 3 of 201") == true, "the selection stays on its comic: \(session.screen.last ?? "")")
+        try quit(session)
+    }
+
     func testSearchListsLocalMatchesAndOpensOne() throws {
         let session = try browse()
         try session.send("/perspective")

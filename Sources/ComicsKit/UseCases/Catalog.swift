@@ -55,6 +55,16 @@ public final class Catalog {
         return served.items
     }
 
+    /// The newest page as `list` would serve it, without moving `more`'s
+    /// cursor or remembering the listing: for a screen that only looks
+    /// (with an offline catalog, from the cache alone).
+    public func newestPage(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
+        let source = try source(sourceName)
+        let query = try withConfiguredPageSize(query, for: source)
+        let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
+        return try servePage(key, query: query, source: source).items
+    }
+
     /// How many items a listing holds, when its source said so (Gutendex's
     /// `count` of the first page as cached); nil otherwise.
     public func listingTotal(_ sourceName: SourceName, query: ListQuery) throws -> Int? {

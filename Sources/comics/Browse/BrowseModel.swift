@@ -134,6 +134,9 @@ enum BrowseEvent: Equatable {
     case favoritesChanged(Set<ItemRef>)
     /// Another connection wrote: rows as the cache holds them now.
     case rowsChanged([BrowseRow])
+    /// Another connection wrote: the listing's newest page as cached now;
+    /// rows newer than those held go on top.
+    case newestChanged(BrowseListing, [BrowseRow])
 }
 
 /// What the model asks the runtime to do.
@@ -243,6 +246,18 @@ enum BrowseModel {
                 for row in list.rows.indices { if let fresh = byRef[list.rows[row].ref] { list.rows[row] = fresh } }
                 state.screens[index] = .list(list)
             }
+            return []
+        case let .newestChanged(listing, newest):
+            guard case var .list(list) = state.screens[0], list.listing == listing,
+                  let firstHeld = list.rows.first?.ref, let end = newest.firstIndex(where: { $0.ref == firstHeld }), end > 0
+            else { return [] }
+            list.rows.insert(contentsOf: newest[..<end], at: 0)
+            // The selection stays on its item; a list scrolled to its top shows the new rows.
+            list.selected += end
+            if list.top > 0 { list.top += end }
+            if let total = list.total { list.total = total + end }
+            keepVisible(&list, height: state.listHeight)
+            state.screens[0] = .list(list)
             return []
         case let .favoritesChanged(favorites):
             for index in state.screens.indices {

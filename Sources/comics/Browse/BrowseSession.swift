@@ -116,6 +116,17 @@ final class BrowseSession {
         lastChange = counter
         let favorites = (try? cache.favorites(source: nil)).map { Set($0.map(\.ref)) } ?? []
         apply(.favoritesChanged(favorites))
+        // What a sync or a refresh added above the newest row held.
+        if case let .list(bottom) = state.screens[0] {
+            let page: (SourceName, ListQuery)? = switch bottom.listing {
+            case let .source(source): (source, ListQuery())
+            case let .books(query): (.books, query)
+            case .favorites, .search: nil
+            }
+            if let (source, query) = page, let newest = try? cache.newestPage(source, query: query) {
+                apply(.newestChanged(bottom.listing, newest.map { BrowseRows.row($0, catalog: cache) }))
+            }
+        }
         // The rows on screen, as a refresh or a sync left them.
         if case let .list(list) = state.visible {
             let shown = list.rows.dropFirst(list.top).prefix(state.listHeight)
