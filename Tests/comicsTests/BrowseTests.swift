@@ -12,6 +12,14 @@ final class BrowseTests: EndToEndTestCase {
         return session
     }
 
+    /// Comic 201, "Pictured", whose picture is the fixture comic.png.
+    private func servePicturedComic() throws {
+        guard case var .object(members) = FixtureServer.comic(201, title: "Pictured") else { return }
+        members.removeAll { $0.0 == "img" }
+        members.append(("img", .string("\(server.baseURL)/images/comic.png")))
+        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", .object(members))]))]))
+    }
+
     private func quit(_ session: TerminalSession, file: StaticString = #filePath, line: UInt = #line) throws {
         try session.send("q")
         let ended = try XCTUnwrap(try session.finish(), "browse did not end", file: file, line: line)
@@ -129,13 +137,7 @@ final class BrowseTests: EndToEndTestCase {
     /// The detail screen draws the picture under the text, in symbols
     /// fitted to the pane; images=never leaves it out.
     func testTheDetailScreenDrawsThePicture() throws {
-        var comic = FixtureServer.comic(201, title: "Pictured")
-        if case var .object(members) = comic {
-            members.removeAll { $0.0 == "img" }
-            members.append(("img", .string("\(server.baseURL)/images/comic.png")))
-            comic = .object(members)
-        }
-        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", comic)]))]))
+        try servePicturedComic()
         let session = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)
         XCTAssertTrue(try session.wait(for: "Pictured"))
         XCTAssertEqual(session.coloredCells, 0)
@@ -175,13 +177,7 @@ final class BrowseTests: EndToEndTestCase {
     /// In kitty the picture is kitty graphics, written once where its rows
     /// are in view, and deleted when they leave.
     func testKittyGraphicsAreWrittenOverTheirRows() throws {
-        var comic = FixtureServer.comic(201, title: "Pictured")
-        if case var .object(members) = comic {
-            members.removeAll { $0.0 == "img" }
-            members.append(("img", .string("\(server.baseURL)/images/comic.png")))
-            comic = .object(members)
-        }
-        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", comic)]))]))
+        try servePicturedComic()
         comics.environment["KITTY_WINDOW_ID"] = "1"
         let session = try TerminalSession(comics, ["browse"], rows: 24, columns: 60)
         XCTAssertTrue(try session.wait(for: "Pictured"))

@@ -30,29 +30,9 @@ public struct BackgroundLauncher: Sendable {
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // A new session: the child outlives the terminal and ignores its Ctrl-C.
-        posix_spawnattr_setflags(&attributes, posixSpawnSetSID)
-
         var childEnvironment = environment
         childEnvironment["COMICS_DB"] = databasePath
-        let arguments = [executable, Self.command] + tasks.map(\.argument)
-        let environmentLines = childEnvironment.map { "\($0.key)=\($0.value)" }
-        var pid = pid_t()
-        let status = withCStrings(arguments) { argv in
-            withCStrings(environmentLines) { envp in
-                posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-            }
-        }
-        return status == 0
+        return spawnDetached([executable, Self.command] + tasks.map(\.argument), environment: childEnvironment)
     }
 
     /// Waits (up to `timeout`) for a running background job to finish.
@@ -72,6 +52,3 @@ public struct BackgroundLauncher: Sendable {
         return false
     }
 }
-
-/// glibc's POSIX_SPAWN_SETSID, which its headers show only under _GNU_SOURCE.
-private let posixSpawnSetSID: Int16 = 0x80

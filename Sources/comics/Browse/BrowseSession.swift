@@ -200,7 +200,7 @@ final class BrowseSession {
             state.message = "no browser found: set $BROWSER, or install xdg-utils"
             return
         }
-        state.message = opener.open(item.item.url) ? "opened \(item.item.url)" : "could not start \(opener.command)"
+        state.message = opener.open(item.item.url, environment: environment) ? "opened \(item.item.url)" : "could not start \(opener.command)"
     }
 
     // MARK: - Drawing

@@ -23,22 +23,8 @@ struct BrowserOpener {
     }
 
     /// Only http and https pages are opened.
-    func open(_ url: String) -> Bool {
+    func open(_ url: String, environment: [String: String]) -> Bool {
         guard url.hasPrefix("https://") || url.hasPrefix("http://") else { return false }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] {
-            posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY, 0)
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, 0x80)  // POSIX_SPAWN_SETSID
-        var pid = pid_t()
-        let status = withCStrings([command, url]) { argv in
-            posix_spawn(&pid, command, &actions, &attributes, argv, environ)
-        }
-        return status == 0
+        return spawnDetached([command, url], environment: environment)
     }
 }

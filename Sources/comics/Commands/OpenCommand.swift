@@ -8,7 +8,7 @@ enum OpenCommand {
         guard let opener = BrowserOpener(environment: context.environment) else {
             throw ComicsError.unexpected("no browser found to open \(item.item.url): set $BROWSER, or install xdg-utils")
         }
-        guard opener.open(item.item.url) else {
+        guard opener.open(item.item.url, environment: context.environment) else {
             throw ComicsError.unexpected("could not start \(opener.command) for \(item.item.url)")
         }
         context.info("opened \(item.item.url) with \(opener.command)")
