@@ -156,7 +156,7 @@ enum BrowseKeys {
         ("j k ↓ ↑", "move down or up"),
         ("PgDn PgUp", "move a screen down or up"),
         ("g G", "the first or the last row"),
-        ("Enter", "open the selected item"),
+        ("Enter l →", "open the selected item"),
         ("Esc h ←", "back"),
         ("n p", "the next or previous item, in a detail screen"),
         ("f", "favourite or unfavourite the item"),

@@ -20,7 +20,7 @@ final class BrowseSession {
     private var lastChange = 0
     /// Where graphics were last written (item and screen row), to write
     /// them again only when that changes.
-    private var graphicsPlacement: (ref: ItemRef, row: Int)?
+    private var graphicsPlacement: (ref: ItemRef, row: Int, graphics: Int)?
     /// Symbols in plain shapes unless the terminal draws pixels.
     private lazy var graphicsChoice: GraphicsChoice = {
         let chosen = GraphicsChoice.choose(
@@ -104,6 +104,8 @@ final class BrowseSession {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 else { return }
         comics_terminal_resize(Int32(size.ws_row), Int32(size.ws_col))
+        // Graphics are written again at the new size, once redrawn for it.
+        graphicsPlacement = graphicsPlacement.map { ($0.ref, -1, $0.graphics) }
         apply(.resized(rows: Int(size.ws_row), columns: Int(size.ws_col)))
     }
 
@@ -246,7 +248,9 @@ final class BrowseSession {
            let graphics = detail.graphics {
             wanted = (detail.ref, row, graphics)
         }
-        guard wanted?.ref != graphicsPlacement?.ref || wanted?.row != graphicsPlacement?.row else { return }
+        guard wanted?.ref != graphicsPlacement?.ref || wanted?.row != graphicsPlacement?.row
+            || wanted?.graphics.hashValue != graphicsPlacement?.graphics
+        else { return }
         if graphicsPlacement != nil {
             if graphicsChoice.mode == .kitty {
                 writeToTerminal(graphicsChoice.wrapped("\u{1B}_Ga=d,q=2\u{1B}\\"))
@@ -255,7 +259,7 @@ final class BrowseSession {
                 comics_terminal_show()
             }
         }
-        graphicsPlacement = wanted.map { ($0.ref, $0.row) }
+        graphicsPlacement = wanted.map { ($0.ref, $0.row, $0.graphics.hashValue) }
         if let wanted {
             writeToTerminal("\u{1B}7\u{1B}[\(wanted.row + 1);1H" + wanted.graphics + "\u{1B}8")
         }
