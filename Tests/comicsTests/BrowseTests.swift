@@ -214,15 +214,18 @@ final class BrowseTests: EndToEndTestCase {
     }
 
     func testSignalsGiveTheTerminalBack() throws {
-        for name in ["TERM", "INT", "HUP"] {
+        for (name, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
             let session = try browse()
             try session.signal(name)
             let ended = try XCTUnwrap(try session.finish(), "\(name): browse did not end")
             XCTAssertTrue(ended.modesRestored, "\(name): the terminal's modes are as before")
+            XCTAssertEqual(ended.status, -Int(number), "\(name): ended by the signal itself")
         }
         let interrupted = try browse()
         try interrupted.send("\u{03}")
-        XCTAssertTrue(try XCTUnwrap(try interrupted.finish(), "Ctrl-C").modesRestored)
+        let ended = try XCTUnwrap(try interrupted.finish(), "Ctrl-C")
+        XCTAssertTrue(ended.modesRestored)
+        XCTAssertEqual(ended.status, -Int(SIGINT))
     }
 
     /// The server hangs: keys are still answered, and the cached rows stay.

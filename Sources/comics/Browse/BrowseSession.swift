@@ -18,10 +18,11 @@ final class BrowseSession {
     private var state: BrowseState
     private var decoder = KeyDecoder()
     private var lastChange = 0
-    /// Where graphics were last written (item and screen row), to write
-    /// them again only when that changes.
+    /// Where graphics were last written (item, screen row, and which
+    /// drawing), to write them again only when one of these changes.
     private var graphicsPlacement: (ref: ItemRef, row: Int, graphics: Int)?
-    /// Symbols in plain shapes unless the terminal draws pixels.
+    /// Pixels where the terminal has a graphics protocol; else symbols, in
+    /// colour unless colour is ruled out.
     private lazy var graphicsChoice: GraphicsChoice = {
         let chosen = GraphicsChoice.choose(
             .auto, environment: context.environment, abilities: Imaging.abilities(environment: context.environment),
@@ -44,7 +45,7 @@ final class BrowseSession {
     }
 
     /// Runs until `q`, Ctrl-C, SIGTERM or SIGHUP; the terminal is given
-    /// back on every way out.
+    /// back on every way out, and a signal then ends the process as its own.
     func run() throws {
         try BrowseSignals.install()
         var error = [CChar](repeating: 0, count: 256)
@@ -62,12 +63,22 @@ final class BrowseSession {
         while !state.isFinished {
             waitForInput()
             if let signal = BrowseSignals.take() {
-                if signal == SIGWINCH { resize() } else { return }
+                guard signal == SIGWINCH else { endBy(signal) }
+                resize()
             }
             for event in worker.takeEvents() { apply(event) }
             checkForChanges()
             draw()
         }
+    }
+
+    /// Gives the terminal back, then ends as the signal would have ended
+    /// it, so a shell or script sees which signal it was.
+    private func endBy(_ number: Int32) -> Never {
+        comics_terminal_close()
+        signal(number, SIG_DFL)
+        raise(number)
+        exit(128 + number)
     }
 
     private func waitForInput() {
