@@ -66,7 +66,7 @@ final class BrowseSession {
                 guard signal == SIGWINCH else { endBy(signal) }
                 resize()
             }
-            for event in worker.takeEvents() { apply(event) }
+            for event in worker.takeEvents() { apply(withFavoritesNow(event)) }
             checkForChanges()
             draw()
         }
@@ -105,6 +105,21 @@ final class BrowseSession {
             state.isFinished = true
         }
         if waiting[2].revents != 0 { worker.drainWake() }
+    }
+
+    /// Rows the worker read may be older than a favourite changed since;
+    /// they get the favourites as this connection sees them now.
+    private func withFavoritesNow(_ event: BrowseEvent) -> BrowseEvent {
+        guard case let .loaded(listing, rows, replacing, isComplete, total) = event,
+              let favorites = try? cache.favorites(source: nil)
+        else { return event }
+        let marked = Set(favorites.map(\.ref))
+        let current = rows.map { row in
+            var row = row
+            row.isFavorite = marked.contains(row.ref)
+            return row
+        }
+        return .loaded(listing, current, replacing: replacing, isComplete: isComplete, total: total)
     }
 
     private func apply(_ event: BrowseEvent) {
@@ -161,7 +176,6 @@ final class BrowseSession {
             case let .toggleFavorite(ref):
                 do {
                     _ = try cache.changeFavorite(.item(ref), .toggle)
-                    lastChange = (try? cache.changeCounter()) ?? lastChange
                     let favorites = (try? cache.favorites(source: nil)).map { Set($0.map(\.ref)) } ?? []
                     apply(.favoritesChanged(favorites))
                 } catch {
