@@ -48,10 +48,17 @@ public final class SQLiteCacheStore: CacheStore {
             throw ComicsError.database("\(path) is not a regular file; give a database file with --db")
         }
         try checkOwnership(of: path, directory: directory.isEmpty ? "." : directory)
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC | O_NONBLOCK, 0o600)
+        // Only a file that does not exist yet is opened (and closed) here:
+        // closing any descriptor of a file drops every POSIX lock this
+        // process holds on it, and another connection of this process
+        // (browse has three) would lose the locks SQLite took for it, so
+        // another process could take the database for unused and remove
+        // its WAL under it.
+        guard stat(path, &status) != 0, errno == ENOENT else { return }
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NONBLOCK, 0o600)
         if descriptor >= 0 {
             close(descriptor)
-        } else if errno != EACCES && errno != EROFS {
+        } else if errno != EACCES && errno != EROFS && errno != EEXIST {
             throw ComicsError.database("cannot open \(path): \(String(cString: strerror(errno)))")
         }
     }
