@@ -179,6 +179,22 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertEqual(try probe.count("SELECT count(*) FROM favorites"), 1, "the trigger never fired")
     }
 
+    /// Two stores of one file in one process (browse has three): opening
+    /// the second must not drop the locks SQLite holds for the first, or
+    /// another process takes the database for unused, checkpoints it and
+    /// deletes the WAL both still use.
+    func testASecondStoreKeepsTheFirstsLocks() throws {
+        let path = directory.file("comics.db")
+        let first = try SQLiteCacheStore(path: path, now: now)
+        let second = try SQLiteCacheStore(path: path, now: now)
+        try first.save([comic(1)], at: now)
+        try DatabaseProbe.execute(on: path, "SELECT count(*) FROM items")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"), "another process saw the database in use")
+        try DatabaseProbe.execute(on: path, "INSERT INTO favorites (source, id, added_at) VALUES ('xkcd', 1, 0)")
+        XCTAssertEqual(try second.favorites(source: nil).map(\.ref.id), [1], "and what it writes is seen")
+        withExtendedLifetime(first) {}
+    }
+
     func testANewerSchemaIsRefused() throws {
         let path = directory.file("comics.db")
         let database = try SQLiteDatabase(path: path)
