@@ -74,7 +74,7 @@ enum BrowseView {
         if let prompt = state.prompt {
             return (state.promptKind == .search ? "search: " : "books query (words language:en topic:… sort:…): ") + prompt + "▏"
         }
-        if let message = state.message { return " " + message }
+        if let message = state.message { return " " + TerminalText.sanitize(message, singleLine: true) }
         var parts: [String] = []
         switch state.visible {
         case let .list(list):
