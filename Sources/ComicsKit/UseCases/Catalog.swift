@@ -44,10 +44,8 @@ public final class Catalog {
     // MARK: - Listing
 
     /// The newest page; resets `more` to continue after it.
-    public func list(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
-        let source = try source(sourceName)
-        let query = try withConfiguredPageSize(query, for: source)
-        let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
+    public func list(_ sourceName: SourceName, query asked: ListQuery) throws -> [CachedItem] {
+        let (source, query, key) = try firstPage(sourceName, query: asked)
         let served = try servePage(key, query: query, source: source)
         try warnAboutFallback(served)
         try moveCursor(to: cursor(after: served.page, query: query, source: source), source: sourceName, query: source.cursorQueryKey(query))
@@ -58,20 +56,24 @@ public final class Catalog {
     /// The newest page as `list` would serve it, without moving `more`'s
     /// cursor or remembering the listing: for a screen that only looks
     /// (with an offline catalog, from the cache alone).
-    public func newestPage(_ sourceName: SourceName, query: ListQuery) throws -> [CachedItem] {
-        let source = try source(sourceName)
-        let query = try withConfiguredPageSize(query, for: source)
-        let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
+    public func newestPage(_ sourceName: SourceName, query asked: ListQuery) throws -> [CachedItem] {
+        let (source, query, key) = try firstPage(sourceName, query: asked)
         return try servePage(key, query: query, source: source).items
     }
 
     /// How many items a listing holds, when its source said so (Gutendex's
     /// `count` of the first page as cached); nil otherwise.
     public func listingTotal(_ sourceName: SourceName, query: ListQuery) throws -> Int? {
+        let key = try firstPage(sourceName, query: query).key
+        return try store.page(key)?.total
+    }
+
+    /// A listing's source, its query with the configured page size, and the
+    /// key of its first page.
+    private func firstPage(_ sourceName: SourceName, query: ListQuery) throws -> (ItemSource, ListQuery, key: PageKey) {
         let source = try source(sourceName)
         let query = try withConfiguredPageSize(query, for: source)
-        let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition)
-        return try store.page(key)?.total
+        return (source, query, PageKey(source: sourceName, query: source.pageQueryKey(query), position: PageKey.firstPosition))
     }
 
     /// The source and query of the last `list` or `more`: `more` with no

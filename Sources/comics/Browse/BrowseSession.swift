@@ -14,7 +14,7 @@ final class BrowseSession {
     private let context: CommandContext
     /// Reads the cache, never the network: the screen's single source of truth.
     private let cache: Catalog
-    private let worker = BrowseWorker()
+    private let worker: BrowseWorker
     private var state: BrowseState
     private var decoder = KeyDecoder()
     private var lastChange = 0
@@ -36,6 +36,7 @@ final class BrowseSession {
 
     init(context: CommandContext, source: SourceName) throws {
         self.context = context
+        worker = try BrowseWorker()
         cache = try context.makeCatalog(mode: .offline, reportsNetwork: false)
         let networkMode = context.mode == .offline ? NetworkMode.offline : .cacheFirst
         let opened = try context.makeCatalog(mode: networkMode, reportsNetwork: false)
@@ -290,15 +291,10 @@ final class BrowseSession {
         }
     }
 
+    /// Graphics go around ncurses, straight to the terminal; a terminal
+    /// that went away ends browse at the next read.
     private func writeToTerminal(_ text: String) {
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        try? OutputSink.write(text, to: STDOUT_FILENO)
     }
 }
 
@@ -339,23 +335,12 @@ final class BrowseWorker: @unchecked Sendable {
     private let events = Mutex<[BrowseEvent]>([])
     private var catalog: Catalog?
     private var refreshing: Catalog?
-    let wakeReadEnd: Int32
-    private let wakeWriteEnd: Int32
+    private let wake: DescriptorPipe
+    var wakeReadEnd: Int32 { wake.readEnd }
 
-    init() {
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        wakeReadEnd = ends[0]
-        wakeWriteEnd = ends[1]
-    }
-
-    deinit {
-        close(wakeReadEnd)
-        close(wakeWriteEnd)
+    init() throws {
+        guard let wake = DescriptorPipe(nonBlocking: true) else { throw ComicsError.unexpected("cannot make a pipe for browse") }
+        self.wake = wake
     }
 
     func start(catalog: Catalog, refreshing: Catalog) {
@@ -378,7 +363,7 @@ final class BrowseWorker: @unchecked Sendable {
     private func post(_ event: BrowseEvent) {
         events.withLock { $0.append(event) }
         var byte: UInt8 = 1
-        _ = write(wakeWriteEnd, &byte, 1)
+        _ = write(wake.writeEnd, &byte, 1)
     }
 
     /// The newest page (`next` false) or the one after those listed.

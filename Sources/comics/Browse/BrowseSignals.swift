@@ -8,17 +8,15 @@ import Glibc
 enum BrowseSignals {
     nonisolated(unsafe) private(set) static var readEnd: Int32 = -1
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
+    nonisolated(unsafe) private static var signalPipe: DescriptorPipe?
 
     static func install() throws {
         guard readEnd < 0 else { return }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { throw ComicsError.unexpected("cannot make a pipe for signals") }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        guard let pipe = DescriptorPipe(nonBlocking: true) else { throw ComicsError.unexpected("cannot make a pipe for signals") }
+        // Kept for the life of the process: a handler may write at any time.
+        signalPipe = pipe
+        readEnd = pipe.readEnd
+        writeEnd = pipe.writeEnd
         for number in [SIGINT, SIGTERM, SIGHUP, SIGWINCH] {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in

@@ -26,7 +26,7 @@ enum PictureProcess {
         _ image: ImageFile, columns: Int, rows: Int, choice: GraphicsChoice, cellSize: (width: Int, height: Int),
         environment: [String: String], executable: String
     ) throws(ImagingError) -> DrawnImage {
-        guard let toChild = Pipe(), let fromChild = Pipe() else {
+        guard let toChild = DescriptorPipe(), let fromChild = DescriptorPipe() else {
             throw ImagingError("cannot start drawing: \(String(cString: strerror(errno)))")
         }
         let arguments = [
@@ -36,8 +36,8 @@ enum PictureProcess {
         let child = spawn(arguments, stdin: toChild.readEnd, stdout: fromChild.writeEnd, environment: environment)
         toChild.closeReadEnd()
         fromChild.closeWriteEnd()
-        Pipe.makeNonBlocking(toChild.writeEnd)
-        Pipe.makeNonBlocking(fromChild.readEnd)
+        DescriptorPipe.makeNonBlocking(toChild.writeEnd)
+        DescriptorPipe.makeNonBlocking(fromChild.readEnd)
         guard let child else { throw ImagingError("cannot start drawing: \(String(cString: strerror(errno)))") }
         let deadline = monotonicSeconds() + Double(secondsAllowed) + 1
         let exchanged = exchange(image.bytes, to: toChild, from: fromChild, until: deadline)
@@ -83,7 +83,7 @@ enum PictureProcess {
     }
 
     private static func reply(_ kind: Reply, _ text: String) -> Int32 {
-        writeAll(STDOUT_FILENO, [kind.rawValue] + Array(text.utf8)) ? 0 : 1
+        (try? OutputSink.write(String(Unicode.Scalar(kind.rawValue)) + text, to: STDOUT_FILENO)) != nil ? 0 : 1
     }
 
     /// Sends the picture and reads the child's whole reply, at once (the
@@ -91,7 +91,7 @@ enum PictureProcess {
     /// fails when the child did not finish by `deadline` or said more than
     /// a drawing can be.
     private static func exchange(
-        _ picture: [UInt8], to child: Pipe, from reply: Pipe, until deadline: Double
+        _ picture: [UInt8], to child: DescriptorPipe, from reply: DescriptorPipe, until deadline: Double
     ) -> Result<[UInt8], ImagingError> {
         var sent = 0
         var received: [UInt8] = []
@@ -150,52 +150,6 @@ enum PictureProcess {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
-}
-
-/// A pipe whose ends this process keeps only as long as it needs them,
-/// and no child inherits unless handed one.
-private final class Pipe {
-    private(set) var readEnd: Int32
-    private(set) var writeEnd: Int32
-
-    init?() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    }
-
-    /// The ends this process keeps must never block it; the child's block as usual.
-    static func makeNonBlocking(_ end: Int32) {
-        _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-    }
-
-    func closeReadEnd() {
-        if readEnd >= 0 { close(readEnd) }
-        readEnd = -1
-    }
-
-    func closeWriteEnd() {
-        if writeEnd >= 0 { close(writeEnd) }
-        writeEnd = -1
-    }
-
-    deinit {
-        closeReadEnd()
-        closeWriteEnd()
-    }
-}
-
-private func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Bool {
-    var written = 0
-    while written < bytes.count {
-        let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { return false }
-        written += count
-    }
-    return true
 }
 
 private func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {

@@ -72,15 +72,6 @@ enum OutputSink {
 
     /// comics' own terminal control (a progress line's `\r` and erase).
     static func writeStderrRaw(_ text: String) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return }
-            offset += written
-        }
+        try? write(text, to: STDERR_FILENO)
     }
 }
