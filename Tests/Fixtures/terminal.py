@@ -55,19 +55,19 @@ class Screen(pyte.Screen):
             self.last_drawn = data[-1]
 
     def scroll_up(self, count=None, *args, **kwargs):
-        top, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
-        row = self.cursor.y
-        self.cursor.y = bottom
-        for _ in range(count or 1):
-            self.index()
-        self.cursor.y = row
+        self.scroll(count, at_bottom=True)
 
     def scroll_down(self, count=None, *args, **kwargs):
+        self.scroll(count, at_bottom=False)
+
+    def scroll(self, count, at_bottom):
+        """Scrolls the region `count` lines, as index (up) or reverse index (down)
+        does from its bottom or top row, leaving the cursor where it was."""
         top, bottom = self.margins or pyte.screens.Margins(0, self.lines - 1)
         row = self.cursor.y
-        self.cursor.y = top
+        self.cursor.y = bottom if at_bottom else top
         for _ in range(count or 1):
-            self.reverse_index()
+            (self.index if at_bottom else self.reverse_index)()
         self.cursor.y = row
 
     def repeat_last(self, count=None, *args, **kwargs):
