@@ -129,22 +129,43 @@ final class UpstreamTextTests: XCTestCase {
     }
 
     func testCorrectTextIsLeftAlone() {
-        for text in ["Café", "Ãx", "Ã", "São Paulo", "résumé — naïve", "日本", "plain", "x \u{98} 100,000", "\u{EB}",
-                     "\u{E0}\u{80}\u{80} overlong", "\u{ED}\u{A0}\u{80} surrogate", "\u{F4}\u{90}\u{80}\u{80} too large", "â€"] {
+        for text in ["Café", "Ãx", "Ã", "São Paulo", "résumé — naïve", "日本", "plain", "\u{EB}", "â€"] {
             XCTAssertEqual(Mojibake.repair(text), text, text.debugDescription)
         }
     }
 
+    /// Bytes that form no valid UTF-8 sequence are not one character: each
+    /// C1 control among them is read as Windows-1252 on its own.
+    func testInvalidSequencesAreNotJoined() {
+        XCTAssertEqual(Mojibake.repair("\u{E0}\u{80}\u{80} overlong"), "à€€ overlong")
+        XCTAssertEqual(Mojibake.repair("\u{ED}\u{A0}\u{80} surrogate"), "í\u{A0}€ surrogate")
+        XCTAssertEqual(Mojibake.repair("\u{F4}\u{90}\u{80}\u{80} too large"), "ô€€ too large")
+    }
+
+    func testALoneC1ControlIsTheWindows1252CharacterItStandsFor() {
+        XCTAssertEqual(Mojibake.repair("Hey\u{97}a tip"), "Hey—a tip")
+        XCTAssertEqual(Mojibake.repair("a little\u{85} unhinged"), "a little… unhinged", "NEL is an ellipsis, not a line break")
+        XCTAssertEqual(Mojibake.repair("\u{95}international standard"), "•international standard")
+        XCTAssertEqual(Mojibake.repair("One®\u{99}"), "One®™")
+        XCTAssertEqual(Mojibake.repair("Au \u{98} 100,000"), "Au ˜ 100,000")
+        XCTAssertEqual(Mojibake.repair("a\u{81}b\u{8D}c\u{8F}d\u{90}e\u{9D}f"), "abcdef", "undefined in Windows-1252")
+        XCTAssertEqual(Mojibake.repair("Witnesses \u{E2}\u{86}\u{92} x \u{96} y"), "Witnesses → x – y", "runs first, then lone controls")
+    }
+
     /// For any text, its mojibake (each byte of its UTF-8 read back as
     /// Latin-1 or Windows-1252, chosen at random byte by byte) repairs to
-    /// it; and text no mis-decoding could have produced is left alone.
+    /// it, with any C1 control it held read as Windows-1252; text no
+    /// mis-decoding could have produced keeps every other scalar; and no
+    /// repaired text holds a C1 control.
     func testRepairUndoesMojibakeOfAnyTextAndKeepsCorrectText() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<5000 {
             let text = RandomText.make(using: &generator)
-            XCTAssertEqual(Mojibake.repair(RandomText.mojibake(text, using: &generator)), text, text.debugDescription)
+            let repaired = Mojibake.repair(RandomText.mojibake(text, using: &generator))
+            XCTAssertEqual(repaired, RandomText.readingC1AsWindows1252(text), text.debugDescription)
             let correct = RandomText.withoutMojibakePairs(text)
-            XCTAssertEqual(Mojibake.repair(correct), correct, correct.debugDescription)
+            XCTAssertEqual(Mojibake.repair(correct), RandomText.readingC1AsWindows1252(correct), correct.debugDescription)
+            XCTAssertFalse(repaired.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, repaired.debugDescription)
         }
     }
 }
@@ -174,6 +195,21 @@ enum RandomText {
         for byte in text.utf8 {
             let latin1 = Unicode.Scalar(byte)
             scalars.append(Bool.random(using: &generator) ? windows1252[byte] ?? latin1 : latin1)
+        }
+        return String(scalars)
+    }
+
+    /// Each C1 control of the text as the Windows-1252 character of its
+    /// byte, or nothing for the five bytes Windows-1252 leaves undefined.
+    static func readingC1AsWindows1252(_ text: String) -> String {
+        let windows1252 = Dictionary(uniqueKeysWithValues: Mojibake.windows1252.map { ($1, $0) })
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard (0x80...0x9F).contains(scalar.value) else {
+                scalars.append(scalar)
+                continue
+            }
+            if let character = windows1252[UInt8(scalar.value)] { scalars.append(character) }
         }
         return String(scalars)
     }

@@ -267,7 +267,7 @@ final class BrowseTests: EndToEndTestCase {
         ]))
         let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 60)
         XCTAssertTrue(try session.wait(for: "Evil"), session.screen.joined(separator: "\n"))
-        XCTAssertEqual(session.row(containing: "Evil"), "   201  2007-01-02  Evil title")
+        XCTAssertEqual(session.row(containing: "Evil"), "   201  2007-01-02  Evil›31m title", "a lone C1 control is its Windows-1252 character")
         let wide = try XCTUnwrap(session.row(containing: "漢字"))
         XCTAssertTrue(wide.hasSuffix("…"), wide)
         XCTAssertEqual(session.screen[1].hasPrefix("   201"), true, "the wide title did not wrap into the next row")

@@ -8,10 +8,12 @@ import XCTest
 /// stray control character, books' translators and editors kept.
 final class TextFidelityTests: EndToEndTestCase {
     static let quirks = [155, 472, 718, 730, 1288, 1306, 1608, 1627]
+    /// Real comics with a lone C1 control where Windows-1252 punctuation was meant.
+    static let strayC1Controls = [792, 855, 1122, 1126, 1153, 1154, 1177, 1255, 1446, 1549, 1645]
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        let documents = try Self.quirks.map { (String($0), try Fixtures.xkcdQuirk($0)) }
+        let documents = try (Self.quirks + Self.strayC1Controls).map { (String($0), try Fixtures.xkcdQuirk($0)) }
         try server.control(.object([("comics", .object(documents))]))
     }
 
@@ -63,7 +65,7 @@ final class TextFidelityTests: EndToEndTestCase {
             }
         }
         let flake = try table(["show", "718"])
-        XCTAssertTrue(flake.contains("Dt X Au  100,000") || flake.contains("Dt X Au 100,000"), flake)
+        XCTAssertTrue(flake.contains("Dt X Au ˜ 100,000"), flake)
         XCTAssertTrue(flake.contains("Fermi's Lack-of-a-Paradox"), flake)
         XCTAssertFalse(flake.split(separator: "\n").contains { $0.hasSuffix(" ") }, "no line ends in a space")
         let circuit = try table(["show", "730"])
@@ -82,10 +84,61 @@ final class TextFidelityTests: EndToEndTestCase {
         XCTAssertTrue(try json(["show", "1627"])["transcript"]?.stringValue?.contains("Debate → Dance-off") == true)
         for number in [718, 730, 1288, 1627] {
             let csv = try comics.run(["show", String(number), "-f", "csv"]).stdout
-            XCTAssertNil(csv.unicodeScalars.first { (0x80...0x9F).contains($0.value) && $0.value != 0x98 }, "\(number): \(csv)")
+            XCTAssertNil(csv.unicodeScalars.first { (0x80...0x9F).contains($0.value) }, "\(number): \(csv)")
             XCTAssertFalse(csv.contains("â"), "\(number)")
         }
         XCTAssertEqual(try table(["search", "pokedex"]).split(separator: "\n").count, 3, "the repaired text is indexed, diacritics folded")
+    }
+
+    /// The punctuation a lone C1 control stands for is in every format, and
+    /// no format holds the control or drops the character.
+    func testALoneC1ControlIsItsWindows1252PunctuationInEveryFormat() throws {
+        let expected = [
+            855: "Hey—a tip", 1126: "a little… unhinged", 1645: "•international standard", 1549: "One®™",
+            1446: "Churyumov–Gerasimenko", 792: "Google…", 1255: "west– –in",
+        ]
+        for (number, text) in expected {
+            let transcript = try XCTUnwrap(try json(["show", String(number)])["transcript"]?.stringValue)
+            XCTAssertTrue(transcript.contains(text), "\(number): \(transcript)")
+            for format in ["table", "csv", "tsv", "ndjson"] {
+                let shown = try comics.run(["show", String(number), "-f", format]).stdout
+                let flattened = format == "table" ? shown.replacingOccurrences(of: "\n  ", with: " ") : shown
+                XCTAssertTrue(flattened.contains(text), "\(number) \(format): \(shown)")
+            }
+        }
+        for number in Self.strayC1Controls {
+            for format in ["table", "csv", "tsv", "json", "ndjson"] {
+                let shown = try comics.run(["show", String(number), "-f", format]).stdout
+                XCTAssertNil(shown.unicodeScalars.first { (0x80...0x9F).contains($0.value) }, "\(number) \(format)")
+                XCTAssertFalse(shown.contains("\\u0085") || shown.contains("\\u0097"), "\(number) \(format)")
+            }
+        }
+        XCTAssertTrue(try table(["search", "unhinged"]).contains("little… unhinged"))
+    }
+
+    /// A cache written before the rule keeps its C1 controls until the
+    /// migration reads them as Windows-1252, and indexes them again.
+    func testCachedStrayC1ControlsAreRepairedByTheMigration() throws {
+        XCTAssertEqual(try comics.run(["show", "855"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "books:1342"]).status, 0)
+        let migration = Migrations.all.count
+        try DatabaseProbe.execute(on: comics.databasePath, """
+            UPDATE items SET attributes = json_set(attributes, '$.transcript', 'Hey' || char(151) || 'a tip')
+                WHERE source = 'xkcd' AND id = 855;
+            UPDATE items SET title = 'Pride' || char(133), attributes = json_set(attributes, '$.subjects[0]', 'Courtship ' || char(150) || ' Fiction')
+                WHERE source = 'books' AND id = 1342;
+            DELETE FROM schema_migrations WHERE name = 'windows-1252-for-lone-c1-controls';
+            PRAGMA user_version = \(migration - 1);
+            """)
+        let transcript = try json(["--offline", "show", "855"])["transcript"]?.stringValue
+        XCTAssertEqual(transcript, "Hey—a tip")
+        let book = try json(["--offline", "show", "books:1342"])
+        XCTAssertEqual(book["title"], .string("Pride…"))
+        XCTAssertEqual(book["subjects"]?.arrayValue?.first, .string("Courtship – Fiction"))
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertEqual(try probe.count("PRAGMA user_version"), migration)
+        XCTAssertEqual(try probe.count("SELECT count(*) FROM item_search WHERE item_search MATCH 'courtship'"), 1)
+        XCTAssertEqual(try probe.scalar("PRAGMA integrity_check"), "ok")
     }
 
     func testTranslatorsAndEditorsAreShownExportedAndSearched() throws {

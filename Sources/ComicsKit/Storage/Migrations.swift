@@ -173,7 +173,41 @@ enum Migrations {
             DROP TRIGGER item_search_update;
             DROP TRIGGER item_search_delete;
             """),
+        // A lone C1 control in cached text becomes the Windows-1252
+        // punctuation it stands for, in every field of both sources, as the
+        // decoders now read it; the rows that change are indexed again.
+        Migration(name: "windows-1252-for-lone-c1-controls", sql: "", transform: replaceLoneC1Controls),
     ]
+
+    private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
+        func replaced(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case let .string(text): .string(Mojibake.replacingLoneC1Controls(text))
+            case let .array(values): .array(values.map(replaced))
+            case let .object(members): .object(members.map { ($0, replaced($1)) })
+            default: value
+            }
+        }
+        let update = try database.prepare("UPDATE items SET title = ?, attributes = ? WHERE source = ? AND id = ?")
+        let unindex = try database.prepare(
+            "DELETE FROM item_search WHERE rowid IN (SELECT search_rowid FROM item_search_rows WHERE source = ? AND id = ?)")
+        let index = try database.prepare("""
+            INSERT INTO item_search (rowid, title, body, source, id)
+            SELECT search_rowid, title, body, source, id FROM item_search_rows WHERE source = ? AND id = ?
+            """)
+        for row in try database.query("SELECT source, id, title, attributes FROM items") {
+            guard let source = row[0].text, let id = row[1].int, let title = row[2].text, let attributesText = row[3].text,
+                  let attributes = try? JSONValue.parse(attributesText)
+            else { continue }
+            let (newTitle, newAttributes) = (Mojibake.replacingLoneC1Controls(title), replaced(attributes))
+            guard newTitle != title || newAttributes != attributes else { continue }
+            let key: [SQLiteValue] = [.text(source), .integer(Int64(id))]
+            for (statement, values) in [(unindex, key), (update, [.text(newTitle.isEmpty ? title : newTitle), .text(newAttributes.serialized)] + key), (index, key)] {
+                try statement.bind(values)
+                _ = try statement.allRows()
+            }
+        }
+    }
 
     private static func applyTodaysXKCDTextRules(_ database: SQLiteDatabase) throws {
         let update = try database.prepare("UPDATE items SET title = ?, attributes = ? WHERE source = 'xkcd' AND id = ?")
@@ -253,6 +287,7 @@ enum Migrations {
         "6a6d9eefa03f188c93159b2c4e3dee1959e3b7902a63efd558eae5b52c59212b",
         "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303",
         "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303",
+        "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
         "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
     ]
 

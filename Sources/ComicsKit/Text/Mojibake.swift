@@ -9,10 +9,34 @@
 /// stand for its continuation bytes, each read back as Latin-1 (which
 /// puts bytes 0x80–0x9F on the C1 controls) or as Windows-1252 (which
 /// puts most of them on punctuation); only a run that forms one valid
-/// UTF-8 sequence is replaced. A lone "Ã" before a letter, a C1 control
-/// with no lead before it, and every scalar above U+00FF stay as they are.
+/// UTF-8 sequence is replaced. A lone "Ã" before a letter and every
+/// scalar above U+00FF stay as they are.
+///
+/// A C1 control left after that (one no lead byte stands before) is a
+/// Windows-1252 byte read as Latin-1: the punctuation it stands for
+/// ("Hey\u{97}a tip" is "Hey—a tip", U+0085 is "…", not a line break), as
+/// ftfy's `fix_c1_controls` has it; the five bytes Windows-1252 leaves
+/// undefined stand for nothing and are removed.
 public enum Mojibake {
     public static func repair(_ text: String) -> String {
+        replacingLoneC1Controls(repairingRuns(text))
+    }
+
+    /// The C1 controls of `text` as the Windows-1252 characters they stand for.
+    public static func replacingLoneC1Controls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { (0x80...0x9F).contains($0.value) }) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if (0x80...0x9F).contains(scalar.value) {
+                if let punctuation = windows1252Character[UInt8(scalar.value)] { output.append(punctuation) }
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    private static func repairingRuns(_ text: String) -> String {
         // A run starts with a scalar from U+00C2 to U+00F4; most text has none.
         guard text.unicodeScalars.contains(where: { (0xC2...0xF4).contains($0.value) }) else { return text }
         let scalars = Array(text.unicodeScalars)
@@ -65,4 +89,8 @@ public enum Mojibake {
         "’": 0x92, "“": 0x93, "”": 0x94, "•": 0x95, "–": 0x96, "—": 0x97, "˜": 0x98,
         "™": 0x99, "š": 0x9A, "›": 0x9B, "œ": 0x9C, "ž": 0x9E, "Ÿ": 0x9F,
     ]
+
+    /// Windows-1252's reading of the bytes 0x80–0x9F; the five it leaves
+    /// undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) are absent.
+    static let windows1252Character = Dictionary(uniqueKeysWithValues: windows1252.map { ($1, $0) })
 }

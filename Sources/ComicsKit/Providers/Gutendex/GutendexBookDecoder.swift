@@ -57,9 +57,10 @@ public enum GutendexBookDecoder {
 
     static func pageURL(of id: Int) -> String { "https://www.gutenberg.org/ebooks/\(id)" }
 
-    /// A text field as stored: capped, and never holding search's markers.
+    /// A text field as stored: a lone C1 control read as the Windows-1252
+    /// character it stands for, capped, and never holding search's markers.
     private static func text(_ value: JSONValue?, limit: Int = UpstreamText.textLimit) -> String? {
-        value?.stringValue.map { UpstreamText.capped(SearchMatch.unmarked($0), limit) }
+        value?.stringValue.map { UpstreamText.capped(SearchMatch.unmarked(Mojibake.replacingLoneC1Controls($0)), limit) }
     }
 
     private static func boolean(_ value: JSONValue?) -> JSONValue {
