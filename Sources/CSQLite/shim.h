@@ -1,6 +1,7 @@
 #ifndef COMICS_CSQLITE_SHIM_H
 #define COMICS_CSQLITE_SHIM_H
 
+#include <math.h>
 #include <sqlite3.h>
 
 /* SQLITE_TRANSIENT casts -1 to a function pointer, a macro Swift cannot
@@ -17,7 +18,7 @@ static inline int comics_sqlite_defensive(sqlite3 *db) {
 }
 
 /* comics_snippet(item_search, open, close, ellipsis, tokens): FTS5's
-   snippet(), in time linear in the text. The built-in one scores a window
+   snippet(), in time linear in the text, from any column but the title. The built-in one scores a window
    at every match against every other match, so a field that is one word
    repeated costs the square of its length (minutes for 100,000
    characters). This one looks at the first 10,000 matches only, scores
@@ -97,11 +98,14 @@ static inline void comics_snippet(const Fts5ExtensionApi *api, Fts5Context *fts,
     if (api->xInstCount(fts, &matches) != SQLITE_OK) matches = 0;
     if (matches > COMICS_SNIPPET_MAX_MATCHES) matches = COMICS_SNIPPET_MAX_MATCHES;
 
-    /* The best window: most distinct phrases, then most matches, then earliest. */
+    /* The best window: most distinct phrases, then most matches, then
+       earliest. Never in the title (column 0), which is shown whole beside
+       the snippet: an item matched by its title alone has none. */
     int best_column = 0, best_start = 0, best_score = -1;
     for (int i = 0; i < matches; i++) {
         int phrase, column, offset;
         if (api->xInst(fts, i, &phrase, &column, &offset) != SQLITE_OK) break;
+        if (column == 0) continue;
         unsigned long long phrases = 0;
         int count = 0, last = offset;
         for (int j = i; j < matches; j++) {
@@ -124,7 +128,7 @@ static inline void comics_snippet(const Fts5ExtensionApi *api, Fts5Context *fts,
 
     const char *text = 0;
     int text_length = 0;
-    if (api->xColumnText(fts, best_column, &text, &text_length) != SQLITE_OK || text == 0) {
+    if (best_score < 0 || api->xColumnText(fts, best_column, &text, &text_length) != SQLITE_OK || text == 0) {
         sqlite3_result_text(result, "", 0, SQLITE_STATIC);
         return;
     }
@@ -160,8 +164,127 @@ static inline void comics_snippet(const Fts5ExtensionApi *api, Fts5Context *fts,
     sqlite3_result_text(result, snippet, length, sqlite3_free);
 }
 
-/* Registers comics_snippet on the connection; SQLITE_OK or an error code. */
-static inline int comics_sqlite_register_snippet(sqlite3 *db) {
+/* comics_rank(item_search, weight, ...): BM25 with each column weighted and
+   its length normalisation damped. FTS5's bm25() judges a field against the
+   average length of the whole row with b = 0.75, so a one-line alt text
+   quoting a phrase once outranks a transcript that is about it and repeats
+   its words; here each column is judged against its own average length,
+   through its square root, with b = 0.3: length still counts, but a text
+   six times the average weighs like one 2.4 times it. As with bm25(), a
+   better match is a lower (more negative) number. The phrases' document
+   frequencies are counted once per query. */
+#define COMICS_RANK_K1 1.2
+#define COMICS_RANK_B 0.3
+
+struct comics_rank_query {
+    int phrases;
+    int columns;
+    double *idf;        /* per phrase */
+    double *average;    /* average tokens per column */
+};
+
+static inline void comics_rank_query_free(void *pointer) {
+    struct comics_rank_query *query = pointer;
+    if (query == 0) return;
+    sqlite3_free(query->idf);
+    sqlite3_free(query->average);
+    sqlite3_free(query);
+}
+
+static inline int comics_rank_count_row(const Fts5ExtensionApi *api, Fts5Context *fts, void *context) {
+    (void)api;
+    (void)fts;
+    (*(sqlite3_int64 *)context)++;
+    return SQLITE_OK;
+}
+
+static inline struct comics_rank_query *comics_rank_query(const Fts5ExtensionApi *api, Fts5Context *fts, int *status) {
+    struct comics_rank_query *query = api->xGetAuxdata(fts, 0);
+    if (query) return query;
+    query = sqlite3_malloc(sizeof *query);
+    if (query == 0) {
+        *status = SQLITE_NOMEM;
+        return 0;
+    }
+    query->phrases = api->xPhraseCount(fts);
+    query->columns = api->xColumnCount(fts);
+    query->idf = sqlite3_malloc64(sizeof(double) * (query->phrases > 0 ? query->phrases : 1));
+    query->average = sqlite3_malloc64(sizeof(double) * (query->columns > 0 ? query->columns : 1));
+    if (query->idf == 0 || query->average == 0) {
+        comics_rank_query_free(query);
+        *status = SQLITE_NOMEM;
+        return 0;
+    }
+    sqlite3_int64 rows = 0;
+    if ((*status = api->xRowCount(fts, &rows)) != SQLITE_OK) {
+        comics_rank_query_free(query);
+        return 0;
+    }
+    for (int column = 0; column < query->columns; column++) {
+        sqlite3_int64 total = 0;
+        if ((*status = api->xColumnTotalSize(fts, column, &total)) != SQLITE_OK) {
+            comics_rank_query_free(query);
+            return 0;
+        }
+        query->average[column] = rows > 0 && total > 0 ? (double)total / (double)rows : 1.0;
+    }
+    for (int phrase = 0; phrase < query->phrases; phrase++) {
+        sqlite3_int64 holding = 0;
+        if ((*status = api->xQueryPhrase(fts, phrase, &holding, comics_rank_count_row)) != SQLITE_OK) {
+            comics_rank_query_free(query);
+            return 0;
+        }
+        double idf = log(((double)rows - (double)holding + 0.5) / ((double)holding + 0.5));
+        /* A phrase most rows hold still counts for a little, as in bm25(). */
+        query->idf[phrase] = idf > 1e-6 ? idf : 1e-6;
+    }
+    if ((*status = api->xSetAuxdata(fts, query, comics_rank_query_free)) != SQLITE_OK) return 0;
+    return query;
+}
+
+static inline void comics_rank(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *result,
+                               int argc, sqlite3_value **argv) {
+    int status = SQLITE_OK;
+    struct comics_rank_query *query = comics_rank_query(api, fts, &status);
+    if (query == 0) {
+        sqlite3_result_error_code(result, status);
+        return;
+    }
+    int cells = query->phrases * query->columns;
+    double *frequency = sqlite3_malloc64(sizeof(double) * (cells > 0 ? cells : 1));
+    if (frequency == 0) {
+        sqlite3_result_error_nomem(result);
+        return;
+    }
+    for (int cell = 0; cell < cells; cell++) frequency[cell] = 0;
+    int instances = 0;
+    if (api->xInstCount(fts, &instances) != SQLITE_OK) instances = 0;
+    for (int i = 0; i < instances; i++) {
+        int phrase, column, offset;
+        if (api->xInst(fts, i, &phrase, &column, &offset) != SQLITE_OK) break;
+        if (phrase >= 0 && phrase < query->phrases && column >= 0 && column < query->columns) {
+            frequency[phrase * query->columns + column] += 1;
+        }
+    }
+    double score = 0;
+    for (int column = 0; column < query->columns; column++) {
+        double weight = column < argc ? sqlite3_value_double(argv[column]) : 1.0;
+        if (weight == 0) continue;
+        int size = 0;
+        if (api->xColumnSize(fts, column, &size) != SQLITE_OK) size = 0;
+        double norm = 1 - COMICS_RANK_B + COMICS_RANK_B * sqrt((double)size / query->average[column]);
+        for (int phrase = 0; phrase < query->phrases; phrase++) {
+            double f = frequency[phrase * query->columns + column];
+            if (f > 0) score += weight * query->idf[phrase] * f * (COMICS_RANK_K1 + 1) / (f + COMICS_RANK_K1 * norm);
+        }
+    }
+    sqlite3_free(frequency);
+    sqlite3_result_double(result, -score);
+}
+
+/* Registers comics_snippet and comics_rank on the connection; SQLITE_OK or
+   an error code. */
+static inline int comics_sqlite_register_search_functions(sqlite3 *db) {
     fts5_api *api = 0;
     sqlite3_stmt *statement = 0;
     int status = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, 0);
@@ -170,7 +293,9 @@ static inline int comics_sqlite_register_snippet(sqlite3 *db) {
     sqlite3_step(statement);
     sqlite3_finalize(statement);
     if (api == 0 || api->iVersion < 2) return SQLITE_ERROR;
-    return api->xCreateFunction(api, "comics_snippet", 0, comics_snippet, 0);
+    status = api->xCreateFunction(api, "comics_snippet", 0, comics_snippet, 0);
+    if (status != SQLITE_OK) return status;
+    return api->xCreateFunction(api, "comics_rank", 0, comics_rank, 0);
 }
 
 #endif

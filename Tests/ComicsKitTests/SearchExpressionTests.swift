@@ -5,7 +5,7 @@ final class SearchExpressionTests: XCTestCase {
     func testPlainWordsAreQuotedAndRanked() {
         let search = SearchExpression("make me a sandwich")
         XCTAssertEqual(search.expression, "\"make\" \"me\" \"a\" \"sandwich\"")
-        XCTAssertEqual(search.inTitle, "{title} : (\"make\" \"me\" \"a\" \"sandwich\")")
+        XCTAssertEqual(search.inTitle, "{title people} : (\"make\" \"me\" \"a\" \"sandwich\")")
         XCTAssertEqual(search.phrase, "\"make me a sandwich\"")
         XCTAssertEqual(search.literals, [])
     }

@@ -32,7 +32,8 @@ final class SearchSnippetTests: XCTestCase {
         XCTAssertEqual(try snippet("w2"), "w1 [w2] w3 w4 w5 w6 w7 w8 w9 w10 w11 w12…")
         XCTAssertEqual(try snippet("w29"), "…w19 w20 w21 w22 w23 w24 w25 w26 w27 w28 [w29] w30")
         XCTAssertEqual(try snippet("w20 w24"), "…w17 w18 w19 [w20] w21 w22 w23 [w24] w25 w26 w27 w28…", "both phrases in one window")
-        XCTAssertEqual(try snippet("numbers"), "[Numbers]", "a title match shows the title")
+        XCTAssertEqual(try snippet("numbers"), "", "the title, shown whole beside it, is never the snippet")
+        XCTAssertEqual(try snippet("numbers w3"), "w1 w2 [w3] w4 w5 w6 w7 w8 w9 w10 w11 w12…", "a title match's snippet comes from the body")
     }
 
     func testTheWindowWithMostDistinctWordsWins() throws {

@@ -117,3 +117,108 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertTrue(try server.requests().contains("/books/?search=frankenstein"))
     }
 }
+
+/// What comes first is what the item is about, and what is searched is
+/// what is shown.
+final class SearchRankingTests: EndToEndTestCase {
+    private func ids(_ arguments: [String]) throws -> [String] {
+        let result = try comics.run(["search", "-f", "ndjson"] + arguments)
+        XCTAssertEqual(result.status, 0, "\(result)")
+        return try result.stdoutLines.map { line in
+            let record = try JSONValue.parse(line)
+            return "\(record["source"]?.stringValue ?? ""):\(record["id"]?.intValue ?? 0)"
+        }
+    }
+
+    private static func book(_ id: Int, title: String, author: String = "Doe, Jane", languages: [String] = ["en"],
+                             summary: String? = nil, subject: String = "Test subjects -- Fiction",
+                             bookshelf: String? = nil) -> JSONValue {
+        guard case let .object(members) = FixtureServer.book(id, title: title, author: author) else { return .null }
+        return .object(members.map { key, value in
+            switch key {
+            case "languages": (key, .array(languages.map(JSONValue.string)))
+            case "summaries": (key, .array(summary.map { [.string($0)] } ?? []))
+            case "subjects": (key, .array([.string(subject)]))
+            case "bookshelves": (key, .array(bookshelf.map { [.string($0)] } ?? []))
+            default: (key, value)
+            }
+        })
+    }
+
+    /// Caches the given books (by id) and comics.
+    private func cache(books: [JSONValue] = [], comics documents: [(Int, JSONValue)] = []) throws {
+        try server.control(.object([
+            ("books", .object(books.map { (String($0["id"]?.intValue ?? 0), $0) })),
+            ("comics", .object(documents.map { (String($0.0), $0.1) })),
+            ("latest", .int(documents.map(\.0).max() ?? 200)),
+        ]))
+        for book in books {
+            XCTAssertEqual(try comics.run(["show", "books:\(book["id"]?.intValue ?? 0)"]).status, 0)
+        }
+        for (number, _) in documents {
+            XCTAssertEqual(try comics.run(["show", String(number)]).status, 0)
+        }
+    }
+
+    func testLanguageCodesAreNotSearchTermsAndBookshelvesAre() throws {
+        try cache(books: [
+            Self.book(90_101, title: "Kalevala", languages: ["fi"], subject: "Epic poetry, Finnish"),
+            Self.book(90_102, title: "Les Misérables", languages: ["fr"], bookshelf: "Science Fiction"),
+            Self.book(90_103, title: "Emma", languages: ["en"], subject: "England -- Fiction"),
+        ])
+        XCTAssertEqual(try ids(["fi"]), [], "fi is Finnish, not a word any book holds")
+        XCTAssertEqual(try ids(["fr"]), [])
+        XCTAssertEqual(try ids(["en"]), [])
+        XCTAssertEqual(try ids(["kalevala"]), ["books:90101"])
+        XCTAssertEqual(try ids(["science", "fiction"]), ["books:90102"], "bookshelves are searched")
+        let snippet = try JSONValue.parse(try comics.run(["search", "england", "-f", "ndjson"]).stdoutLines[0])["snippet"]?.stringValue
+        XCTAssertEqual(snippet, "England -- Fiction", "no language code in the text shown")
+        let help = try comics.run(["search", "--help"]).stdout
+        XCTAssertTrue(help.contains("bookshelves"), help)
+    }
+
+    func testANameRanksWithTheTitleAboveSummariesAndSubjects() throws {
+        let about = (1...60).map { "word\($0)" }.joined(separator: " ")
+        try cache(books: [
+            Self.book(90_201, title: "Letters of a Regency reader", summary: "A reader's letters about Austen. \(about)"),
+            Self.book(90_202, title: "Persuasion", author: "Austen, Jane", summary: "A novel of second chances. \(about) \(about)"),
+            Self.book(90_203, title: "Regency life", subject: "Austen, Jane, 1775-1817 -- Influence"),
+        ])
+        let found = try ids(["austen"])
+        XCTAssertEqual(found.first, "books:90202", "the author's own book first: \(found)")
+        XCTAssertEqual(Set(found.dropFirst()), ["books:90201", "books:90203"])
+    }
+
+    /// bm25's length normalisation, as FTS5 has it, puts a one-line alt
+    /// quoting a phrase above the long transcript that is about it.
+    func testAComicAboutAPhraseRanksAboveOneQuotingItOnce() throws {
+        XCTAssertEqual(try comics.run(["sync", "--quiet"]).status, 0, "the archive, for real average lengths")
+        let filler = (1...25).map { "Student \($0): could the particle cross the barrier if it had less energy than it?" }
+        let lecture = (filler[0..<8] + ["Professor: the quantum tunnel is the answer."] + filler[8..<16]
+            + ["Professor: quantum effects let it through: it tunnels."] + filler[16...]
+            + ["Professor: quantum mechanics says the tunnel is short."]).joined(separator: "\n")
+        try cache(comics: [
+            (204, FixtureServer.comic(204, title: "Lecture", alt: "Office hours are at noon.", transcript: lecture)),
+            (205, FixtureServer.comic(205, title: "Holiday", alt: "Ever tried a quantum tunnel?")),
+        ])
+        XCTAssertEqual(try ids(["quantum", "tunnel"]), ["xkcd:204", "xkcd:205"])
+    }
+
+    func testATitleMatchsSnippetComesFromTheBody() throws {
+        try cache(comics: [(206, FixtureServer.comic(206, title: "Tables", alt: "little bobby tables, we call him"))])
+        let record = try JSONValue.parse(try comics.run(["search", "tables", "-f", "ndjson"]).stdoutLines[0])
+        XCTAssertEqual(record["snippet"], .string("little bobby tables, we call him"))
+        try cache(comics: [(207, FixtureServer.comic(207, title: "Chairs", alt: "nothing here"))])
+        let chairs = try comics.run(["search", "chairs"])
+        XCTAssertEqual(chairs.stdoutLines.count, 2, "a header and the match, no snippet repeating the title: \(chairs.stdout)")
+    }
+
+    func testWhatIsShownIsWhatIsSearched() throws {
+        try cache(comics: [(208, FixtureServer.comic(208, title: "Evil\u{1B}]0;pwned\u{07}\u{1B}[31mRed\u{1B}[0m", alt: "a\u{1B}[2Jplain"))])
+        XCTAssertTrue(try comics.run(["show", "208"]).stdout.hasPrefix("xkcd 208: EvilRed\n"))
+        XCTAssertEqual(try ids(["evilred"]), ["xkcd:208"], "found by the title as drawn")
+        XCTAssertEqual(try ids(["pwned"]), [], "the hidden payload is not searched")
+        XCTAssertEqual(try ids(["aplain"]), ["xkcd:208"])
+        XCTAssertEqual(try ids(["2jplain"]), [])
+    }
+}

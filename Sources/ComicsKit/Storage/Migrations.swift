@@ -175,8 +175,16 @@ enum Migrations {
             """),
         // A lone C1 control in cached text becomes the Windows-1252
         // punctuation it stands for, in every field of both sources, as the
-        // decoders now read it; the rows that change are indexed again.
+        // decoders now read it. The next migration indexes every row again.
         Migration(name: "windows-1252-for-lone-c1-controls", sql: "", transform: replaceLoneC1Controls),
+        // The index holds text as it is shown, names in a column of their
+        // own (they rank with the title), and no languages, links or dates
+        // (`SearchIndex`); the store computes each row, so the view goes.
+        Migration(name: "search-index-as-shown", sql: """
+            DROP TABLE item_search;
+            DROP VIEW item_search_rows;
+            \(SearchIndex.definition);
+            """, transform: SearchIndex.indexEveryItem),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -189,23 +197,14 @@ enum Migrations {
             }
         }
         let update = try database.prepare("UPDATE items SET title = ?, attributes = ? WHERE source = ? AND id = ?")
-        let unindex = try database.prepare(
-            "DELETE FROM item_search WHERE rowid IN (SELECT search_rowid FROM item_search_rows WHERE source = ? AND id = ?)")
-        let index = try database.prepare("""
-            INSERT INTO item_search (rowid, title, body, source, id)
-            SELECT search_rowid, title, body, source, id FROM item_search_rows WHERE source = ? AND id = ?
-            """)
         for row in try database.query("SELECT source, id, title, attributes FROM items") {
             guard let source = row[0].text, let id = row[1].int, let title = row[2].text, let attributesText = row[3].text,
                   let attributes = try? JSONValue.parse(attributesText)
             else { continue }
             let (newTitle, newAttributes) = (Mojibake.replacingLoneC1Controls(title), replaced(attributes))
             guard newTitle != title || newAttributes != attributes else { continue }
-            let key: [SQLiteValue] = [.text(source), .integer(Int64(id))]
-            for (statement, values) in [(unindex, key), (update, [.text(newTitle.isEmpty ? title : newTitle), .text(newAttributes.serialized)] + key), (index, key)] {
-                try statement.bind(values)
-                _ = try statement.allRows()
-            }
+            try update.bind([.text(newTitle.isEmpty ? title : newTitle), .text(newAttributes.serialized), .text(source), .integer(Int64(id))])
+            _ = try update.allRows()
         }
     }
 
@@ -225,7 +224,7 @@ enum Migrations {
         }
     }
 
-    /// The search index as it is today (migration 5).
+    /// The search index as migration 5 made it (today's: `SearchIndex`).
     static let searchIndex = """
         CREATE VIRTUAL TABLE item_search USING fts5(
             title, body, source UNINDEXED, id UNINDEXED,
@@ -233,8 +232,7 @@ enum Migrations {
         )
         """
 
-    /// Fills the (empty) search index from every cached item: the last step
-    /// of the migration that made it, and of a cleanup that rebuilds it.
+    /// Fills migration 5's (empty) search index from every cached item.
     static let indexEveryItem = """
         INSERT INTO item_search (rowid, title, body, source, id)
         SELECT search_rowid, title, body, source, id FROM item_search_rows
@@ -289,6 +287,7 @@ enum Migrations {
         "df700cca9a8a0f355e0cbe3c083befa520c8794b442688d5373aa42c5051c303",
         "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
         "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
+        "8e0bc4122a5d62c730904205eff2f3e71f4b537e6cea4cc95b9cd4d3b0136663",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

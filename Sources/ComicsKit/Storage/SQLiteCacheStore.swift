@@ -241,14 +241,12 @@ public final class SQLiteCacheStore: CacheStore {
                 cached_at = excluded.cached_at, etag = excluded.etag, last_modified = excluded.last_modified
             """, [.text(rows.serialized), .date(date)])
         try database.run("""
-            DELETE FROM item_search WHERE rowid IN (
-                SELECT search_rowid FROM item_search_rows WHERE (source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?1)))
+            DELETE FROM item_search WHERE rowid IN (SELECT \(SearchIndex.rowID(source: "value ->> 0", id: "value ->> 1")) FROM json_each(?1))
             """, [.text(rows.serialized)])
-        try database.run("""
-            INSERT INTO item_search (rowid, title, body, source, id)
-            SELECT search_rowid, title, body, source, id FROM item_search_rows
-            WHERE (source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?1))
-            """, [.text(rows.serialized)])
+        try SearchIndex.insert(items.map { fetched in
+            let item = fetched.item
+            return (item.ref.source.rawValue, item.ref.id, item.title, item.attributes.map { ($0.key, $0.value) })
+        }, into: database)
     }
 
     public func markRevalidated(_ revalidated: [ItemRef: Validators], at date: Date) throws {
@@ -518,8 +516,8 @@ public final class SQLiteCacheStore: CacheStore {
                 try withSearchIndexRebuilt(if: selected.count > itemCount - selected.count) { indexIsKept in
                     let unindex = try indexIsKept ? database.prepare("""
                         DELETE FROM item_search WHERE rowid IN (
-                            SELECT search_rowid FROM item_search_rows r WHERE r.source = ?1 AND r.id IN (SELECT value FROM json_each(?2))
-                            AND NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = r.id))
+                            SELECT \(SearchIndex.rowID(source: "?1", id: "j.value")) FROM json_each(?2) j
+                            WHERE NOT EXISTS (SELECT 1 FROM favorites f WHERE f.source = ?1 AND f.id = j.value))
                         """) : nil
                     let delete = try database.prepare("""
                         DELETE FROM items WHERE source = ?1 AND id IN (SELECT value FROM json_each(?2))
@@ -549,15 +547,17 @@ public final class SQLiteCacheStore: CacheStore {
         guard rebuild else { return try body(true) }
         try database.execute("DROP TABLE item_search")
         try body(false)
-        try database.execute(Migrations.searchIndex)
-        try database.execute(Migrations.indexEveryItem)
+        try database.execute(SearchIndex.definition)
+        try SearchIndex.indexEveryItem(in: database)
     }
 
     // MARK: - Search
 
-    /// Best match first: items whose title matches the query, then items
-    /// holding its words as one exact phrase, then the rest, each group in
-    /// bm25 order with the title weighing ten times the rest.
+    /// Best match first: items whose title or names (authors, translators,
+    /// editors) match the query, then items holding its words as one exact
+    /// phrase, then the rest, each group in `comics_rank` order (BM25 with
+    /// a title or name match weighing ten times the rest, and each field's
+    /// length counting less than in FTS5's bm25).
     public func search(_ query: String, source: SourceName?, limit: Int) throws -> (matches: [SearchMatch], total: Int) {
         let search = SearchExpression(query)
         var values: [SQLiteValue] = [
@@ -569,7 +569,7 @@ public final class SQLiteCacheStore: CacheStore {
         func literalCondition(_ parameter: Int) -> String {
             search.literals.isEmpty ? "" : """
                 AND NOT EXISTS (SELECT 1 FROM json_each(?\(parameter))
-                    WHERE instr(lower(item_search.title || ' ' || coalesce(item_search.body, '')), lower(value)) = 0)
+                    WHERE instr(lower(item_search.title || ' ' || item_search.people || ' ' || item_search.body), lower(value)) = 0)
                 """
         }
         if !search.literals.isEmpty {
@@ -585,7 +585,7 @@ public final class SQLiteCacheStore: CacheStore {
                 SELECT source, id, highlight(item_search, 0, ?2, ?3), comics_snippet(item_search, ?2, ?3, '…', 12) FROM item_search
                 WHERE item_search MATCH ?1 AND (?4 IS NULL OR source = ?4) \(literalFilter)
                 ORDER BY (rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?6)) DESC,
-                         \(phraseTier) bm25(item_search, 10.0, 1.0)
+                         \(phraseTier) comics_rank(item_search, \(SearchIndex.columnWeights))
                 LIMIT ?5
                 """, values)
             let matches: [SearchMatch] = rows.compactMap { row in

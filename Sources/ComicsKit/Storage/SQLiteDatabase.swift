@@ -56,10 +56,11 @@ final class SQLiteDatabase {
         _ = comics_sqlite_defensive(handle)
         // A read-only connection salvages rows; it never searches.
         guard !readOnly else { return }
-        // Search snippets in time linear in the text (FTS5's own is quadratic).
-        let registered = comics_sqlite_register_snippet(handle)
+        // Search snippets in time linear in the text (FTS5's own is
+        // quadratic), and a ranking that favours what an item is about.
+        let registered = comics_sqlite_register_search_functions(handle)
         guard registered == SQLITE_OK else {
-            throw SQLiteError(code: registered, message: "cannot register comics_snippet", sql: nil)
+            throw SQLiteError(code: registered, message: "cannot register the search functions", sql: nil)
         }
         try execute("PRAGMA synchronous = FULL")
         try execute("PRAGMA foreign_keys = ON")
@@ -171,7 +172,7 @@ final class SQLiteStatement {
     }
 
     /// Steps through the rows without building a value per column; `body`
-    /// reads the current row with `integer(at:)` and `real(at:)`. For reads
+    /// reads the current row with `integer(at:)`, `real(at:)` and `text(at:)`. For reads
     /// of many rows, where allocations would dominate.
     func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
         defer { sqlite3_reset(statement) }
@@ -186,6 +187,8 @@ final class SQLiteStatement {
     func integer(at index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 
     func real(at index: Int32) -> Double { sqlite3_column_double(statement, index) }
+
+    func text(at index: Int32) -> String? { column(index).text }
 
     private func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {

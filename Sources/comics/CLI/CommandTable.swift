@@ -190,8 +190,10 @@ enum CommandTable {
         HelpRow(name: "\"a phrase\"", text: "the words side by side, in order; with double quotes the query is FTS5 syntax"),
         HelpRow(name: "word*", text: "a prefix (astro* finds astronomy)"),
         HelpRow(name: "AND OR NOT ( )", text: "combine terms"),
-        HelpRow(name: "order", text: "matches in the title first, then the words as one exact phrase, then by bm25 "
-            + "(the title weighs ten times the rest)"),
+        HelpRow(name: "order", text: "matches in the title or a name (author, translator, editor) first, then the words "
+            + "as one exact phrase, then the rest; in each, by bm25 with a title or name weighing ten times the rest and "
+            + "a long text counting less against its words than in FTS5's own"),
+        HelpRow(name: "languages", text: "are not words: filter books with -s books list --language"),
     ])
 
     static let root = CommandSpec(
@@ -234,7 +236,7 @@ enum CommandTable {
                 ]),
             CommandSpec(
                 name: "search",
-                abstract: "search everything cached (titles, alt text, transcripts, authors, translators, editors, subjects, summaries), best match first",
+                abstract: "search everything cached (titles, alt text, transcripts, authors, translators, editors, subjects, bookshelves, summaries), best match first",
                 arguments: [ArgumentSpec(
                     name: "TERMS",
                     help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them")],
