@@ -24,7 +24,7 @@ TEST_PACKAGES = $(BUILD_PACKAGES) python3 python3-pyte tmux faketime man-db zsh 
 # against; GNU time reads peak memory.
 BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 curl time
 
-.PHONY: all deps test-deps bench-deps build release run test soak sanitize fuzz bench man install install-built uninstall clean
+.PHONY: all deps test-deps bench-deps build release run demo test soak sanitize fuzz bench man install install-built uninstall clean
 
 all: build
 
@@ -60,8 +60,17 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product comics
 
+# Exit 4 is the network: a newcomer without one is shown `make demo`.
 run: release
-	.build/release/comics list
+	@.build/release/comics list || { status=$$?; \
+		if [ $$status = 4 ]; then echo "comics: no network? 'make demo' runs comics against the test fixtures on this machine" >&2; fi; \
+		exit $$status; }
+
+# comics against the tests' loopback server and a scratch database.
+DEMO_ARGS ?=
+demo: release
+	$(call install_packages,python3)
+	@Tests/Fixtures/demo.sh .build/release/comics $(DEMO_ARGS)
 
 # The suite must leave a checkout as it found it: every file it writes
 # belongs in a temporary directory.

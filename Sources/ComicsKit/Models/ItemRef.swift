@@ -40,9 +40,11 @@ public enum ItemReference: Equatable, Sendable {
         default: break
         }
         guard let id = Int(rest), id > 0, rest.allSatisfy(\.isASCII) else {
-            throw ComicsError.usage(
-                "'\(text)' is not an item reference",
-                hint: "use a number such as 353, a qualified reference such as xkcd:353, latest or random")
+            // Books have no newest or random one to name.
+            let hint = source == .books
+                ? "use a book id such as 1342, or a qualified reference such as books:1342"
+                : "use a number such as 353, a qualified reference such as xkcd:353, latest or random"
+            throw ComicsError.usage("'\(text)' is not an item reference", hint: hint)
         }
         return .item(ItemRef(source: source, id: id))
     }

@@ -37,8 +37,14 @@ extension Catalog {
     /// or a books query as that query (not after a favourites-only sync):
     /// cleanup stops applying max-items to what is mirrored (max-age still
     /// applies).
+    /// A sync is a refresh of the source: `info` and the stale-copy
+    /// warnings learn how it went.
     public func sync(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
         guard mode != .offline else { throw ComicsError.usage("sync needs the network; --offline forbids it") }
+        return try recordingRefresh(of: sourceName) { try mirror(sourceName, scope: scope, progress: progress) }
+    }
+
+    private func mirror(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
         let source = try source(sourceName)
         var report = SyncReport()
         switch scope {

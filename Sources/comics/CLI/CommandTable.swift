@@ -227,7 +227,7 @@ enum CommandTable {
                 name: "sync",
                 abstract: "mirror the xkcd archive (or a books query, or the favourite books) into the cache; resumable",
                 options: bookQueryOptions + [
-                    OptionSpec("favorites", "refresh the favourites of the source (books: the only way without a query)"),
+                    OptionSpec("favorites", "refresh only the favourites of the source (for books, the way to sync without a query when the catalogue is larger than a sync mirrors)"),
                     OptionSpec("jobs", value: "N", "requests in flight at once, 1 to 32 (default 10)"),
                 ],
                 examples: [

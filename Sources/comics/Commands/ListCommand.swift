@@ -24,6 +24,9 @@ enum ListCommand {
         if items.isEmpty && context.format == .table {
             context.note("nothing matches this query")
         }
+        if !source.acceptsPageSize, let wanted = context.query.limit, wanted > listed.count, listed.count == GutendexSource.pageSize {
+            context.note("a books page is the \(GutendexSource.pageSize) books Gutendex sends; 'comics -s books more' shows the next")
+        }
         try context.write(ItemsOutput.render(items, spanning: [sourceName], context: context))
     }
 }

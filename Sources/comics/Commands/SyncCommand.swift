@@ -26,6 +26,7 @@ enum SyncCommand {
             }
         } catch let error as ComicsError where error.kind == .network {
             context.endProgress()
+            guard checked > 0 else { throw ComicsError.network("sync stopped before checking anything: \(error.message)") }
             throw ComicsError.network(
                 "sync stopped: \(error.message); the \(checked) checked so far are kept; run the same 'comics sync' again to resume")
         }

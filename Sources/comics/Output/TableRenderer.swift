@@ -84,11 +84,14 @@ struct TableRenderer {
     }
 
     /// One item in full: a heading, short fields as `Label: value`, long
-    /// text as wrapped paragraphs.
+    /// text as wrapped paragraphs. Every line fits the terminal (at most
+    /// 100 columns): a value too wide for its field goes on under the
+    /// label's column, and a URL too wide for the line goes alone on one.
     func detail(_ cached: CachedItem) -> String {
         let item = cached.item
         let width = min(terminal.width ?? 100, 100)
-        var output = terminal.bold("\(item.ref.source.rawValue) \(item.ref.id): \(clean(item.title))") + "\n"
+        var output = DisplayWidth.wrap("\(item.ref.source.rawValue) \(item.ref.id): \(clean(item.title))", width: width)
+            .map { terminal.bold($0) + "\n" }.joined()
         var fields: [(String, String)] = [("URL", clean(item.url))]
         var paragraphs: [(String, String)] = []
         for attribute in item.attributes {
@@ -103,12 +106,22 @@ struct TableRenderer {
         fields.append(("Favourite", cached.isFavorite ? terminal.yellow("★ yes") : "no"))
         fields.append(("Cached", Records.timestamp(cached.cachedAt)))
         let labelWidth = fields.map { DisplayWidth.of($0.0) }.max() ?? 0
+        let valueColumn = labelWidth + 2
         for (name, value) in fields {
-            output += terminal.dim(DisplayWidth.pad(name + ":", to: labelWidth + 1)) + " " + value + "\n"
+            if DisplayWidth.isURL(value), DisplayWidth.of(value) > width - valueColumn {
+                output += terminal.dim(name + ":") + "\n" + value + "\n"
+                continue
+            }
+            let lines = DisplayWidth.wrap(value, width: max(10, width - valueColumn))
+            output += terminal.dim(DisplayWidth.pad(name + ":", to: labelWidth + 1)) + " "
+                + lines.joined(separator: "\n" + String(repeating: " ", count: valueColumn)) + "\n"
         }
         for (name, text) in paragraphs {
             output += "\n" + terminal.dim(name + ":") + "\n"
-            output += DisplayWidth.wrap(text, width: max(20, width - 2)).map { $0.isEmpty ? "\n" : "  \($0)\n" }.joined()
+            output += DisplayWidth.wrap(text, width: max(10, width - 2)).map { line in
+                if line.isEmpty { return "\n" }
+                return DisplayWidth.of(line) > width - 2 ? line + "\n" : "  \(line)\n"
+            }.joined()
         }
         return output
     }

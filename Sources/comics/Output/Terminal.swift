@@ -110,16 +110,19 @@ enum DisplayWidth {
         text + String(repeating: " ", count: max(0, width - of(text)))
     }
 
-    /// Breaks text into lines of at most `width` columns at spaces.
+    /// Breaks text into lines of at most `width` columns at spaces. A word
+    /// wider than the line is cut into pieces that fit, except a URL, which
+    /// goes whole on a line of its own (so that it can still be copied).
     static func wrap(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
-            for word in paragraph.split(separator: " ") {
-                let candidate = line.isEmpty ? String(word) : "\(line) \(word)"
+            for word in paragraph.split(separator: " ").flatMap({ pieces(of: String($0), width: width) }) {
+                let candidate = line.isEmpty ? word : "\(line) \(word)"
                 if of(candidate) > width, !line.isEmpty {
                     lines.append(line)
-                    line = String(word)
+                    line = word
                 } else {
                     line = candidate
                 }
@@ -127,5 +130,26 @@ enum DisplayWidth {
             lines.append(line)
         }
         return lines
+    }
+
+    static func isURL(_ word: String) -> Bool {
+        word.hasPrefix("https://") || word.hasPrefix("http://")
+    }
+
+    /// The word, or pieces of it at most `width` columns wide when it is
+    /// wider and no URL.
+    private static func pieces(of word: String, width: Int) -> [String] {
+        guard of(word) > width, !isURL(word) else { return [word] }
+        var pieces: [String] = [], piece = "", used = 0
+        for character in word {
+            let characterWidth = of(String(character))
+            if used + characterWidth > width, !piece.isEmpty {
+                pieces.append(piece)
+                (piece, used) = ("", 0)
+            }
+            piece.append(character)
+            used += characterWidth
+        }
+        return pieces + [piece]
     }
 }
