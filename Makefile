@@ -73,15 +73,21 @@ demo: release
 	@Tests/Fixtures/demo.sh .build/release/comics $(DEMO_ARGS)
 
 # The suite must leave a checkout as it found it: every file it writes
-# belongs in a temporary directory.
+# belongs in a temporary directory, and every one of those is gone after it.
 test: test-deps
 	@before="$$(git status --porcelain 2>/dev/null)"; \
+	leftovers() { find /tmp -maxdepth 1 -name 'comics-test-*' 2>/dev/null | sort; }; \
+	temporary_before="$$(leftovers)"; \
 	$(SWIFT) test --disable-swift-testing || exit $$?; \
 	after="$$(git status --porcelain 2>/dev/null)"; \
 	if [ "$$before" != "$$after" ]; then \
 		echo "the test suite changed the checkout; git status before:" >&2; echo "$$before" >&2; \
 		echo "and after:" >&2; echo "$$after" >&2; exit 1; \
-	fi
+	fi; \
+	left=""; for folder in $$(leftovers); do \
+		case "$$temporary_before" in *"$$folder"*) ;; *) left="$$left $$folder" ;; esac; \
+	done; \
+	if [ -n "$$left" ]; then echo "the test suite left temporary folders behind:$$left" >&2; exit 1; fi
 
 # The test suite under AddressSanitizer, then ThreadSanitizer, each in its
 # own build folder. Tests that age the clock with faketime are skipped: its

@@ -22,8 +22,10 @@ final class FreshnessTests: XCTestCase {
 final class CleanupRulesTests: XCTestCase {
     private let now = Date(timeIntervalSince1970: 10_000_000)
 
-    private func candidate(_ source: SourceName, _ id: Int, daysAgo: Double) -> CleanupRules.Candidate {
-        CleanupRules.Candidate(ref: ItemRef(source: source, id: id), cachedAt: now.addingTimeInterval(-daysAgo * 86400))
+    private func candidate(_ source: SourceName, _ id: Int, daysAgo: Double, usedDaysAgo: Double? = nil) -> CleanupRules.Candidate {
+        CleanupRules.Candidate(
+            ref: ItemRef(source: source, id: id), cachedAt: now.addingTimeInterval(-daysAgo * 86400),
+            usedAt: usedDaysAgo.map { now.addingTimeInterval(-$0 * 86400) })
     }
 
     func testExpiredItemsGoFirst() {
@@ -34,13 +36,23 @@ final class CleanupRulesTests: XCTestCase {
         XCTAssertEqual(selected.map(\.ref.id), [3, 1])
     }
 
-    func testTheOldestGoBeyondMaxItems() {
+    func testTheLeastRecentlyUsedGoBeyondMaxItems() {
         let rules = CleanupRules(maxAge: 30 * 86400, maxItems: 2)
         let selected = rules.selectForRemoval(from: [
-            candidate(.xkcd, 1, daysAgo: 1), candidate(.xkcd, 2, daysAgo: 3), candidate(.xkcd, 3, daysAgo: 2),
-            candidate(.xkcd, 4, daysAgo: 0), candidate(.xkcd, 5, daysAgo: 40),
+            candidate(.xkcd, 1, daysAgo: 1, usedDaysAgo: 0), candidate(.xkcd, 2, daysAgo: 3, usedDaysAgo: 2),
+            candidate(.xkcd, 3, daysAgo: 2), candidate(.xkcd, 4, daysAgo: 0, usedDaysAgo: 1), candidate(.xkcd, 5, daysAgo: 40, usedDaysAgo: 0),
         ], now: now)
-        XCTAssertEqual(selected.map(\.ref.id), [5, 2, 3], "5 expired, then the oldest beyond two")
+        XCTAssertEqual(selected.map(\.ref.id), [5, 3, 2], "5 expired (however recently used), then never used, then the longest unused")
+    }
+
+    /// The order a sync leaves (everything refreshed in one second) does not
+    /// decide: unused items go lowest number first, whatever their refresh.
+    func testAmongTheUnusedTheOldestPublishedGoFirst() {
+        let rules = CleanupRules(maxAge: 30 * 86400, maxItems: 1)
+        let selected = rules.selectForRemoval(from: [
+            candidate(.xkcd, 2698, daysAgo: 0), candidate(.xkcd, 1, daysAgo: 0), candidate(.xkcd, 2, daysAgo: 0.5),
+        ], now: now)
+        XCTAssertEqual(selected.map(\.ref.id), [1, 2])
     }
 
     func testEachSourceHasItsOwnLimits() {
@@ -48,7 +60,7 @@ final class CleanupRulesTests: XCTestCase {
         rules[.books] = CleanupRules.Limits(maxAge: 7 * 86400, maxItems: 1)
         let selected = rules.selectForRemoval(from: [
             candidate(.xkcd, 1, daysAgo: 10), candidate(.books, 2, daysAgo: 10),
-            candidate(.books, 3, daysAgo: 1), candidate(.books, 4, daysAgo: 2),
+            candidate(.books, 3, daysAgo: 1, usedDaysAgo: 1), candidate(.books, 4, daysAgo: 2, usedDaysAgo: 2),
         ], now: now)
         XCTAssertEqual(selected.map(\.ref), [ItemRef(source: .books, id: 2), ItemRef(source: .books, id: 4)])
         XCTAssertNil(rules.uniformLimits)

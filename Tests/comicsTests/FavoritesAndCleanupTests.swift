@@ -78,6 +78,42 @@ final class FavoritesAndCleanupTests: EndToEndTestCase {
         XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).rows("SELECT id FROM items").map { $0[0] }, ["3"])
     }
 
+    /// A sync gives the whole archive one refresh time: max-items goes by
+    /// use (shown, listed, found), then by number, never by that time.
+    func testCleanupByCountRemovesTheLeastRecentlyUsedFirst() throws {
+        XCTAssertEqual(try comics.run(["sync", "--quiet"]).status, 0)
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "5"]).status, 0)
+        XCTAssertEqual(try comics.run(["search", "velociraptor", "-n", "1"]).status, 0)
+        let found = try DatabaseProbe(path: comics.databasePath).rows("SELECT id FROM items WHERE used_at IS NOT NULL ORDER BY id")
+            .map { Int($0[0]) ?? 0 }
+        XCTAssertEqual(found.count, 12, "the listed ten, the shown one, the found one: \(found)")
+        let dryRun = try comics.run(["cleanup", "--max-items", "12", "--dry-run", "--format", "json"])
+        XCTAssertEqual(dryRun.status, 0, "\(dryRun)")
+        let removed = try XCTUnwrap(JSONValue.parse(dryRun.stdout)["removed"]?.arrayValue).compactMap { $0["id"]?.intValue }
+        XCTAssertEqual(removed.count, 188)
+        XCTAssertEqual(Set(removed).intersection(found), [], "nothing used is removed while unused ones remain")
+        XCTAssertEqual(Array(removed.prefix(4)), Array((1...200).filter { !found.contains($0) }.prefix(4)), "then the oldest published")
+        XCTAssertEqual(try comics.run(["cleanup", "--max-items", "12"]).status, 0)
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).rows("SELECT id FROM items ORDER BY id").map { Int($0[0]) ?? 0 }, found)
+    }
+
+    /// Use is recorded once a day per item, so a read run again is a read.
+    func testUseIsRecordedOnceADay() throws {
+        try requireClockControl()
+        XCTAssertEqual(try comics.run(["list", "-n", "3"]).status, 0)
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        let first = try probe.rows("SELECT id, used_at FROM items ORDER BY id")
+        XCTAssertEqual(first.count, 3)
+        XCTAssertFalse(first.contains { $0[1].isEmpty }, "\(first)")
+        XCTAssertEqual(try comics.run(["--offline", "list", "-n", "3"]).status, 0)
+        XCTAssertEqual(try probe.rows("SELECT id, used_at FROM items ORDER BY id"), first, "the same day: not written again")
+        XCTAssertEqual(try comics.run(["--offline", "show", "200"], clockOffset: "+1d").status, 0)
+        let later = try probe.rows("SELECT id, used_at FROM items ORDER BY id")
+        XCTAssertNotEqual(later.last?[1], first.last?[1], "the next day, a use is recorded again")
+        XCTAssertEqual(Array(later.prefix(2)), Array(first.prefix(2)))
+    }
+
     func testCleanupQuietPrintsNothingAndBadLimitsAreUsageErrors() throws {
         let quiet = try comics.run(["cleanup", "--quiet"])
         XCTAssertEqual(quiet.status, 0)

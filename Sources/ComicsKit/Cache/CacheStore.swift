@@ -63,6 +63,8 @@ public protocol CacheStore: AnyObject {
     /// Inserts or replaces items, keeping favourites; one transaction.
     func save(_ items: [FetchedItem], at date: Date) throws
     /// Renews items upstream said have not changed (304); one transaction.
+    /// Records that these items were shown, listed or found now.
+    func markUsed(_ refs: [ItemRef], at date: Date) throws
     func markRevalidated(_ revalidated: [ItemRef: Validators], at date: Date) throws
     func page(_ key: PageKey) throws -> StoredPage?
     /// Stores a page and the items it brought, and reads back every item

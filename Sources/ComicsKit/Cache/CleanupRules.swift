@@ -1,8 +1,8 @@
 import FoundationEssentials
 
 /// The limits cleanup applies, per source: items not refreshed within
-/// `maxAge` go, then the oldest beyond `maxItems`. Favourites are never
-/// candidates.
+/// `maxAge` go, then the least recently used beyond `maxItems`. Favourites
+/// are never candidates.
 public struct CleanupRules: Equatable, Sendable {
     /// One source's limits.
     public struct Limits: Equatable, Sendable {
@@ -43,31 +43,37 @@ public struct CleanupRules: Equatable, Sendable {
     public struct Candidate: Equatable, Sendable {
         public var ref: ItemRef
         public var cachedAt: Date
+        /// When it was last shown, listed or found; nil: not since cached.
+        public var usedAt: Date?
         /// Held by a query `sync` mirrored: max-age applies, max-items does not.
         public var isMirrored: Bool
 
-        public init(ref: ItemRef, cachedAt: Date, isMirrored: Bool = false) {
+        public init(ref: ItemRef, cachedAt: Date, usedAt: Date? = nil, isMirrored: Bool = false) {
             self.ref = ref
             self.cachedAt = cachedAt
+            self.usedAt = usedAt
             self.isMirrored = isMirrored
         }
     }
 
-    /// Picks what to remove from the non-favourites, oldest first: what is
-    /// older than max-age, then the oldest of the rest beyond max-items,
-    /// mirrored items neither counted nor removed for that. The result
-    /// names each item once.
+    /// Picks what to remove from the non-favourites: what was not
+    /// refreshed within max-age (oldest refresh first), then, beyond
+    /// max-items, the least recently used of the rest (never used first,
+    /// then the lowest number: the oldest published), mirrored items
+    /// neither counted nor removed for that. The result names each item once.
     public func selectForRemoval(from candidates: [Candidate], now: Date) -> [Candidate] {
         var removed: [Candidate] = []
         let bySource = Dictionary(grouping: candidates, by: \.ref.source)
         for source in bySource.keys.sorted() {
             let limits = self[source]
-            let oldestFirst = bySource[source, default: []].sorted {
-                ($0.cachedAt, $0.ref.id) < ($1.cachedAt, $1.ref.id)
+            let (tooOld, kept) = bySource[source, default: []].reduce(into: ([Candidate](), [Candidate]())) { parts, candidate in
+                if now.timeIntervalSince(candidate.cachedAt) > limits.maxAge { parts.0.append(candidate) } else { parts.1.append(candidate) }
             }
-            let tooOld = oldestFirst.prefix { now.timeIntervalSince($0.cachedAt) > limits.maxAge }
-            let counted = oldestFirst.dropFirst(tooOld.count).filter { !$0.isMirrored }
-            removed += tooOld + counted.prefix(max(0, counted.count - limits.maxItems))
+            let counted = kept.filter { !$0.isMirrored }.sorted {
+                ($0.usedAt ?? .distantPast, $0.ref.id) < ($1.usedAt ?? .distantPast, $1.ref.id)
+            }
+            removed += tooOld.sorted { ($0.cachedAt, $0.ref.id) < ($1.cachedAt, $1.ref.id) }
+                + counted.prefix(max(0, counted.count - limits.maxItems))
         }
         return removed
     }

@@ -53,12 +53,16 @@ public struct CachedItem: Equatable, Sendable {
     public var cachedAt: Date
     public var isFavorite: Bool
     public var validators: Validators
+    /// When it was last shown, listed or found, to the day; nil: not since
+    /// it was cached (or since comics kept it).
+    public var usedAt: Date?
 
-    public init(item: Item, cachedAt: Date, isFavorite: Bool, validators: Validators) {
+    public init(item: Item, cachedAt: Date, isFavorite: Bool, validators: Validators, usedAt: Date? = nil) {
         self.item = item
         self.cachedAt = cachedAt
         self.isFavorite = isFavorite
         self.validators = validators
+        self.usedAt = usedAt
     }
 
     public var ref: ItemRef { item.ref }

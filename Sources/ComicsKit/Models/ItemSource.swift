@@ -76,6 +76,7 @@ public protocol ItemSource {
     /// Fetches items concurrently; each answer in the order asked.
     func fetchItems(_ requests: [(id: Int, validators: Validators)]) throws -> [ItemFetch]
 
+
     /// Plain text for people when the generic rendering of an attribute
     /// would not read well (a list of authors with their years); `brief`
     /// for a table cell. nil: render it generically.
@@ -84,4 +85,15 @@ public protocol ItemSource {
 
 extension ItemSource {
     public func displayText(of attribute: Attribute, brief: Bool) -> String? { nil }
+}
+
+/// A source whose pages are numbered, so that once the first page says how
+/// many there are, the rest can be named and fetched at once (a sync of a
+/// books query asks for them concurrently instead of link by link).
+public protocol NumberedPages: ItemSource {
+    /// The positions of the pages from the third through `lastPage`, named
+    /// from the second page's position; nil when that position names no page.
+    func positions(after second: String, through lastPage: Int) -> [String]?
+    /// Fetches later pages concurrently; each answer in the order asked.
+    func fetchPages(at requests: [(position: String, validators: Validators)], query: ListQuery) throws -> [Result<PageFetch, ComicsError>]
 }

@@ -185,6 +185,12 @@ enum Migrations {
             DROP VIEW item_search_rows;
             \(SearchIndex.definition);
             """, transform: SearchIndex.indexEveryItem),
+        // When an item was last shown, listed or found (to the day), so that
+        // max-items removes the least recently used first, not the oldest
+        // refresh: a sync gives the whole archive one second.
+        Migration(name: "items-remember-their-last-use", sql: """
+            ALTER TABLE items ADD COLUMN used_at REAL;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -288,6 +294,7 @@ enum Migrations {
         "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
         "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
         "8e0bc4122a5d62c730904205eff2f3e71f4b537e6cea4cc95b9cd4d3b0136663",
+        "61d650898d708059214c2cbff234c31e96691ec26681a9dd7f3a558f821913dd",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

@@ -174,7 +174,8 @@ public final class SQLiteCacheStore: CacheStore {
 
     // MARK: - Items
 
-    private static let itemColumns = "i.source, i.id, i.title, i.url, i.attributes, i.cached_at, i.etag, i.last_modified, f.id IS NOT NULL"
+    private static let itemColumns =
+        "i.source, i.id, i.title, i.url, i.attributes, i.cached_at, i.etag, i.last_modified, f.id IS NOT NULL, i.used_at"
 
     public func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem] {
         try guarded {
@@ -209,7 +210,8 @@ public final class SQLiteCacheStore: CacheStore {
                         attributes: members.map { Attribute($0.0, $0.1) })
         return CachedItem(
             item: item, cachedAt: Date(timeIntervalSince1970: cachedAt), isFavorite: row[8].int == 1,
-            validators: Validators(etag: row[6].text, lastModified: row[7].text))
+            validators: Validators(etag: row[6].text, lastModified: row[7].text),
+            usedAt: row.count > 9 ? row[9].double.map(Date.init(timeIntervalSince1970:)) : nil)
     }
 
     public func save(_ items: [FetchedItem], at date: Date) throws {
@@ -247,6 +249,18 @@ public final class SQLiteCacheStore: CacheStore {
             let item = fetched.item
             return (item.ref.source.rawValue, item.ref.id, item.title, item.attributes.map { ($0.key, $0.value) })
         }, into: database)
+    }
+
+    public func markUsed(_ refs: [ItemRef], at date: Date) throws {
+        guard !refs.isEmpty else { return }
+        let keys = JSONValue.array(refs.map { .array([.string($0.source.rawValue), .int($0.id)]) })
+        try guarded {
+            try database.writeTransaction {
+                try database.run("""
+                    UPDATE items SET used_at = ?2 WHERE (source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?1))
+                    """, [.text(keys.serialized), .date(date)])
+            }
+        }
     }
 
     public func markRevalidated(_ revalidated: [ItemRef: Validators], at date: Date) throws {
@@ -494,7 +508,7 @@ public final class SQLiteCacheStore: CacheStore {
         try guarded {
             try database.writeTransaction {
                 let read = try database.prepare("""
-                    SELECT i.id, i.cached_at, i.id IN (
+                    SELECT i.id, i.cached_at, i.used_at, i.id IN (
                         SELECT j.value FROM pages p JOIN mirrors m ON m.source = p.source AND m.query = p.query,
                             json_each(p.item_ids) j
                         WHERE p.source = ?1
@@ -507,7 +521,9 @@ public final class SQLiteCacheStore: CacheStore {
                     try read.forEachRow { row in
                         candidates.append(CleanupRules.Candidate(
                             ref: ItemRef(source: source, id: Int(row.integer(at: 0))),
-                            cachedAt: Date(timeIntervalSince1970: row.real(at: 1)), isMirrored: row.integer(at: 2) != 0))
+                            cachedAt: Date(timeIntervalSince1970: row.real(at: 1)),
+                            usedAt: row.optionalReal(at: 2).map(Date.init(timeIntervalSince1970:)),
+                            isMirrored: row.integer(at: 3) != 0))
                     }
                 }
                 let selected = select(candidates)

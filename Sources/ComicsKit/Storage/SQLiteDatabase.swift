@@ -172,7 +172,7 @@ final class SQLiteStatement {
     }
 
     /// Steps through the rows without building a value per column; `body`
-    /// reads the current row with `integer(at:)`, `real(at:)` and `text(at:)`. For reads
+    /// reads the current row with `integer(at:)`, `real(at:)`, `text(at:)` and `optionalReal(at:)`. For reads
     /// of many rows, where allocations would dominate.
     func forEachRow(_ body: (SQLiteStatement) throws -> Void) throws {
         defer { sqlite3_reset(statement) }
@@ -189,6 +189,9 @@ final class SQLiteStatement {
     func real(at index: Int32) -> Double { sqlite3_column_double(statement, index) }
 
     func text(at index: Int32) -> String? { column(index).text }
+
+    /// A number, or nil for NULL.
+    func optionalReal(at index: Int32) -> Double? { column(index).double }
 
     private func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {

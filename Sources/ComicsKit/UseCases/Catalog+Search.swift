@@ -37,6 +37,7 @@ extension Catalog {
         let results = matches.compactMap { match in
             items[match.ref].map { SearchResult(item: $0, highlightedTitle: match.highlightedTitle, snippet: match.snippet) }
         }
+        noteUse(of: results.map(\.item))
         return SearchResults(results: results, total: total)
     }
 }

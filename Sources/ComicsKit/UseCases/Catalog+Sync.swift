@@ -122,8 +122,10 @@ extension Catalog {
     /// page still fresh is not asked for again (the first for the list TTL,
     /// the others for the detail TTL, as `list` and `more` would serve
     /// them), so a second run costs nothing and a killed run resumes where
-    /// it stopped; `--refresh` revalidates every page. A query matching
-    /// more than `largestMirroredQuery` items is refused after its first page.
+    /// it stopped; `--refresh` revalidates every page. Once the first page
+    /// says how many items there are, a source with numbered pages has the
+    /// rest fetched at once (`--jobs` in flight). A query matching more
+    /// than `largestMirroredQuery` items is refused after its first page.
     private func syncPages(
         query: ListQuery, source: ItemSource, report: inout SyncReport, progress: (SyncProgress) -> Void
     ) throws {
@@ -133,19 +135,7 @@ extension Catalog {
         var seen = Set<String>()
         while let current = position, seen.insert(current).inserted {
             let key = PageKey(source: source.name, query: source.pageQueryKey(query), position: current)
-            let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
-            let page: StoredPage
-            if mode != .refresh, let cached = try completePage(key),
-               policy.freshness(cachedAt: cached.page.fetchedAt, ttl: ttl, now: clock.now) == .fresh {
-                page = cached.page
-                report.upToDate += cached.items.count
-            } else {
-                guard let (fresh, items) = try refreshPage(key, query: query, source: source, trustingCache: true)
-                    ?? refreshPage(key, query: query, source: source, trustingCache: false)
-                else { break }
-                page = fresh
-                report.fetched += items.count
-            }
+            guard let page = try syncPage(key, query: query, source: source, report: &report) else { break }
             if key.isFirst {
                 total = page.total
                 if let total, total > Self.largestMirroredQuery {
@@ -157,6 +147,104 @@ extension Catalog {
             done += page.itemIDs.count
             position = page.nextPosition
             progress(SyncProgress(done: done, total: total ?? (position == nil ? done : nil)))
+            if key.isFirst, let numbered = source as? NumberedPages, let total, let second = position, !page.itemIDs.isEmpty,
+               let rest = numbered.positions(after: second, through: (total + page.itemIDs.count - 1) / page.itemIDs.count) {
+                position = try syncPagesTogether(
+                    [second] + rest, query: query, source: numbered, seen: &seen, report: &report
+                ) { pageItems in
+                    done += pageItems
+                    progress(SyncProgress(done: done, total: total))
+                }
+            }
+        }
+    }
+
+    /// One page: the cached copy while fresh, else fetched (conditionally
+    /// when all its items are cached). nil when it cannot be had whole.
+    private func syncPage(_ key: PageKey, query: ListQuery, source: ItemSource, report: inout SyncReport) throws -> StoredPage? {
+        let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
+        if mode != .refresh, let cached = try completePage(key),
+           policy.freshness(cachedAt: cached.page.fetchedAt, ttl: ttl, now: clock.now) == .fresh {
+            report.upToDate += cached.items.count
+            return cached.page
+        }
+        guard let (fresh, items) = try refreshPage(key, query: query, source: source, trustingCache: true)
+            ?? refreshPage(key, query: query, source: source, trustingCache: false)
+        else { return nil }
+        report.fetched += items.count
+        return fresh
+    }
+
+    /// How many pages are asked for at once: each batch is stored in one
+    /// transaction as it arrives, so a killed sync keeps every batch before.
+    static let pagesPerBatch = 32
+
+    /// The pages at `positions` (in order, the second page first), the fresh
+    /// ones from the cache and the rest fetched concurrently, each stored as
+    /// its batch arrives; `onStored` is told how many items each page held.
+    /// Returns where paging goes on: nil at the end, or the last page's
+    /// next link when the listing grew meanwhile. A failure is thrown once
+    /// the pages before it are stored.
+    private func syncPagesTogether(
+        _ positions: [String], query: ListQuery, source: NumberedPages, seen: inout Set<String>,
+        report: inout SyncReport, onStored: (Int) -> Void
+    ) throws -> String? {
+        var next: String?
+        for start in stride(from: 0, to: positions.count, by: Self.pagesPerBatch) {
+            let keys = positions[start..<min(start + Self.pagesPerBatch, positions.count)].map {
+                PageKey(source: source.name, query: source.pageQueryKey(query), position: $0)
+            }
+            var cached: [PageKey: (page: StoredPage, items: [CachedItem])] = [:]
+            for key in keys { cached[key] = try completePage(key) }
+            let wanted = keys.filter { key in
+                guard mode != .refresh, let page = cached[key]?.page else { return true }
+                return policy.freshness(cachedAt: page.fetchedAt, ttl: policy.detailTTL, now: clock.now) != .fresh
+            }
+            let answers = try source.fetchPages(at: wanted.map { ($0.position, cached[$0]?.page.validators ?? .none) }, query: query)
+            let fetched = Dictionary(uniqueKeysWithValues: zip(wanted, answers).map { ($0, $1) })
+            for key in keys {
+                seen.insert(key.position)
+                let page: StoredPage
+                if let answer = fetched[key] {
+                    guard let saved = try saveSyncedPage(try answer.get(), at: key, cached: cached[key]?.page, source: source) else {
+                        // A 304 for a page whose items went meanwhile: walk on one page at a time.
+                        seen.remove(key.position)
+                        return key.position
+                    }
+                    page = saved
+                    report.fetched += page.itemIDs.count
+                } else if let fresh = cached[key] {
+                    page = fresh.page
+                    report.upToDate += fresh.items.count
+                } else {
+                    continue
+                }
+                onStored(page.itemIDs.count)
+                next = page.nextPosition
+                if next == nil { return nil }
+            }
+        }
+        return next
+    }
+
+    /// Stores a page fetched for a sync, as `refreshPage` does; nil when a
+    /// 304 came for a page that is no longer cached whole.
+    private func saveSyncedPage(_ outcome: PageFetch, at key: PageKey, cached: StoredPage?, source: ItemSource) throws -> StoredPage? {
+        switch outcome {
+        case let .page(fetched):
+            let page = StoredPage(
+                key: key, itemIDs: fetched.itemIDs, nextPosition: fetched.nextPosition, fetchedAt: clock.now,
+                validators: fetched.validators, total: fetched.total)
+            return try store.save(page, items: fetched.items) == nil ? nil : page
+        case let .notModified(validators):
+            guard var page = cached else { return nil }
+            page.fetchedAt = clock.now
+            if !validators.isEmpty { page.validators = validators }
+            guard let items = try store.save(page, items: []) else { return nil }
+            if source.pagesHoldItems {
+                try store.markRevalidated(Dictionary(uniqueKeysWithValues: items.map { ($0.ref, Validators.none) }), at: clock.now)
+            }
+            return page
         }
     }
 }

@@ -50,6 +50,7 @@ public final class Catalog {
         try warnAboutFallback(served)
         try moveCursor(to: cursor(after: served.page, query: query, source: source), source: sourceName, query: source.cursorQueryKey(query))
         try rememberListing(sourceName, query: source.cursorQueryKey(query))
+        noteUse(of: served.items)
         return served.items
     }
 
@@ -121,7 +122,19 @@ public final class Catalog {
             // The listing shrank under the cursor: nothing is left past it.
             throw Self.endOfListing(source)
         }
+        noteUse(of: items)
         return items
+    }
+
+    /// Records that items were shown, at most once a day each, so that a
+    /// command run again the same day stays a pure read. Best effort: a
+    /// database that cannot be written now still serves what it holds.
+    func noteUse(of items: [CachedItem]) {
+        let today = (clock.now.timeIntervalSince1970 / 86400).rounded(.down)
+        let due = items.filter { item in
+            item.usedAt.map { ($0.timeIntervalSince1970 / 86400).rounded(.down) < today } ?? true
+        }
+        try? store.markUsed(due.map(\.ref), at: clock.now)
     }
 
     /// `--limit` wins; without it a source that takes a page size gets the configured one.
@@ -323,9 +336,15 @@ public final class Catalog {
 
     /// One item in full, by number, `latest` or `random`.
     public func show(_ reference: ItemReference) throws -> CachedItem {
-        if case let .random(sourceName) = reference { return try showRandom(sourceName) }
-        let ref = try resolve(reference)
-        return try fetchItemIfNeeded(ref, source: try source(ref.source), cached: try store.cachedItem(ref))
+        let shown: CachedItem
+        if case let .random(sourceName) = reference {
+            shown = try showRandom(sourceName)
+        } else {
+            let ref = try resolve(reference)
+            shown = try fetchItemIfNeeded(ref, source: try source(ref.source), cached: try store.cachedItem(ref))
+        }
+        noteUse(of: [shown])
+        return shown
     }
 
     /// Fetches an item now (conditionally when cached); a network failure

@@ -49,6 +49,19 @@ struct GutendexLinks {
         return next
     }
 
+    /// The link with each of `pages` as its page number, in order; nil when
+    /// it names no page to replace.
+    func links(like link: String, pages: ClosedRange<Int>) -> [String]? {
+        guard var components = URLComponents(string: link), var items = components.queryItems,
+              let index = items.lastIndex(where: { $0.name == "page" })
+        else { return nil }
+        return pages.compactMap { page in
+            items[index].value = String(page)
+            components.queryItems = items
+            return components.string
+        }
+    }
+
     private static func page(in components: URLComponents) -> Int? {
         components.queryItems?.last { $0.name == "page" }?.value.flatMap { Int($0) }
     }

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// is one book; `BASE/books/?ids=1,2,3` is several in one request. Each
 /// query (search, languages, topic, sort) pages with its own cursor, whose
 /// positions are the `next` links themselves, checked before they are followed.
-public struct GutendexSource: ItemSource {
+public struct GutendexSource: NumberedPages {
     /// Books per page, as the server sends them (and the most `ids` one request may name).
     public static let pageSize = 32
 
@@ -47,16 +47,35 @@ public struct GutendexSource: ItemSource {
     public func fetchPage(
         at position: String, query: ListQuery, validators: Validators, isCached: ([Int]) throws -> Set<Int>
     ) throws -> PageFetch {
-        let url: String
-        let pageNumber: Int
-        if position == PageKey.firstPosition {
-            url = links.firstPage(query)
-            pageNumber = 1
-        } else {
-            pageNumber = try links.pageNumber(ofLink: position)
-            url = position
-        }
+        let (url, pageNumber) = try address(of: position, query: query)
         let response = try http.get(HTTPRequest.conditional(url: url, validators: validators)).mapError(upstream.failure).get()
+        return try page(from: response, number: pageNumber)
+    }
+
+    /// Later pages of a query at once, each conditionally when validators
+    /// are given; each answer in the order asked.
+    public func fetchPages(at requests: [(position: String, validators: Validators)], query: ListQuery) throws -> [Result<PageFetch, ComicsError>] {
+        let addresses = try requests.map { try address(of: $0.position, query: query) }
+        let responses = http.get(zip(addresses, requests).map { HTTPRequest.conditional(url: $0.0.url, validators: $0.1.validators) })
+        return zip(addresses, responses).map { address, response in
+            Result { () throws(ComicsError) -> PageFetch in
+                try page(from: response.mapError(upstream.failure).get(), number: address.pageNumber)
+            }
+        }
+    }
+
+    /// Gutendex numbers its pages, so every page after the second can be
+    /// named from the second's link, the same link with another `page`.
+    public func positions(after second: String, through lastPage: Int) -> [String]? {
+        guard lastPage >= 3 else { return [] }
+        return links.links(like: second, pages: 3...lastPage)
+    }
+
+    private func address(of position: String, query: ListQuery) throws -> (url: String, pageNumber: Int) {
+        position == PageKey.firstPosition ? (links.firstPage(query), 1) : (position, try links.pageNumber(ofLink: position))
+    }
+
+    private func page(from response: HTTPResponse, number pageNumber: Int) throws(ComicsError) -> PageFetch {
         switch response.status {
         case 200:
             let page: GutendexBookDecoder.Page
