@@ -244,6 +244,22 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: comics.home.file("data/images")))
     }
 
+    /// Earlier versions kept pictures in `images` beside the database: the
+    /// default database, comics.db, takes that folder over once.
+    func testTheDefaultDatabaseAdoptsTheOldSharedPictureFolder() throws {
+        let legacy = comics.home.file("data/images")
+        try FileManager.default.createDirectory(atPath: legacy, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: legacy + "/kept.png", contents: Data([1, 2, 3]))
+        XCTAssertEqual(try comics.run(["--offline", "info"]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: legacy))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: comics.databasePath + ".images/kept.png"))
+        try FileManager.default.createDirectory(atPath: legacy, withIntermediateDirectories: true)
+        XCTAssertEqual(try comics.run(["--offline", "info"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: legacy), "once: a folder of its own is never replaced")
+        XCTAssertEqual(try comics.run(["--db", comics.home.file("data/other.db"), "--offline", "info"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: legacy), "only comics.db adopts it")
+    }
+
     func testCleanupRemovesThePicturesOfRemovedItemsAndKeepsFavourites() throws {
         XCTAssertEqual(try comics.run(["show", "201", "--image"]).status, 0)
         XCTAssertEqual(try comics.run(["show", "202", "--image"]).status, 0)

@@ -309,14 +309,33 @@ enum Migrations {
         }
     }
 
-    /// Every definition in sqlite_master, whitespace collapsed (a definition
-    /// recreated from the code may be indented otherwise), as one digest.
+    /// Every definition in sqlite_master, one line each (type, name, table
+    /// and SQL joined by "|"), runs of whitespace collapsed into one space
+    /// and none at either end (a definition recreated from the code may be
+    /// indented otherwise), as one digest. It runs at every open, so it
+    /// works on bytes: only ASCII whitespace counts, which is all the SQL
+    /// comics writes holds (and anything else stays, to differ).
     static func schemaDigest(_ database: SQLiteDatabase) throws -> String {
         let rows = try database.query(
             "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name")
-        let text = rows.map { row in
-            row.map { $0.text ?? "" }.joined(separator: "|").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        }.joined(separator: "\n")
+        var text: [UInt8] = []
+        text.reserveCapacity(8_192)
+        for (index, row) in rows.enumerated() {
+            if index > 0 { text.append(0x0A) }
+            var pendingSpace = false, lineIsEmpty = true
+            for (column, value) in row.enumerated() {
+                let field = column > 0 ? "|" + (value.text ?? "") : value.text ?? ""
+                for byte in field.utf8 {
+                    if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                        pendingSpace = !lineIsEmpty
+                        continue
+                    }
+                    if pendingSpace { text.append(0x20) }
+                    (pendingSpace, lineIsEmpty) = (false, false)
+                    text.append(byte)
+                }
+            }
+        }
         return SHA256.hex(text)
     }
 

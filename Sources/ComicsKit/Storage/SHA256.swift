@@ -14,10 +14,12 @@ enum SHA256 {
     ]
 
     static func hex(_ text: String) -> String {
-        digest(Array(text.utf8)).map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+        hex(Array(text.utf8))
+    }
+
+    static func hex(_ message: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: digest(message).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
     }
 
     static func digest(_ message: [UInt8]) -> [UInt8] {

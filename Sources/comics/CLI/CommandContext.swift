@@ -92,11 +92,13 @@ final class CommandContext {
     /// Earlier versions kept the pictures of every database in a folder
     /// `images` beside it; the database named `comics.db` (the default) takes
     /// that folder over, once.
+    /// It runs at every start, so it looks with access(2), not through URL
+    /// and FileManager (a quarter of a million instructions).
     private static func adoptSharedPictures(of databasePath: String, into directory: String) {
-        let folder = URL(fileURLWithPath: databasePath).deletingLastPathComponent()
-        guard URL(fileURLWithPath: databasePath).lastPathComponent == "comics.db" else { return }
-        let legacy = folder.appendingPathComponent("images").path
-        guard FileManager.default.fileExists(atPath: legacy), !FileManager.default.fileExists(atPath: directory) else { return }
+        let name = "comics.db"
+        guard databasePath == name || databasePath.hasSuffix("/" + name) else { return }
+        let legacy = String(databasePath.dropLast(name.count)) + "images"
+        guard access(legacy, F_OK) == 0, access(directory, F_OK) != 0 else { return }
         _ = rename(legacy, directory)
     }
 
