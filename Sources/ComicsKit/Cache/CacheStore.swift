@@ -72,6 +72,8 @@ public protocol CacheStore: AnyObject {
     /// come between. nil when one is missing (a 304 for a page whose item
     /// was removed since).
     func save(_ page: StoredPage, items: [FetchedItem]) throws -> [CachedItem]?
+    /// Stores several pages and their items at once (a sync's batch).
+    func save(pages: [(page: StoredPage, items: [FetchedItem])]) throws
     func cursor(source: SourceName, query: String) throws -> PageCursor?
     func setCursor(_ cursor: PageCursor, source: SourceName, query: String, at date: Date) throws
     /// Cached ids of a source, highest first, none above `atMost`: what a

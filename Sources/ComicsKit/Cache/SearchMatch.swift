@@ -14,9 +14,14 @@ public struct SearchMatch: Equatable, Sendable {
 
     /// Text without the markers: for machine formats, and for every text
     /// from upstream, so that data can never produce one.
+    /// Every marker scalar goes, even one a combining mark follows. Every
+    /// field from upstream passes here, so most text is let through on a
+    /// look at its bytes: both markers' UTF-8 begins with 0xEE.
     public static func unmarked(_ text: String) -> String {
-        guard text.contains(where: { $0 == start || $0 == end }) else { return text }
-        return text.filter { $0 != start && $0 != end }
+        guard text.utf8.contains(0xEE) else { return text }
+        let isMarker = { (scalar: Unicode.Scalar) in scalar == "\u{E000}" || scalar == "\u{E001}" }
+        guard text.unicodeScalars.contains(where: isMarker) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isMarker($0) }))
     }
 
     /// Private-use scalars: no title contains them, and the terminal

@@ -33,12 +33,25 @@ public final class CurlHTTPClient: HTTPClient {
         return created
     }
 
-    public func get(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
+    public func get(
+        _ requests: [HTTPRequest], whenEachEnds: (Int, Result<HTTPResponse, HTTPError>) -> Void
+    ) -> [Result<HTTPResponse, HTTPError>] {
         guard let multi = multiHandle() else {
             let reason = "cannot use libcurl (\(String(cString: comics_curl_load_error()))); install the libcurl4 package"
             return requests.map { .failure(HTTPError(.other, url: $0.url, detail: reason)) }
         }
         var results = [Result<HTTPResponse, HTTPError>?](repeating: nil, count: requests.count)
+        // Answers are handed on once the transfers that take their places
+        // are under way, so the caller's work on them never holds a slot idle.
+        var unannounced: [Int] = []
+        func end(_ index: Int, _ result: Result<HTTPResponse, HTTPError>) {
+            results[index] = result
+            unannounced.append(index)
+        }
+        func announce() {
+            for index in unannounced { results[index].map { whenEachEnds(index, $0) } }
+            unannounced.removeAll()
+        }
         var waiting = requests.enumerated().map { index, request in
             PendingRequest(index: index, request: request, origin: URLOrigin(request.url), attempt: 1, notBefore: .distantPast)
         }
@@ -58,10 +71,10 @@ public final class CurlHTTPClient: HTTPClient {
             if now >= deadline {
                 for (handle, attempt) in active {
                     comics_curl_multi_remove_handle(multi, handle)
-                    results[attempt.pending.index] = .failure(HTTPError(.timedOut, url: attempt.pending.request.url, detail: "timed out"))
+                    end(attempt.pending.index, .failure(HTTPError(.timedOut, url: attempt.pending.request.url, detail: "timed out")))
                 }
                 for pending in waiting {
-                    results[pending.index] = .failure(HTTPError(.timedOut, url: pending.request.url, detail: "timed out"))
+                    end(pending.index, .failure(HTTPError(.timedOut, url: pending.request.url, detail: "timed out")))
                 }
                 break
             }
@@ -70,7 +83,7 @@ public final class CurlHTTPClient: HTTPClient {
                 waiting.removeFirst()
                 switch start(next, on: multi) {
                 case let .success(attempt): active[attempt.handle] = attempt
-                case let .failure(error): results[next.index] = .failure(error)
+                case let .failure(error): end(next.index, .failure(error))
                 }
             }
             if active.isEmpty {
@@ -81,6 +94,7 @@ public final class CurlHTTPClient: HTTPClient {
             }
             var running: Int32 = 0
             comics_curl_multi_perform(multi, &running)
+            announce()
             var queued: Int32 = 0
             while let message = comics_curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
@@ -97,7 +111,7 @@ public final class CurlHTTPClient: HTTPClient {
                     observer.requestEnded(url: attempt.pending.request.url, outcome: said, seconds: Date().timeIntervalSince(attempt.startedAt))
                 }
                 switch ended {
-                case let .done(result): results[attempt.pending.index] = result
+                case let .done(result): end(attempt.pending.index, result)
                 case let .retry(pending): waiting.append(pending)
                 }
             }
@@ -110,6 +124,7 @@ public final class CurlHTTPClient: HTTPClient {
                 comics_curl_multi_poll(multi, Int32(min(1000, untilNextStart * 1000, untilDeadline * 1000)))
             }
         }
+        announce()
         return results.map { $0 ?? .failure(HTTPError(.other, url: "", detail: "request was never sent")) }
     }
 

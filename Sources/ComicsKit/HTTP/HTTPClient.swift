@@ -73,10 +73,19 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The network as the sources see it: a batch of GETs, sent concurrently
 /// where the implementation can, each answered in the order asked.
 public protocol HTTPClient {
-    func get(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>]
+    /// `whenEachEnds` is told each answer (with its index) as soon as it is
+    /// in, while the others are still on their way, so that work on it
+    /// overlaps the wait for the rest.
+    func get(
+        _ requests: [HTTPRequest], whenEachEnds: (Int, Result<HTTPResponse, HTTPError>) -> Void
+    ) -> [Result<HTTPResponse, HTTPError>]
 }
 
 extension HTTPClient {
+    public func get(_ requests: [HTTPRequest]) -> [Result<HTTPResponse, HTTPError>] {
+        get(requests, whenEachEnds: { _, _ in })
+    }
+
     public func get(_ request: HTTPRequest) -> Result<HTTPResponse, HTTPError> {
         get([request])[0]
     }

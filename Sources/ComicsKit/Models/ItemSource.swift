@@ -94,6 +94,10 @@ public protocol NumberedPages: ItemSource {
     /// The positions of the pages from the third through `lastPage`, named
     /// from the second page's position; nil when that position names no page.
     func positions(after second: String, through lastPage: Int) -> [String]?
-    /// Fetches later pages concurrently; each answer in the order asked.
-    func fetchPages(at requests: [(position: String, validators: Validators)], query: ListQuery) throws -> [Result<PageFetch, ComicsError>]
+    /// Fetches later pages concurrently, each handed on (with its index) as
+    /// soon as it is in, so storing one overlaps the wait for the others.
+    func fetchPages(
+        at requests: [(position: String, validators: Validators)], query: ListQuery,
+        eachAsItArrives: (Int, Result<PageFetch, ComicsError>) -> Void
+    ) throws
 }

@@ -117,9 +117,15 @@ extension JSONValue {
         }
     }
 
-    /// Copies the text between escapes in runs, not scalar by scalar.
+    /// Copies the text between escapes in runs, not scalar by scalar; text
+    /// of printable ASCII with no quote or backslash (most of it) whole.
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            output += text
+            output += "\""
+            return
+        }
         let scalars = text.unicodeScalars
         var runStart = scalars.startIndex
         var index = runStart

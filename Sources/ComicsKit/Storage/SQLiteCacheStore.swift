@@ -225,6 +225,7 @@ public final class SQLiteCacheStore: CacheStore {
     /// search index (FTS5) writes its pending terms out at the start of
     /// every statement, so a statement per item cost a flush per item.
     private func upsert(_ items: [FetchedItem], at date: Date) throws {
+        guard !items.isEmpty else { return }
         let rows = JSONValue.array(items.map { fetched in
             let item = fetched.item
             return .array([
@@ -301,21 +302,38 @@ public final class SQLiteCacheStore: CacheStore {
         try guarded {
             try database.writeTransaction {
                 try upsert(items, at: page.fetchedAt)
-                let ids = JSONValue.array(page.itemIDs.map(JSONValue.int)).serialized
-                try database.run("""
-                    INSERT OR REPLACE INTO pages (source, query, position, item_ids, next_position, fetched_at, etag, last_modified, total)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [.text(page.key.source.rawValue), .text(page.key.query), .text(page.key.position), .text(ids),
-                     .optionalText(page.nextPosition), .date(page.fetchedAt),
-                     .optionalText(page.validators.etag), .optionalText(page.validators.lastModified),
-                     page.total.map { .integer(Int64($0)) } ?? .null])
+                try insertPage(page)
                 let refs = page.itemIDs.map { ItemRef(source: page.key.source, id: $0) }
                 let found = try readItems(refs)
                 let stored = refs.compactMap { found[$0] }
                 return stored.count == refs.count ? stored : nil
             }
         }
+    }
+
+    /// One transaction for them all, and one statement for all their items:
+    /// a commit is a sync to disk, and the search index flushes at every
+    /// statement.
+    public func save(pages: [(page: StoredPage, items: [FetchedItem])]) throws {
+        guard let newest = pages.map(\.page.fetchedAt).max() else { return }
+        try guarded {
+            try database.writeTransaction {
+                try upsert(pages.flatMap(\.items), at: newest)
+                for (page, _) in pages { try insertPage(page) }
+            }
+        }
+    }
+
+    private func insertPage(_ page: StoredPage) throws {
+        let ids = JSONValue.array(page.itemIDs.map(JSONValue.int)).serialized
+        try database.run("""
+            INSERT OR REPLACE INTO pages (source, query, position, item_ids, next_position, fetched_at, etag, last_modified, total)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [.text(page.key.source.rawValue), .text(page.key.query), .text(page.key.position), .text(ids),
+             .optionalText(page.nextPosition), .date(page.fetchedAt),
+             .optionalText(page.validators.etag), .optionalText(page.validators.lastModified),
+             page.total.map { .integer(Int64($0)) } ?? .null])
     }
 
     public func cursor(source: SourceName, query: String) throws -> PageCursor? {

@@ -36,9 +36,8 @@ extension Catalog {
     /// conditionally). Then the xkcd archive is marked mirrored as a whole,
     /// or a books query as that query (not after a favourites-only sync):
     /// cleanup stops applying max-items to what is mirrored (max-age still
-    /// applies).
-    /// A sync is a refresh of the source: `info` and the stale-copy
-    /// warnings learn how it went.
+    /// applies). A sync is a refresh of the source: `info` and the
+    /// stale-copy warnings learn how it went.
     public func sync(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
         guard mode != .offline else { throw ComicsError.usage("sync needs the network; --offline forbids it") }
         return try recordingRefresh(of: sourceName) { try mirror(sourceName, scope: scope, progress: progress) }
@@ -175,16 +174,21 @@ extension Catalog {
         return fresh
     }
 
-    /// How many pages are asked for at once: each batch is stored in one
-    /// transaction as it arrives, so a killed sync keeps every batch before.
-    static let pagesPerBatch = 32
+    /// How many pages are asked for at once (96 Gutendex pages are about
+    /// 9 MB, well inside the 32 MiB a batch of answers may take), and how
+    /// many arrived pages are stored together in one transaction (each
+    /// commit is a sync to disk).
+    static let pagesPerBatch = 96
+    static let pagesPerCommit = 8
 
     /// The pages at `positions` (in order, the second page first), the fresh
-    /// ones from the cache and the rest fetched concurrently, each stored as
-    /// its batch arrives; `onStored` is told how many items each page held.
-    /// Returns where paging goes on: nil at the end, or the last page's
-    /// next link when the listing grew meanwhile. A failure is thrown once
-    /// the pages before it are stored.
+    /// ones from the cache and the rest fetched concurrently, a batch at a
+    /// time, stored as they arrive (a few to a transaction) while the others
+    /// are on their way; `onStored` is told how many items each page held.
+    /// Returns where paging goes on: nil at the end, or a position to walk
+    /// on from one page at a time (the listing grew meanwhile, or a page
+    /// came back unchanged that is no longer cached). A failed page is
+    /// thrown once the rest of its batch is stored.
     private func syncPagesTogether(
         _ positions: [String], query: ListQuery, source: NumberedPages, seen: inout Set<String>,
         report: inout SyncReport, onStored: (Int) -> Void
@@ -194,32 +198,57 @@ extension Catalog {
             let keys = positions[start..<min(start + Self.pagesPerBatch, positions.count)].map {
                 PageKey(source: source.name, query: source.pageQueryKey(query), position: $0)
             }
-            var cached: [PageKey: (page: StoredPage, items: [CachedItem])] = [:]
-            for key in keys { cached[key] = try completePage(key) }
+            var cached: [PageKey: StoredPage] = [:]
+            for key in keys { cached[key] = try completePage(key)?.page }
             let wanted = keys.filter { key in
-                guard mode != .refresh, let page = cached[key]?.page else { return true }
+                guard mode != .refresh, let page = cached[key] else { return true }
                 return policy.freshness(cachedAt: page.fetchedAt, ttl: policy.detailTTL, now: clock.now) != .fresh
             }
-            let answers = try source.fetchPages(at: wanted.map { ($0.position, cached[$0]?.page.validators ?? .none) }, query: query)
-            let fetched = Dictionary(uniqueKeysWithValues: zip(wanted, answers).map { ($0, $1) })
-            for key in keys {
-                seen.insert(key.position)
-                let page: StoredPage
-                if let answer = fetched[key] {
-                    guard let saved = try saveSyncedPage(try answer.get(), at: key, cached: cached[key]?.page, source: source) else {
-                        // A 304 for a page whose items went meanwhile: walk on one page at a time.
-                        seen.remove(key.position)
-                        return key.position
+            var arrived: [PageKey: Result<(page: StoredPage, items: [FetchedItem]), ComicsError>] = [:]
+            var unsaved: [(page: StoredPage, items: [FetchedItem])] = [], storeFailure: Error?
+            func storeArrived() {
+                guard storeFailure == nil, !unsaved.isEmpty else { return }
+                do {
+                    try store.save(pages: unsaved)
+                    let unchanged = unsaved.filter { $0.items.isEmpty }.flatMap { entry in
+                        entry.page.itemIDs.map { (ItemRef(source: source.name, id: $0), Validators.none) }
                     }
-                    page = saved
-                    report.fetched += page.itemIDs.count
-                } else if let fresh = cached[key] {
-                    page = fresh.page
-                    report.upToDate += fresh.items.count
-                } else {
-                    continue
+                    if source.pagesHoldItems { try store.markRevalidated(Dictionary(uniqueKeysWithValues: unchanged), at: clock.now) }
+                    unsaved.forEach { onStored($0.page.itemIDs.count) }
+                } catch {
+                    storeFailure = error
                 }
-                onStored(page.itemIDs.count)
+                unsaved.removeAll()
+            }
+            try source.fetchPages(at: wanted.map { ($0.position, cached[$0]?.validators ?? .none) }, query: query) { index, answer in
+                let key = wanted[index]
+                let stored = answer.map { fetch in storable(fetch, at: key, cached: cached[key]) }
+                guard case let .success(entry?) = stored else {
+                    // A 304 for a page no longer cached is walked to later, one page at a time.
+                    if case let .failure(error) = stored { arrived[key] = .failure(error) }
+                    return
+                }
+                arrived[key] = .success(entry)
+                unsaved.append(entry)
+                if unsaved.count >= Self.pagesPerCommit { storeArrived() }
+            }
+            storeArrived()
+            if let storeFailure { throw storeFailure }
+            for key in keys {
+                let page: StoredPage
+                switch arrived[key] {
+                case let .success(entry)?:
+                    page = entry.page
+                    if entry.items.isEmpty { report.upToDate += page.itemIDs.count } else { report.fetched += entry.items.count }
+                case let .failure(error)?:
+                    throw error
+                case nil:
+                    guard !wanted.contains(key), let fresh = cached[key] else { return key.position }
+                    page = fresh
+                    report.upToDate += page.itemIDs.count
+                    onStored(page.itemIDs.count)
+                }
+                seen.insert(key.position)
                 next = page.nextPosition
                 if next == nil { return nil }
             }
@@ -227,24 +256,21 @@ extension Catalog {
         return next
     }
 
-    /// Stores a page fetched for a sync, as `refreshPage` does; nil when a
-    /// 304 came for a page that is no longer cached whole.
-    private func saveSyncedPage(_ outcome: PageFetch, at key: PageKey, cached: StoredPage?, source: ItemSource) throws -> StoredPage? {
-        switch outcome {
-        case let .page(fetched):
+    /// A fetched page as it is to be stored, with the items it brought
+    /// (none when it came back unchanged); nil for an unchanged page that
+    /// is no longer cached.
+    private func storable(_ fetch: PageFetch, at key: PageKey, cached: StoredPage?) -> (page: StoredPage, items: [FetchedItem])? {
+        switch fetch {
+        case let .page(answer):
             let page = StoredPage(
-                key: key, itemIDs: fetched.itemIDs, nextPosition: fetched.nextPosition, fetchedAt: clock.now,
-                validators: fetched.validators, total: fetched.total)
-            return try store.save(page, items: fetched.items) == nil ? nil : page
+                key: key, itemIDs: answer.itemIDs, nextPosition: answer.nextPosition, fetchedAt: clock.now,
+                validators: answer.validators, total: answer.total)
+            return (page, answer.items)
         case let .notModified(validators):
             guard var page = cached else { return nil }
             page.fetchedAt = clock.now
             if !validators.isEmpty { page.validators = validators }
-            guard let items = try store.save(page, items: []) else { return nil }
-            if source.pagesHoldItems {
-                try store.markRevalidated(Dictionary(uniqueKeysWithValues: items.map { ($0.ref, Validators.none) }), at: clock.now)
-            }
-            return page
+            return (page, [])
         }
     }
 }

@@ -53,14 +53,16 @@ public struct GutendexSource: NumberedPages {
     }
 
     /// Later pages of a query at once, each conditionally when validators
-    /// are given; each answer in the order asked.
-    public func fetchPages(at requests: [(position: String, validators: Validators)], query: ListQuery) throws -> [Result<PageFetch, ComicsError>] {
+    /// are given, each read as soon as it is in.
+    public func fetchPages(
+        at requests: [(position: String, validators: Validators)], query: ListQuery,
+        eachAsItArrives: (Int, Result<PageFetch, ComicsError>) -> Void
+    ) throws {
         let addresses = try requests.map { try address(of: $0.position, query: query) }
-        let responses = http.get(zip(addresses, requests).map { HTTPRequest.conditional(url: $0.0.url, validators: $0.1.validators) })
-        return zip(addresses, responses).map { address, response in
-            Result { () throws(ComicsError) -> PageFetch in
-                try page(from: response.mapError(upstream.failure).get(), number: address.pageNumber)
-            }
+        _ = http.get(zip(addresses, requests).map { HTTPRequest.conditional(url: $0.0.url, validators: $0.1.validators) }) { index, response in
+            eachAsItArrives(index, Result { () throws(ComicsError) -> PageFetch in
+                try page(from: response.mapError(upstream.failure).get(), number: addresses[index].pageNumber)
+            })
         }
     }
 
