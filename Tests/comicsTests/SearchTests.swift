@@ -3,10 +3,9 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// `comics search`: full-text search over the cache, kept in step with
-/// every change to it.
-final class SearchTests: EndToEndTestCase {
-    private func ids(_ arguments: [String]) throws -> [String] {
+extension EndToEndTestCase {
+    /// The references `comics search ARGUMENTS` finds, best first.
+    fileprivate func ids(_ arguments: [String]) throws -> [String] {
         let result = try comics.run(["search", "-f", "ndjson"] + arguments)
         XCTAssertEqual(result.status, 0, "\(result)")
         return try result.stdoutLines.map { line in
@@ -14,7 +13,11 @@ final class SearchTests: EndToEndTestCase {
             return "\(record["source"]?.stringValue ?? ""):\(record["id"]?.intValue ?? 0)"
         }
     }
+}
 
+/// `comics search`: full-text search over the cache, kept in step with
+/// every change to it.
+final class SearchTests: EndToEndTestCase {
     override func setUpWithError() throws {
         try super.setUpWithError()
         try server.control(.object([("comics", .object([
@@ -121,15 +124,6 @@ final class SearchTests: EndToEndTestCase {
 /// What comes first is what the item is about, and what is searched is
 /// what is shown.
 final class SearchRankingTests: EndToEndTestCase {
-    private func ids(_ arguments: [String]) throws -> [String] {
-        let result = try comics.run(["search", "-f", "ndjson"] + arguments)
-        XCTAssertEqual(result.status, 0, "\(result)")
-        return try result.stdoutLines.map { line in
-            let record = try JSONValue.parse(line)
-            return "\(record["source"]?.stringValue ?? ""):\(record["id"]?.intValue ?? 0)"
-        }
-    }
-
     private static func book(_ id: Int, title: String, author: String = "Doe, Jane", languages: [String] = ["en"],
                              summary: String? = nil, subject: String = "Test subjects -- Fiction",
                              bookshelf: String? = nil) -> JSONValue {
