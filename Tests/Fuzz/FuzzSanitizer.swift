@@ -5,7 +5,9 @@ import ComicsKit
 /// C1 or bidi scalar survives (newline and tab only in multi-line text),
 /// sanitizing twice changes nothing, and where nothing could complete an
 /// escape sequence (no ESC, CSI, BEL or ST) only the controls go. The
-/// mojibake repair: the input's UTF-8 read back as Latin-1 repairs to it.
+/// mojibake repair: the input's UTF-8 read back as Latin-1 repairs to it
+/// (with any C1 control it held read as Windows-1252), and no C1 control
+/// is left.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSanitizer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -30,6 +32,8 @@ public func fuzzSanitizer(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         precondition(TerminalText.sanitize(text) == String(String.UnicodeScalarView(printable)), "printable text was lost")
     }
     let latin1 = String(String.UnicodeScalarView(text.utf8.map { Unicode.Scalar($0) }))
-    precondition(Mojibake.repair(latin1) == text, "mojibake was not undone")
+    let repaired = Mojibake.repair(latin1)
+    precondition(repaired == Mojibake.replacingLoneC1Controls(text), "mojibake was not undone")
+    precondition(!repaired.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }, "a C1 control survived the repair")
     return 0
 }

@@ -211,7 +211,7 @@ final class SyncTests: EndToEndTestCase {
         XCTAssertEqual(SyncCommand.bar(SyncProgress(done: 64, total: nil), elapsed: 2, width: 80), "syncing: 64 done, 32/s")
     }
 
-    func testANetworkFailureStopsTheSyncAndSaysHowToResume() throws {
+    func testANetworkFailureBeforeAnythingIsCheckedSaysSo() throws {
         try archive(of: 250)
         XCTAssertEqual(try comics.run(["list", "-n", "1"]).status, 0)
         try server.control(.object([("fault", .string("500"))]))
