@@ -78,6 +78,42 @@ final class TerminalTextTests: XCTestCase {
 }
 
 final class UpstreamTextTests: XCTestCase {
+    /// Floods of scalars that make one character (combining marks, ZWJs)
+    /// are cut by scalars, and bytes follow.
+    func testCapsCountScalarsNotCharacters() {
+        let flood = "a" + String(repeating: "\u{301}", count: 3_500_000)
+        XCTAssertEqual(flood.count, 1)
+        let title = UpstreamText.capped(flood, UpstreamText.titleLimit)
+        XCTAssertEqual(title.unicodeScalars.count, UpstreamText.titleLimit)
+        XCTAssertTrue(title.unicodeScalars.starts(with: "a\u{301}\u{301}".unicodeScalars) && title.hasSuffix("…"))
+        let joiners = String(repeating: "\u{1F469}\u{200D}", count: 1_300_000)
+        let alt = UpstreamText.capped(joiners, UpstreamText.textLimit)
+        XCTAssertLessThanOrEqual(alt.unicodeScalars.count, UpstreamText.textLimit)
+        XCTAssertLessThanOrEqual(alt.utf8.count, 4 * UpstreamText.textLimit)
+    }
+
+    /// For any text: at most `limit` scalars, the original's scalars in
+    /// order, "…" when cut, and the cut between characters whenever the
+    /// first character fits.
+    func testACapKeepsAWholeCharacterPrefix() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let text = RandomText.make(using: &generator, maximumLength: 60)
+                + String(repeating: "\u{301}", count: Int.random(in: 0...30, using: &generator))
+            let limit = Int.random(in: 1...40, using: &generator)
+            let capped = UpstreamText.capped(text, limit)
+            XCTAssertLessThanOrEqual(capped.unicodeScalars.count, max(limit, 1), text.debugDescription)
+            guard capped != text else { continue }
+            XCTAssertTrue(capped.hasSuffix("…"))
+            let kept = String(capped.unicodeScalars.dropLast())
+            XCTAssertTrue(text.unicodeScalars.starts(with: kept.unicodeScalars), text.debugDescription)
+            if let first = text.first, first.unicodeScalars.count <= limit - 1 {
+                // Character-wise: a prefix cut inside a character is none.
+                XCTAssertTrue(text.hasPrefix(kept), "cut between characters: \(text.debugDescription)")
+            }
+        }
+    }
+
     func testHTMLEntities() {
         XCTAssertEqual(HTMLEntities.decode("Clich&eacute;d &amp; &lt;b&gt; &#8217;&#x41;"), "Clichéd & <b> ’A")
         XCTAssertEqual(HTMLEntities.decode("AT&T &unknown; &#0; & ;"), "AT&T &unknown; &#0; & ;")

@@ -131,6 +131,25 @@ final class HostileNumberTests: EndToEndTestCase {
 /// bounded download, a bounded database and flat memory: fields are cut at
 /// decode, and a batch's answers together stay under 32 MiB.
 final class HostileSizeTests: EndToEndTestCase {
+    /// One letter under 300,000 combining marks is one character;
+    /// an alt text of ZWJs is a handful of characters: both are cut by
+    /// scalars, in what is stored and what is printed.
+    func testFloodsOfScalarsInOneCharacterAreCut() throws {
+        let flood = "a" + String(repeating: "\u{301}", count: 300_000)
+        let joiners = String(repeating: "\u{200D}", count: 300_000)
+        try server.control(.object([
+            ("latest", .int(201)),
+            ("comics", .object([("201", FixtureServer.comic(201, title: flood, alt: joiners))])),
+        ]))
+        XCTAssertEqual(try comics.run(["show", "201"]).status, 0)
+        let record = try JSONValue.parse(try comics.run(["show", "201", "-f", "json"]).stdout)
+        XCTAssertEqual(record["title"]?.stringValue?.unicodeScalars.count, UpstreamText.titleLimit)
+        XCTAssertEqual(record["alt"]?.stringValue?.unicodeScalars.count, UpstreamText.textLimit)
+        let probe = try DatabaseProbe(path: comics.databasePath)
+        XCTAssertLessThanOrEqual(try probe.count("SELECT length(title) FROM items WHERE id = 201"), UpstreamText.titleLimit)
+        XCTAssertLessThan(try probe.count("SELECT length(CAST(attributes AS BLOB)) FROM items WHERE id = 201"), 4 * UpstreamText.textLimit)
+    }
+
     func testBloatedDocumentsAreCutAndABatchIsBounded() throws {
         try server.control(.object([("bloat", .int(7 << 20))]))
         let refused = try comics.run(["list", "-n", "50"], timeout: 60)
