@@ -111,6 +111,18 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertTrue(table[2].hasSuffix("tables of a mom"), "under the title: \(table[2])")
     }
 
+    /// A query's cost grows with its words: it is bounded, with the reason.
+    func testAQueryOfTooManyWordsOrBytesIsAUsageError() throws {
+        let flood = try comics.run(["search"] + Array(repeating: "tables", count: 10_000))
+        XCTAssertEqual(flood.status, 2)
+        XCTAssertEqual(flood.stderr, "comics: error: a search holds at most 32 words and 1000 bytes; "
+            + "this one has 10000 words and 69999 bytes; search for the few words that matter\n")
+        let long = try comics.run(["search", String(repeating: "x", count: 1_001)])
+        XCTAssertEqual(long.status, 2)
+        XCTAssertTrue(long.stderr.hasPrefix("comics: error: a search holds at most 32 words and 1000 bytes; this one has 1 word and 1001 bytes;"))
+        XCTAssertEqual(try ids(Array(repeating: "tables", count: 32)), ["xkcd:201", "xkcd:202"], "32 words are searched")
+    }
+
     func testRemoteAsksGutendexAndCachesWhatItFinds() throws {
         let cached = Set(try ids(["-s", "books", "frankenstein"]))
         XCTAssertTrue(cached.contains("books:84"), "\(cached)")

@@ -194,6 +194,7 @@ enum CommandTable {
             + "as one exact phrase, then the rest; in each, by bm25 with a title or name weighing ten times the rest and "
             + "a long text counting less against its words than in FTS5's own"),
         HelpRow(name: "languages", text: "are not words: filter books with -s books list --language"),
+        HelpRow(name: "size", text: "at most \(Catalog.searchWordLimit) words and \(Catalog.searchByteLimit) bytes (a usage error past that)"),
     ])
 
     static let root = CommandSpec(
