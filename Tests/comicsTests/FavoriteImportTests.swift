@@ -63,6 +63,59 @@ final class FavoriteImportTests: EndToEndTestCase {
         }
     }
 
+    /// A cell a spreadsheet would run as a formula is written behind a `'`
+    /// in CSV and TSV, and read back as it was.
+    func testFormulaCellsAreNeutralisedAndReadBack() throws {
+        let titles = ["=cmd|' /C calc'!A0", "=HYPERLINK(\"http://evil.example/\",\"x\")", "+1+1", "-2-2", "@SUM(A1)",
+                      "'=quoted already", "''+twice", "'plain quote", "fine - title"]
+        try server.control(.object([
+            ("latest", .int(200 + titles.count)),
+            ("comics", .object(titles.enumerated().map { (String(201 + $0), FixtureServer.comic(201 + $0, title: $1)) })),
+        ]))
+        for number in 201...(200 + titles.count) { XCTAssertEqual(try comics.run(["fav", "add", String(number)]).status, 0) }
+        for (format, separator) in [("csv", ","), ("tsv", "\t")] {
+            let export = try comics.run(["fav", "list", "-f", format]).stdout
+            let written = export.split(separator: format == "csv" ? "\r\n" : "\n").dropFirst()
+                .map { $0.split(separator: Character(separator), omittingEmptySubsequences: false)[2] }
+            for cell in written {
+                let text = cell.hasPrefix("\"") ? cell.dropFirst() : cell
+                XCTAssertFalse(["=", "+", "-", "@", "\t"].contains(text.first.map(String.init) ?? ""), "\(format): \(cell)")
+            }
+            XCTAssertTrue(export.contains("'=cmd|' /C calc'!A0"), export)
+            let rows = try DelimitedText.rows(export, separator: Character(separator), label: format)
+            let readBack = format == "csv" ? rows.dropFirst().map { $0[2] } : DelimitedText.tsvRows(export).dropFirst().map { $0[2] }
+            XCTAssertEqual(readBack.sorted(), titles.sorted(), format)
+            let file = comics.home.file("favourites.\(format)")
+            try Data(export.utf8).write(to: URL(fileURLWithPath: file))
+            comics.environment["COMICS_DB"] = comics.home.file("data/\(format).db")
+            let imported = try comics.run(["--offline", "fav", "import", file])
+            XCTAssertEqual(imported.status, 0, "\(imported)")
+            XCTAssertEqual(try favouriteCount(), titles.count)
+            comics.environment["COMICS_DB"] = comics.home.file("data/comics.db")
+        }
+    }
+
+    /// For any cell, in CSV and TSV: what is written never begins like a
+    /// formula, and reading it back gives the cell (controls the writers
+    /// drop aside).
+    func testAnyCellRoundTripsAndNoneStartsAFormula() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["=", "+", "-", "@", "'", "\t", "a", ",", "\"", " ", "\n", "é", "\\", "1"]
+        for _ in 0..<3_000 {
+            let cell = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let record = JSONValue.object([("source", .string("xkcd")), ("id", .int(1)), ("title", .string(cell))])
+            for (format, separator) in [(OutputFormat.csv, Character(",")), (.tsv, "\t")] {
+                let written = Records.render([record], as: format, columns: ["source", "id", "title"])
+                let rows = format == .csv ? try DelimitedText.rows(written, separator: separator, label: "csv") : DelimitedText.tsvRows(written)
+                XCTAssertEqual(rows.last?.last, cell, "\(format) \(cell.debugDescription): \(written.debugDescription)")
+                let start = try XCTUnwrap(written.range(of: "xkcd\(separator)1\(separator)")).upperBound
+                let raw = written[start...]
+                let first = raw.unicodeScalars.first { $0 != "\"" }
+                XCTAssertFalse(first.map { ["=", "+", "-", "@", "\t"].contains($0) } ?? false, "\(format): \(raw.debugDescription)")
+            }
+        }
+    }
+
     func testImportMergesWithExistingFavouritesAndReadsStandardInput() throws {
         XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
         let result = try comics.run(["fav", "import", "-", "-f", "json"], stdin: #"source,id,title\#nxkcd,1,ignored\#nxkcd,2,"a title, with a comma and ""quotes"""\#nbooks,1342,\#n"#)

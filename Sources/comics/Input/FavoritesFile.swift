@@ -126,73 +126,83 @@ enum FavoritesFile {
 
 /// RFC 4180 fields: quoted fields may hold separators, quotes (doubled) and
 /// line breaks; records end with CRLF or LF. TSV: a record a line, fields
-/// between tabs, `\t`, `\n`, `\r` and `\\` unescaped.
+/// between tabs, `\t`, `\n`, `\r` and `\\` unescaped. Either way a cell
+/// written behind a `'` because it began like a formula is read back as it was.
 enum DelimitedText {
+    /// Scalar by scalar, as `rows`: a backslash after a prepended mark
+    /// would otherwise be part of one character with it.
     static func tsvRows(_ text: String) -> [[String]] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast(text.hasSuffix("\n") ? 1 : 0).map { line in
-            line.split(separator: "\t", omittingEmptySubsequences: false).map(unescapedTSVField)
+        let scalars = text.unicodeScalars
+        return scalars.split(separator: "\n", omittingEmptySubsequences: false).dropLast(scalars.last == "\n" ? 1 : 0).map { line in
+            line.split(separator: "\t", omittingEmptySubsequences: false).map { FormulaCells.restored(unescapedTSVField($0)) }
         }
     }
 
-    private static func unescapedTSVField(_ field: Substring) -> String {
-        guard field.contains("\\") else { return String(field) }
-        var output = ""
+    private static func unescapedTSVField(_ field: Substring.UnicodeScalarView) -> String {
+        var output = String.UnicodeScalarView()
         var escaping = false
-        for character in field {
+        for scalar in field {
             if escaping {
-                switch character {
+                switch scalar {
                 case "t": output.append("\t")
                 case "n": output.append("\n")
                 case "r": output.append("\r")
-                default: output.append(character)
+                default: output.append(scalar)
                 }
                 escaping = false
-            } else if character == "\\" {
+            } else if scalar == "\\" {
                 escaping = true
             } else {
-                output.append(character)
+                output.append(scalar)
             }
         }
-        return output
+        return String(output)
     }
 
+    /// Read scalar by scalar: as characters, a quote or separator after a
+    /// prepended mark (U+06DD, U+0600…) would be one character with it,
+    /// and no longer end the field.
     static func rows(_ text: String, separator: Character, label: String) throws -> [[String]] {
         var rows: [[String]] = []
         var row: [String] = []
-        var field = ""
+        var field = String.UnicodeScalarView()
         var inQuotes = false
-        var characters = text.makeIterator()
-        var pending = characters.next()
-        while let character = pending {
-            pending = characters.next()
+        let separator = separator.unicodeScalars.first ?? ","
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        func endField() {
+            row.append(FormulaCells.restored(String(field)))
+            field = String.UnicodeScalarView()
+        }
+        while let scalar = pending {
+            pending = scalars.next()
             if inQuotes {
-                if character == "\"" {
+                if scalar == "\"" {
                     if pending == "\"" {
                         field.append("\"")
-                        pending = characters.next()
+                        pending = scalars.next()
                     } else {
                         inQuotes = false
                     }
                 } else {
-                    field.append(character)
+                    field.append(scalar)
                 }
-            } else if character == "\"" && field.isEmpty {
+            } else if scalar == "\"" && field.isEmpty {
                 inQuotes = true
-            } else if character == separator {
-                row.append(field)
-                field = ""
-            } else if character == "\n" || character == "\r\n" || character == "\r" {
-                row.append(field)
+            } else if scalar == separator {
+                endField()
+            } else if scalar == "\n" || scalar == "\r" {
+                if scalar == "\r", pending == "\n" { pending = scalars.next() }
+                endField()
                 rows.append(row)
                 row = []
-                field = ""
             } else {
-                field.append(character)
+                field.append(scalar)
             }
         }
         guard !inQuotes else { throw ComicsError.usage("\(label) ends inside a quoted field") }
         if !field.isEmpty || !row.isEmpty {
-            row.append(field)
+            endField()
             rows.append(row)
         }
         return rows

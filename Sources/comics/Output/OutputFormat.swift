@@ -107,14 +107,20 @@ enum Records {
     }
 
     /// RFC 4180: quoted when it holds a comma, a quote or a line break.
-    /// No other control character is written raw: they are dropped.
+    /// No other control character is written raw: they are dropped. Scalar
+    /// by scalar: a quote under a combining mark is one character with it,
+    /// and must still be doubled.
     private static func csvField(_ raw: String) -> String {
         // A line break inside a field is a line feed: the only CR is CRLF's.
-        let cell = withoutStrayControls(raw).replacing("\r\n", with: "\n").replacing("\r", with: "")
-        guard cell.contains(",") || cell.contains("\"") || cell.contains("\n") else {
-            return cell
+        let cell = FormulaCells.neutralized(String(String.UnicodeScalarView(withoutStrayControls(raw).unicodeScalars.filter { $0 != "\r" })))
+        guard cell.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return cell }
+        var quoted = String.UnicodeScalarView(["\""])
+        for scalar in cell.unicodeScalars {
+            quoted.append(scalar)
+            if scalar == "\"" { quoted.append("\"") }
         }
-        return "\"" + cell.replacing("\"", with: "\"\"") + "\""
+        quoted.append("\"")
+        return String(quoted)
     }
 
     /// C0 controls but line breaks and tab, DEL, the C1 controls and the
@@ -136,7 +142,7 @@ enum Records {
     /// one record a line, so tab, line feed, carriage return and backslash
     /// are escaped as `\t`, `\n`, `\r` and `\\`; other controls are dropped.
     static func tsvField(_ raw: String) -> String {
-        let cell = withoutStrayControls(raw)
+        let cell = FormulaCells.neutralized(withoutStrayControls(raw))
         guard cell.unicodeScalars.contains(where: { ["\t", "\n", "\r", "\\"].contains($0) }) else { return cell }
         var escaped = String.UnicodeScalarView()
         for scalar in cell.unicodeScalars {
@@ -149,5 +155,30 @@ enum Records {
             }
         }
         return String(escaped)
+    }
+}
+
+/// CSV injection, as OWASP describes it: a spreadsheet opening an export
+/// runs a cell that begins with `=`, `+`, `-` or `@` (or a tab or carriage
+/// return before one) as a formula, `=cmd|' /C calc'!A0` and
+/// `=HYPERLINK(…)` included. Such a cell is written behind a `'`, which a
+/// spreadsheet shows as text; so is one where quotes (`'` or `"`, which a
+/// spreadsheet may take as quoting a TSV cell) come first, so that
+/// `fav import` can take exactly one `'` off and read every cell back.
+enum FormulaCells {
+    static func neutralized(_ cell: String) -> String {
+        startsLikeAFormula(cell.unicodeScalars[...]) ? "'" + cell : cell
+    }
+
+    /// The cell as written before `neutralized`.
+    static func restored(_ cell: String) -> String {
+        let scalars = cell.unicodeScalars
+        guard scalars.first == "'", startsLikeAFormula(scalars.dropFirst()) else { return cell }
+        return String(scalars.dropFirst())
+    }
+
+    private static func startsLikeAFormula(_ cell: Substring.UnicodeScalarView) -> Bool {
+        guard let first = cell.first(where: { $0 != "'" && $0 != "\"" }) else { return false }
+        return ["=", "+", "-", "@", "\t", "\r"].contains(first)
     }
 }
