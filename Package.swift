@@ -32,9 +32,11 @@ let package = Package(
             name: "CTerminal",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // The few process calls glibc shows only under _GNU_SOURCE.
+        .target(name: "CProcess"),
         .target(
             name: "ComicsKit",
-            dependencies: ["CSQLite", "CCurl"]
+            dependencies: ["CSQLite", "CCurl", "CProcess"]
         ),
         .executableTarget(
             name: "comics",

@@ -20,9 +20,10 @@ swift build --target CImaging --scratch-path "$scratch" >&2
 swift build --target CTerminal --scratch-path "$scratch" >&2
 debug="$scratch/debug"
 # ComicsKit's module needs the C modules it imports: CSQLite (a module map
-# in its source folder) and CCurl (one SwiftPM generated).
-modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap")
-library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o -lsqlite3 -ldl)
+# in its source folder), CCurl and CProcess (module maps SwiftPM generated).
+modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap"
+         -I Sources/CProcess/include -Xcc -fmodule-map-file="$debug/CProcess.build/module.modulemap")
+library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o -lsqlite3 -ldl)
 imaging=("$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)

@@ -354,6 +354,28 @@ final class OpenTests: EndToEndTestCase {
         XCTAssertNotNil(try session.finish())
     }
 
+    /// The browser keeps its standard streams and nothing else of comics:
+    /// not the database's files, curl's connections, browse's pipes, nor
+    /// what the process running comics left open. `ls` of its own
+    /// descriptors sees 0, 1, 2 and the folder it reads.
+    func testTheBrowserInheritsNoDescriptor() throws {
+        let listing = comics.home.file("descriptors")
+        let browser = comics.home.file("browser")
+        try "#!/bin/sh\nexec /bin/ls /proc/self/fd >> \(listing)\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        comics.environment["BROWSER"] = browser
+        XCTAssertEqual(try comics.run(["open", "149"]).status, 0)
+        XCTAssertEqual(opened(listing, lines: 4), ["0", "1", "2", "3"], "comics open")
+
+        let session = try TerminalSession(comics, ["browse"])
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("o")
+        XCTAssertTrue(try session.wait(for: "opened https://xkcd.com/200/"))
+        XCTAssertEqual(opened(listing, lines: 8), ["0", "1", "2", "3", "0", "1", "2", "3"], "browse's o")
+        try session.send("q")
+        XCTAssertNotNil(try session.finish())
+    }
+
     func testWithoutABrowserOpenSaysWhatToDo() throws {
         comics.environment["BROWSER"] = nil
         comics.environment["PATH"] = "/nonexistent"

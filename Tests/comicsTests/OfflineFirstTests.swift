@@ -156,6 +156,7 @@ final class OfflineFirstTests: EndToEndTestCase {
         XCTAssertEqual(second.stderr, "comics: warning: showing the copy cached 3 hours ago; refreshing failed just now: "
             + "cannot reach 127.0.0.1: couldn't connect to server\n")
         XCTAssertEqual(try comics.run(["-q", "list"], clockOffset: "+3h").stderr, "", "-q silences it")
+        XCTAssertTrue(comics.waitForBackgroundWork(), "the refresh it started ends before the next command starts its own")
         let machine = try comics.run(["list", "-f", "ndjson"], clockOffset: "+2d")
         XCTAssertTrue(machine.stderr.hasPrefix("comics: warning: showing the copy cached 2 days ago; refreshing failed 1 day ago"), machine.stderr)
         XCTAssertTrue(try machine.stdoutLines.allSatisfy { try JSONValue.parse($0)["stale"] == .bool(true) })

@@ -24,15 +24,16 @@ public struct BackgroundLauncher: Sendable {
     public func launch(_ tasks: [BackgroundTask], executable: String, environment: [String: String]) -> Bool {
         guard !tasks.isEmpty else { return false }
         // Not through a symbolic link, and a FIFO planted there cannot hang
-        // it. No O_CLOEXEC: the child inherits the descriptor, and the lock.
-        let lock = open(lockPath, O_CREAT | O_RDWR | O_NOFOLLOW | O_NONBLOCK, 0o600)
+        // it. The child is handed the descriptor, and so the lock; no other
+        // child (a browser, a pager) gets it.
+        let lock = open(lockPath, O_CREAT | O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard lock >= 0 else { return false }
         defer { close(lock) }
         guard flock(lock, LOCK_EX | LOCK_NB) == 0 else { return false }
 
         var childEnvironment = environment
         childEnvironment["COMICS_DB"] = databasePath
-        return spawnDetached([executable, Self.command] + tasks.map(\.argument), environment: childEnvironment)
+        return spawnDetached([executable, Self.command] + tasks.map(\.argument), environment: childEnvironment, handing: lock)
     }
 
     /// Waits (up to `timeout`) for a running background job to finish.

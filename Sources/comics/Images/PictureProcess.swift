@@ -133,6 +133,7 @@ enum PictureProcess {
         posix_spawn_file_actions_adddup2(&actions, stdout, STDOUT_FILENO)
         // GLib's warnings quote the file; they must not reach the terminal raw.
         posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+        closeInheritedDescriptors(&actions)
         var pid = pid_t()
         let environmentLines = environment.map { "\($0.key)=\($0.value)" }
         let status = withCStrings(arguments) { argv in

@@ -1,3 +1,4 @@
+import ComicsKit
 import Glibc
 
 /// A pipe whose ends this process keeps only as long as it needs them,
@@ -9,14 +10,9 @@ final class DescriptorPipe {
     /// `nonBlocking`: neither end ever blocks this process (a wake-up or
     /// signal pipe); otherwise each end blocks until made non-blocking.
     init?(nonBlocking: Bool = false) {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        readEnd = ends[0]
-        writeEnd = ends[1]
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            if nonBlocking { Self.makeNonBlocking(end) }
-        }
+        guard let ends = closeOnExecPipe() else { return nil }
+        (readEnd, writeEnd) = ends
+        if nonBlocking { [readEnd, writeEnd].forEach(Self.makeNonBlocking) }
     }
 
     /// An end this process keeps must never block it; a child's blocks as usual.

@@ -45,13 +45,12 @@ enum Pager {
 
     /// `sh -c COMMAND` with its stdin on a pipe; nil when it cannot start.
     private static func start(_ command: String, environment: [String: String]) -> Running? {
-        var descriptors: [Int32] = [0, 0]
-        guard pipe(&descriptors) == 0 else { return nil }
+        guard let (readEnd, writeEnd) = closeOnExecPipe() else { return nil }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, descriptors[0], STDIN_FILENO)
-        posix_spawn_file_actions_addclose(&actions, descriptors[1])
+        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
+        closeInheritedDescriptors(&actions)
         var childEnvironment = environment
         // less: colours pass through; -F quits when it fits anyway.
         if childEnvironment["LESS"] == nil { childEnvironment["LESS"] = "FRX" }
@@ -61,11 +60,11 @@ enum Pager {
         let status = withCStrings(arguments) { argv in
             withCStrings(environmentLines) { envp in posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp) }
         }
-        close(descriptors[0])
+        close(readEnd)
         guard status == 0 else {
-            close(descriptors[1])
+            close(writeEnd)
             return nil
         }
-        return Running(input: descriptors[1], pid: pid)
+        return Running(input: writeEnd, pid: pid)
     }
 }
