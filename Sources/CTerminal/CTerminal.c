@@ -6,8 +6,11 @@
 #include <dlfcn.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 #include <wchar.h>
 
 /* ncursesw is loaded the first time browse starts (see CTerminal.h); its
@@ -34,7 +37,8 @@
     X(bool, has_colors, (void)) \
     X(int, start_color, (void)) \
     X(int, use_default_colors, (void)) \
-    X(int, init_pair, (short pair, short foreground, short background))
+    X(int, init_pair, (short pair, short foreground, short background)) \
+    X(char *, tigetstr, (const char *capability))
 
 #define DECLARE_POINTER(result, name, parameters) result(*call_##name) parameters;
 static struct {
@@ -49,6 +53,59 @@ static int is_open;
 static short pair_colors[4096][2];
 static int pairs_used;
 static int pairs_available;
+
+/* What a crash must undo, prepared while nothing is wrong, so that the
+   handler makes async-signal-safe calls only: the terminal's modes as they
+   were before browse, and the sequences that leave the alternate screen
+   and show the cursor (terminfo's rmcup and cnorm). */
+static struct termios modes_before;
+static int have_modes_before;
+static char leave_sequence[256];
+static size_t leave_sequence_length;
+static const int crash_signals[] = {SIGQUIT, SIGSEGV, SIGABRT, SIGBUS};
+static struct sigaction actions_before[sizeof crash_signals / sizeof crash_signals[0]];
+static int crash_handlers_installed;
+
+static void append_capability(const char *name) {
+    char *sequence = ncurses.call_tigetstr(name);
+    if (!sequence || sequence == (char *)-1) return;
+    size_t length = strlen(sequence);
+    if (leave_sequence_length + length >= sizeof leave_sequence) return;
+    memcpy(leave_sequence + leave_sequence_length, sequence, length);
+    leave_sequence_length += length;
+}
+
+/* Ctrl-\ or a crash: the terminal is given back, then the signal does
+   what it would have done (a core dump), the handler being reset on entry. */
+static void on_crash(int number) {
+    if (have_modes_before) tcsetattr(STDIN_FILENO, TCSANOW, &modes_before);
+    if (leave_sequence_length) {
+        ssize_t written = write(STDOUT_FILENO, leave_sequence, leave_sequence_length);
+        (void)written;
+    }
+    raise(number);
+}
+
+static void install_crash_handlers(void) {
+    if (crash_handlers_installed) return;
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_crash;
+    action.sa_flags = SA_RESETHAND | SA_NODEFER;
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < sizeof crash_signals / sizeof crash_signals[0]; index++) {
+        sigaction(crash_signals[index], &action, &actions_before[index]);
+    }
+    crash_handlers_installed = 1;
+}
+
+static void remove_crash_handlers(void) {
+    if (!crash_handlers_installed) return;
+    for (size_t index = 0; index < sizeof crash_signals / sizeof crash_signals[0]; index++) {
+        sigaction(crash_signals[index], &actions_before[index], NULL);
+    }
+    crash_handlers_installed = 0;
+}
 
 static int load(char *error, size_t error_size) {
     static int state = 0; /* 0: not tried, 1: loaded, -1: failed */
@@ -78,11 +135,15 @@ int comics_terminal_open(char *error, size_t error_size) {
     /* ncursesw writes wide characters in the locale's encoding: UTF-8,
        whatever LANG says, since every string comics holds is Unicode. */
     if (!setlocale(LC_CTYPE, "") || strcmp(nl_langinfo(CODESET), "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
+    have_modes_before = tcgetattr(STDIN_FILENO, &modes_before) == 0;
     screen = ncurses.call_newterm(NULL, stdout, stdin);
     if (!screen) {
         snprintf(error, error_size, "the terminal type (TERM) is unknown to terminfo");
         return -1;
     }
+    leave_sequence_length = 0;
+    append_capability("rmcup");
+    append_capability("cnorm");
     ncurses.call_set_term(screen);
     ncurses.call_cbreak();
     ncurses.call_noecho();
@@ -95,6 +156,7 @@ int comics_terminal_open(char *error, size_t error_size) {
         ncurses.call_use_default_colors();
         pairs_available = *ncurses.color_pairs - 1;
     }
+    install_crash_handlers();
     is_open = 1;
     return 0;
 }
@@ -102,11 +164,13 @@ int comics_terminal_open(char *error, size_t error_size) {
 void comics_terminal_close(void) {
     if (!is_open) return;
     if (!ncurses.call_isendwin()) ncurses.call_endwin();
+    remove_crash_handlers();
     is_open = 0;
 }
 
 void comics_terminal_reopen(void) {
     if (!screen || is_open) return;
+    install_crash_handlers();
     is_open = 1;
     ncurses.call_clearok(*ncurses.stdscr, TRUE);
     ncurses.call_wrefresh(*ncurses.stdscr);

@@ -228,6 +228,22 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertEqual(ended.status, -Int(SIGINT))
     }
 
+    /// Ctrl-\ and the signals of a crash: the terminal's modes, the main
+    /// screen and the cursor are given back, then the signal ends the
+    /// process as it would have (a core dump), not as an exit.
+    func testCrashSignalsGiveTheTerminalBackToo() throws {
+        for (name, number) in [("QUIT", SIGQUIT), ("SEGV", SIGSEGV), ("ABRT", SIGABRT), ("BUS", SIGBUS)] {
+            let session = try browse()
+            XCTAssertTrue(try session.wait(forOutput: "\u{1B}[?1049h"), "\(name): on the alternate screen")
+            try session.signal(name)
+            let ended = try XCTUnwrap(try session.finish(), "\(name): browse did not end")
+            XCTAssertTrue(ended.modesRestored, "\(name): the terminal's modes are as before")
+            XCTAssertEqual(ended.status, -Int(number), "\(name): ended by the signal itself")
+            XCTAssertTrue(try session.wait(forOutput: "\u{1B}[?1049l", timeout: 1), "\(name): the main screen is back")
+            XCTAssertTrue(try session.wait(forOutput: "\u{1B}[?25h", timeout: 1), "\(name): the cursor is shown")
+        }
+    }
+
     /// The server hangs: keys are still answered, and the cached rows stay.
     func testKeysAreAnsweredWhileTheServerHangs() throws {
         XCTAssertEqual(try comics.run(["list"]).status, 0)
