@@ -92,6 +92,57 @@ final class HostileInputTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["fav", "add", "2"]).status, 0, "mended, it works again")
     }
 
+    /// In a sticky folder anyone may write (as /tmp), another user plants
+    /// the files SQLite reads as part of the database: each is refused
+    /// before SQLite opens anything, and the favourites stay.
+    func testAnotherUsersWriteAheadLogIsRefused() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to plant files as another user (nobody)") }
+        XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
+        let data = comics.home.file("data")
+        chmod(comics.home.path, 0o755)
+        chmod(data, 0o1777)
+        let database = comics.databasePath
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let planted = database + suffix
+            let attacker = try comics.shell(
+                "setpriv --reuid=65534 --regid=65534 --clear-groups /bin/sh -c 'printf planted > \"$0\" && chmod 666 \"$0\"' '\(planted)'")
+            XCTAssertEqual(attacker.status, 0, "\(attacker)")
+            let result = try comics.run(["fav", "list"])
+            XCTAssertEqual(result.status, 5, "\(suffix): \(result)")
+            XCTAssertEqual(result.stderr, "comics: error: \(planted), which SQLite would read as part of the database, is not a file "
+                + "of yours; comics opens only its own files: remove it if no comics is running: rm '\(planted)'\n")
+            XCTAssertEqual(try String(contentsOfFile: planted, encoding: .utf8), "planted", "\(suffix): left as it was")
+            unlink(planted)
+        }
+        let open = database + "-wal"
+        XCTAssertTrue(FileManager.default.createFile(atPath: open, contents: Data()))
+        chmod(open, 0o622)
+        XCTAssertEqual(try comics.run(["fav", "list"]).stderr, "comics: error: \(open), which SQLite would read as part of the database, "
+            + "is writable by others; make it private: chmod 600 '\(open)'\n")
+        unlink(open)
+        symlink("/tmp", open)
+        XCTAssertEqual(try comics.run(["fav", "list"]).status, 5, "a link in its place")
+        unlink(open)
+        chmod(data, 0o700)
+        XCTAssertEqual(try comics.run(["fav", "list", "-f", "ndjson"]).stdoutLines.count, 1, "the favourite is still there")
+    }
+
+    /// The page `open` launches is made from the reference: a URL stored in
+    /// the database is never launched.
+    func testOpenNeverLaunchesAURLFromTheDatabase() throws {
+        XCTAssertEqual(try comics.run(["show", "149"]).status, 0)
+        try DatabaseProbe.execute(on: comics.databasePath, "UPDATE items SET url = 'https://evil.example/' WHERE id = 149")
+        let record = comics.home.file("opened")
+        let browser = comics.home.file("browser")
+        try "#!/bin/sh\nprintf '%s\\n' \"$@\" >> \(record)\n".write(toFile: browser, atomically: true, encoding: .utf8)
+        chmod(browser, 0o755)
+        comics.environment["BROWSER"] = browser
+        XCTAssertEqual(try comics.run(["--offline", "open", "149"]).status, 0)
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: record) { usleep(50_000) }
+        usleep(100_000)
+        XCTAssertEqual(try String(contentsOfFile: record, encoding: .utf8), "https://xkcd.com/149/\n")
+    }
+
     func testTwoRebuildsInOneSecondReplaceNothing() throws {
         XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
         XCTAssertEqual(try comics.run(["rebuild", "--force"]).status, 0)

@@ -87,12 +87,29 @@ public final class SQLiteCacheStore: CacheStore {
             }
         }
         var file = stat()
-        guard stat(path, &file) == 0 else { return }
-        guard file.st_uid == user else {
-            throw ComicsError.database("the database \(path) belongs to another user; comics opens only its own files")
+        if stat(path, &file) == 0 {
+            guard file.st_uid == user else {
+                throw ComicsError.database("the database \(path) belongs to another user; comics opens only its own files")
+            }
+            guard file.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+                throw ComicsError.database("the database \(path) is writable by others; make it private: chmod 600 '\(path)'")
+            }
         }
-        guard file.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
-            throw ComicsError.database("the database \(path) is writable by others; make it private: chmod 600 '\(path)'")
+        // SQLite reads the write-ahead log, its index and a rollback journal
+        // beside the file as part of it, and checkpoints what they hold into
+        // it: a planted one would replace the cache's contents for good.
+        for companion in ["-wal", "-shm", "-journal"].map({ path + $0 }) {
+            guard lstat(companion, &file) == 0 else { continue }
+            guard (file.st_mode & S_IFMT) == S_IFREG, file.st_uid == user else {
+                throw ComicsError.database(
+                    "\(companion), which SQLite would read as part of the database, is not a file of yours; "
+                        + "comics opens only its own files: remove it if no comics is running: rm '\(companion)'")
+            }
+            guard file.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+                throw ComicsError.database(
+                    "\(companion), which SQLite would read as part of the database, is writable by others; "
+                        + "make it private: chmod 600 '\(companion)'")
+            }
         }
     }
 

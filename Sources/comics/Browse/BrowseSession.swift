@@ -220,15 +220,16 @@ final class BrowseSession {
         }
     }
 
-    /// The item's page in `$BROWSER` or `xdg-open`, detached from the screen.
+    /// The item's page in `$BROWSER` or `xdg-open`, detached from the
+    /// screen; the address is made from the reference, as `comics open` makes it.
     private func open(_ ref: ItemRef) {
-        guard let item = try? cache.show(.item(ref)) else { return }
+        guard let url = try? cache.source(ref.source).pageURL(of: ref.id) else { return }
         let environment = context.environment
         guard let opener = BrowserOpener(environment: environment) else {
             state.message = "no browser found: set $BROWSER, or install xdg-utils"
             return
         }
-        state.message = opener.open(item.item.url, environment: environment) ? "opened \(item.item.url)" : "could not start \(opener.command)"
+        state.message = opener.open(url, environment: environment) ? "opened \(url)" : "could not start \(opener.command)"
     }
 
     // MARK: - Drawing
