@@ -57,7 +57,7 @@ final class ShellIntegrationTests: EndToEndTestCase {
         let script = #"""
             PATH="$(dirname "$COMICS"):$PATH"
             compdef() { : }
-            compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -r -- "$*" }
+            compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -r -- "${(j:|:)@}" }
             _describe() { local -a items; items=("${(@P)${@[-1]}}"); print -r -- "${(j: :)${(@)items%%:*}}" }
             _files() { print -r -- "<files>" }
             source <("$COMICS" completions zsh)
@@ -69,7 +69,8 @@ final class ShellIntegrationTests: EndToEndTestCase {
             """#
         let result = try comics.shell("zsh -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'")
         XCTAssertEqual(result.stderr, "")
-        XCTAssertEqual(result.stdoutLines, ["add remove list import", "latest random xkcd:150", "xkcd books", "auto always never", "<files>"])
+        XCTAssertEqual(result.stdoutLines, ["add remove list import", "latest|random|xkcd:150", "xkcd|books", "auto|always|never", "<files>"],
+                       "each candidate on its own (| between)")
         XCTAssertEqual(try comics.shell(#""$COMICS" completions zsh > _comics && zsh -n _comics"#).status, 0)
     }
 
@@ -79,13 +80,13 @@ final class ShellIntegrationTests: EndToEndTestCase {
             let result = try comics.shell(
                 #"fish -c 'set -x PATH (dirname "$COMICS") $PATH; "$COMICS" completions fish | source; complete -C "\#(line)"'"#)
             XCTAssertEqual(result.stderr, "", line)
-            return result.stdoutLines.map { $0.components(separatedBy: "\t")[0] }.joined(separator: " ")
+            return result.stdoutLines.map { $0.components(separatedBy: "\t")[0] }.joined(separator: "|")
         }
-        XCTAssertEqual(try complete("comics "), "browse cleanup completions config fav help info list more open rebuild search show sync")
-        XCTAssertEqual(try complete("comics fav "), "add import latest random list remove xkcd:150")
-        XCTAssertEqual(try complete("comics show "), "latest random xkcd:150")
-        XCTAssertEqual(try complete("comics -s "), "books xkcd")
-        XCTAssertEqual(try complete("comics config set background-refresh "), "off on")
+        XCTAssertEqual(try complete("comics "), "browse|cleanup|completions|config|fav|help|info|list|more|open|rebuild|search|show|sync")
+        XCTAssertEqual(try complete("comics fav "), "add|import|latest|list|random|remove|xkcd:150", "each candidate on its own")
+        XCTAssertEqual(try complete("comics show "), "latest|random|xkcd:150")
+        XCTAssertEqual(try complete("comics -s "), "books|xkcd")
+        XCTAssertEqual(try complete("comics config set background-refresh "), "off|on")
     }
 
     func testCompletionsNameAnUnknownShell() throws {

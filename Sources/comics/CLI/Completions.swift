@@ -65,7 +65,8 @@ struct Completions {
 
     /// A shell command printing `latest`, `random` and every favourite as
     /// `source:id`, read from the cache without the network.
-    private let itemReferences = "echo latest random; comics --offline -q fav list -f tsv 2>/dev/null | tail -n +2 | cut -f1,2 | tr '\\t' ':'"
+    // One candidate a line: zsh's (f) and fish split on line breaks only.
+    private let itemReferences = "echo latest; echo random; comics --offline -q fav list -f tsv 2>/dev/null | tail -n +2 | cut -f1,2 | tr '\\t' ':'"
 
     /// Single-quoted for any POSIX-like shell (and fish, which reads `\'` inside).
     private func quoted(_ text: String, fish: Bool = false) -> String {
