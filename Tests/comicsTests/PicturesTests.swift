@@ -47,6 +47,19 @@ final class PicturesTests: EndToEndTestCase {
         line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).unicodeScalars.count
     }
 
+    /// A pane size no screen has is clamped before anything is drawn.
+    func testAHugePaneSizeIsClamped() throws {
+        comics.environment["COLUMNS"] = "100000"
+        comics.environment["LINES"] = "100000"
+        let shown = try comics.run(["show", "201", "--image-format", "symbols"], timeout: 30)
+        XCTAssertEqual(shown.status, 0, "\(shown)")
+        let lines = pictureLines(shown.stdout)
+        XCTAssertFalse(lines.isEmpty)
+        XCTAssertLessThanOrEqual(lines.map(visibleWidth).max() ?? 0, 1_000, "at most 1,000 columns")
+        XCTAssertLessThanOrEqual(lines.count, 1_000)
+        XCTAssertEqual(shown.stderr, "")
+    }
+
     func testAPNGIsDrawnInSymbolsAtTheRequestedWidth() throws {
         let shown = try comics.run(["show", "201", "--image-format", "symbols"])
         XCTAssertEqual(shown.status, 0, "\(shown)")

@@ -16,6 +16,9 @@ struct Terminal {
     /// Colour for text: only on a terminal, and only when not forbidden.
     var useColor: Bool { isTerminal && !colorForbidden }
 
+    /// The most columns or rows comics believes a terminal has.
+    static let largestSide = 1_000
+
     static func detect(noColorFlag: Bool, environment: [String: String]) -> Terminal {
         let isTerminal = isatty(STDOUT_FILENO) == 1
         var size = winsize()
@@ -29,6 +32,10 @@ struct Terminal {
             height = lines
         }
         if isTerminal, width == nil { width = 80 }
+        // No screen is wider or taller: a COLUMNS of 100,000 would have a
+        // picture drawn 100,000 cells wide.
+        width = width.map { min($0, largestSide) }
+        height = height.map { min($0, largestSide) }
         var cellSize: (width: Int, height: Int)?
         if measured, size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0 {
             cellSize = (Int(size.ws_xpixel) / Int(size.ws_col), Int(size.ws_ypixel) / Int(size.ws_row))
