@@ -40,19 +40,24 @@ final class CleanupRulesTests: XCTestCase {
         let rules = CleanupRules(maxAge: 30 * 86400, maxItems: 2)
         let selected = rules.selectForRemoval(from: [
             candidate(.xkcd, 1, daysAgo: 1, usedDaysAgo: 0), candidate(.xkcd, 2, daysAgo: 3, usedDaysAgo: 2),
-            candidate(.xkcd, 3, daysAgo: 2), candidate(.xkcd, 4, daysAgo: 0, usedDaysAgo: 1), candidate(.xkcd, 5, daysAgo: 40, usedDaysAgo: 0),
+            candidate(.xkcd, 3, daysAgo: 2.5), candidate(.xkcd, 4, daysAgo: 0, usedDaysAgo: 1), candidate(.xkcd, 5, daysAgo: 40, usedDaysAgo: 0),
         ], now: now)
-        XCTAssertEqual(selected.map(\.ref.id), [5, 3, 2], "5 expired (however recently used), then never used, then the longest unused")
+        XCTAssertEqual(selected.map(\.ref.id), [5, 3, 2], "5 expired (however recently used), then the longest unused (3 never, since it came)")
     }
 
-    /// The order a sync leaves (everything refreshed in one second) does not
-    /// decide: unused items go lowest number first, whatever their refresh.
+    /// A sync refreshes everything in one second: among items unused since,
+    /// the lowest number goes first; one just fetched and not yet used
+    /// counts as used when it came, so it outlasts what was not used since.
     func testAmongTheUnusedTheOldestPublishedGoFirst() {
         let rules = CleanupRules(maxAge: 30 * 86400, maxItems: 1)
         let selected = rules.selectForRemoval(from: [
-            candidate(.xkcd, 2698, daysAgo: 0), candidate(.xkcd, 1, daysAgo: 0), candidate(.xkcd, 2, daysAgo: 0.5),
+            candidate(.xkcd, 2698, daysAgo: 1), candidate(.xkcd, 1, daysAgo: 1), candidate(.xkcd, 2, daysAgo: 1),
         ], now: now)
         XCTAssertEqual(selected.map(\.ref.id), [1, 2])
+        let fresh = rules.selectForRemoval(from: [
+            candidate(.xkcd, 150, daysAgo: 0), candidate(.xkcd, 1, daysAgo: 1, usedDaysAgo: 0.5),
+        ], now: now)
+        XCTAssertEqual(fresh.map(\.ref.id), [1], "the one just fetched stays")
     }
 
     func testEachSourceHasItsOwnLimits() {

@@ -58,8 +58,9 @@ public struct CleanupRules: Equatable, Sendable {
 
     /// Picks what to remove from the non-favourites: what was not
     /// refreshed within max-age (oldest refresh first), then, beyond
-    /// max-items, the least recently used of the rest (never used first,
-    /// then the lowest number: the oldest published), mirrored items
+    /// max-items, the least recently used of the rest (an item never used
+    /// counts from when it was cached, so one just fetched is not the first
+    /// to go; then the lowest number: the oldest published), mirrored items
     /// neither counted nor removed for that. The result names each item once.
     public func selectForRemoval(from candidates: [Candidate], now: Date) -> [Candidate] {
         var removed: [Candidate] = []
@@ -70,7 +71,7 @@ public struct CleanupRules: Equatable, Sendable {
                 if now.timeIntervalSince(candidate.cachedAt) > limits.maxAge { parts.0.append(candidate) } else { parts.1.append(candidate) }
             }
             let counted = kept.filter { !$0.isMirrored }.sorted {
-                ($0.usedAt ?? .distantPast, $0.ref.id) < ($1.usedAt ?? .distantPast, $1.ref.id)
+                ($0.usedAt ?? $0.cachedAt, $0.ref.id) < ($1.usedAt ?? $1.cachedAt, $1.ref.id)
             }
             removed += tooOld.sorted { ($0.cachedAt, $0.ref.id) < ($1.cachedAt, $1.ref.id) }
                 + counted.prefix(max(0, counted.count - limits.maxItems))
