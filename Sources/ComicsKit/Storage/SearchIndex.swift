@@ -26,6 +26,9 @@ enum SearchIndex {
         "\(id) * 4 + CASE \(source) WHEN 'xkcd' THEN 1 WHEN 'books' THEN 2 ELSE 3 END"
     }
 
+    /// One item as the index reads it.
+    typealias Row = (source: String, id: Int, title: String, attributes: [(String, JSONValue)])
+
     /// Attributes holding people as `{name, …}` objects.
     static let peopleKeys = ["authors", "translators", "editors"]
     /// Attributes holding text a person reads (strings or lists of them).
@@ -53,7 +56,7 @@ enum SearchIndex {
     /// Indexes the items given as `[source, id, title, attributes]` rows
     /// (that are not indexed yet), all in one statement: FTS5 writes its
     /// pending terms out at every statement's start.
-    static func insert(_ rows: [(source: String, id: Int, title: String, attributes: [(String, JSONValue)])], into database: SQLiteDatabase) throws {
+    static func insert(_ rows: [Row], into database: SQLiteDatabase) throws {
         guard !rows.isEmpty else { return }
         let documents = JSONValue.array(rows.map { row in
             let columns = columns(title: row.title, attributes: row.attributes)
@@ -69,7 +72,7 @@ enum SearchIndex {
     /// Fills the (empty) index from every cached item, a thousand at a time.
     static func indexEveryItem(in database: SQLiteDatabase) throws {
         let read = try database.prepare("SELECT source, id, title, attributes FROM items")
-        var batch: [(source: String, id: Int, title: String, attributes: [(String, JSONValue)])] = []
+        var batch: [Row] = []
         try read.forEachRow { row in
             guard let source = row.text(at: 0), let title = row.text(at: 2), let attributesText = row.text(at: 3),
                   case let .object(members)? = try? JSONValue.parse(attributesText)
