@@ -85,6 +85,7 @@ public final class ComicsRunner {
             guard Self.canAgeTheClock else {
                 throw FixtureError("call requireClockControl() first: faketime cannot run a sanitized binary")
             }
+            Self.removeFaketimeLeftovers()
             return try RunningComics(
                 executable: "/usr/bin/faketime", arguments: ["-f", clockOffset, Self.executable] + arguments,
                 environment: environment, directory: home, stdin: stdin, label: arguments.joined(separator: " "))
@@ -92,6 +93,22 @@ public final class ComicsRunner {
         return try RunningComics(
             executable: Self.executable, arguments: arguments, environment: environment, directory: home,
             stdin: stdin, label: arguments.joined(separator: " "))
+    }
+
+    /// faketime names its semaphore and shared memory after its pid and
+    /// creates them exclusively; a process killed (or a detached child
+    /// whose faketime had ended) leaves them in /dev/shm, and a later
+    /// faketime given the same pid refuses to start ("sem_open: File
+    /// exists"). Those of processes that no longer run are removed.
+    private static func removeFaketimeLeftovers() {
+        let folder = "/dev/shm"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard name.hasPrefix("faketime_shm_") || name.hasPrefix("sem.faketime_sem_"),
+                  let pid = pid_t(name.split(separator: "_").last ?? ""),
+                  kill(pid, 0) != 0, errno == ESRCH
+            else { continue }
+            unlink("\(folder)/\(name)")
+        }
     }
 
     /// Waits until a detached background job holds its lock; false if none did in time.
