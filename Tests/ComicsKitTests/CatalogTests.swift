@@ -153,7 +153,7 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try catalog(at: 86401).backgroundWork(), [])
     }
 
-    func testFavouritesNotCachedAreTriedInTheBackgroundAtMostHourly() throws {
+    func testFavouritesNotCachedAreTriedInTheBackgroundHourlyAndOnesUpstreamLacksDaily() throws {
         let imported = try catalog(mode: .offline).importFavorites([ItemRef(source: .xkcd, id: 404), ItemRef(source: .xkcd, id: 5)])
         XCTAssertEqual(imported.notCached.count, 2)
         XCTAssertEqual(try catalog(mode: .offline).backgroundWork(), [], "never offline")
@@ -162,7 +162,10 @@ final class CatalogTests: XCTestCase {
         try online.perform(.fetchFavorites)
         XCTAssertEqual(try online.favoritesNotCached(source: nil), [ItemRef(source: .xkcd, id: 404)], "5 fetched; 404 does not exist")
         XCTAssertEqual(try catalog(at: 20).backgroundWork(), [], "tried less than an hour ago")
-        XCTAssertEqual(try catalog(at: 10 + 3600).backgroundWork(), [.fetchFavorites])
+        XCTAssertEqual(try catalog(at: 10 + 3600).backgroundWork(), [], "404 said it does not exist today")
+        _ = try catalog(at: 30, mode: .offline).changeFavorite(.item(ItemRef(source: .xkcd, id: 6)), .add)
+        XCTAssertEqual(try catalog(at: 10 + 3600).backgroundWork(), [.fetchFavorites], "a new one is tried an hour later")
+        XCTAssertEqual(try catalog(at: 10 + 86400).backgroundWork().first, .fetchFavorites, "due again the next day")
     }
 
     func testBackgroundTasksSurviveTheCommandLine() {

@@ -27,7 +27,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
     func testItemsRoundTripAndUpsertKeepsFavourites() throws {
         try eachStore { store in
             try store.save([comic(1), comic(2)], at: now)
-            XCTAssertTrue(try store.changeFavorite(ItemRef(source: .xkcd, id: 1), .add, at: now))
+            XCTAssertTrue(try store.changeFavorite(ItemRef(source: .xkcd, id: 1), .add, at: now, keepingAtMost: 10))
             try store.save([comic(1, "Renamed")], at: now.addingTimeInterval(10))
             let cached = try XCTUnwrap(try store.cachedItem(ItemRef(source: .xkcd, id: 1)))
             XCTAssertEqual(cached.item.title, "Renamed")
@@ -44,11 +44,11 @@ final class SQLiteCacheStoreTests: XCTestCase {
         try eachStore { store in
             try store.save([comic(5)], at: now)
             let ref = ItemRef(source: .xkcd, id: 5)
-            XCTAssertTrue(try store.changeFavorite(ref, .toggle, at: now))
-            XCTAssertFalse(try store.changeFavorite(ref, .toggle, at: now))
-            XCTAssertFalse(try store.changeFavorite(ref, .remove, at: now))
-            XCTAssertTrue(try store.changeFavorite(ref, .add, at: now))
-            XCTAssertTrue(try store.changeFavorite(ref, .add, at: now))
+            XCTAssertTrue(try store.changeFavorite(ref, .toggle, at: now, keepingAtMost: 10))
+            XCTAssertFalse(try store.changeFavorite(ref, .toggle, at: now, keepingAtMost: 10))
+            XCTAssertFalse(try store.changeFavorite(ref, .remove, at: now, keepingAtMost: 10))
+            XCTAssertTrue(try store.changeFavorite(ref, .add, at: now, keepingAtMost: 10))
+            XCTAssertTrue(try store.changeFavorite(ref, .add, at: now, keepingAtMost: 10))
         }
     }
 
@@ -74,7 +74,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
     func testCleanupRemovesOnlyWhatIsSelectedAndNeverFavourites() throws {
         try eachStore { store in
             try store.save([comic(1), comic(2), comic(3)], at: now)
-            _ = try store.changeFavorite(ItemRef(source: .xkcd, id: 2), .add, at: now)
+            _ = try store.changeFavorite(ItemRef(source: .xkcd, id: 2), .add, at: now, keepingAtMost: 10)
             var seen: [Int] = []
             let dry = try store.removeItems(dryRun: true) { candidates in
                 seen = candidates.map(\.ref.id).sorted()

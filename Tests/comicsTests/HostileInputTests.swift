@@ -150,6 +150,33 @@ final class HostileInputTests: EndToEndTestCase {
         let aside = try FileManager.default.contentsOfDirectory(atPath: comics.home.file("data")).filter { $0.contains(".damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         XCTAssertEqual(aside.count, 2, "\(aside)")
     }
+
+    /// A field of a file, an argument or a setting can be megabytes; a
+    /// message repeats 200 characters of it, and names 20 items at most.
+    func testInputEchoedInAMessageIsCut() throws {
+        let huge = String(repeating: "x", count: 100_000)
+        let file = comics.home.file("favourites.csv")
+        try Data("source,id\n\(String(repeating: "y", count: 5_000_000)),1\n".utf8).write(to: URL(fileURLWithPath: file))
+        let attempts: [(arguments: [String], echo: String)] = [
+            (["fav", "import", file], "y"), (["show", huge], "x"), (["list", "--limit", huge], "x"),
+            (["config", "set", "images", huge], "x"), (["list", "-s", huge], "x"), (["list", "--\(huge)"], "x"),
+        ]
+        for attempt in attempts {
+            let result = try comics.run(attempt.arguments)
+            XCTAssertEqual(result.status, 2, "\(attempt.arguments.map { $0.prefix(20) })")
+            let quoted = String(repeating: attempt.echo, count: MessageText.quotedLimit - 3) + "…'"
+            XCTAssertTrue(result.stderr.contains(quoted), String(result.stderr.prefix(300)))
+            XCTAssertLessThan(result.stderr.utf8.count, 1_000, String(result.stderr.prefix(300)))
+        }
+
+        let missing = (["source,id"] + (201...300).map { "xkcd,\($0)" }).joined(separator: "\n")
+        let imported = try comics.run(["fav", "import", "-"], stdin: missing)
+        XCTAssertEqual(imported.status, 0, "\(imported)")
+        XCTAssertEqual(
+            imported.stderr,
+            "comics: warning: not imported, upstream has no such item: "
+                + (201...220).map { "xkcd:\($0)" }.joined(separator: ", ") + ", … and 80 more\n")
+    }
 }
 
 /// Numbers a server makes up are malformed documents: nothing is stored

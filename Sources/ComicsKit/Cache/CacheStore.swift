@@ -90,14 +90,24 @@ public protocol CacheStore: AnyObject {
     func removeMirrors(of source: SourceName) throws
     /// The mirrored queries of a source, as their canonical query strings.
     func mirroredQueries(of source: SourceName) throws -> [String]
-    /// Applies the change and returns whether the item is now a favourite.
-    func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date) throws -> Bool
+    /// Applies the change and returns whether the item is now a favourite;
+    /// throws `FavoriteLimitReached` (changing nothing) rather than keep
+    /// more than `limit`.
+    func changeFavorite(_ ref: ItemRef, _ change: FavoriteChange, at date: Date, keepingAtMost limit: Int) throws -> Bool
+    func isFavorite(_ ref: ItemRef) throws -> Bool
     func favorites(source: SourceName?) throws -> [CachedItem]
-    /// Marks many at once, in one transaction; returns those that were not favourites yet.
-    func addFavorites(_ refs: [ItemRef], at date: Date) throws -> [ItemRef]
+    /// Marks many at once, in one transaction; returns those that were not
+    /// favourites yet. Throws `FavoriteLimitReached`, marking none, rather
+    /// than keep more than `limit`.
+    func addFavorites(_ refs: [ItemRef], at date: Date, keepingAtMost limit: Int) throws -> [ItemRef]
     func removeFavorites(_ refs: [ItemRef]) throws
     /// Favourites whose item is not in the cache, such as ones imported offline.
     func favoritesNotCached(source: SourceName?) throws -> [ItemRef]
+    /// At most `limit` favourites not cached, leaving out those upstream
+    /// answered "not found" for at or after `notFoundSince`.
+    func favoritesToFetch(limit: Int, notFoundSince: Date) throws -> [ItemRef]
+    /// Remembers that upstream has no such item, so it is not asked again at once.
+    func markFavoritesNotFound(_ refs: [ItemRef], at date: Date) throws
     func favoriteCount() throws -> Int
     /// Forgets listing pages fetched before `date`: every search query
     /// leaves some, and a later request would fetch them again anyway.
@@ -131,4 +141,10 @@ extension CacheStore {
     public func cachedItem(_ ref: ItemRef) throws -> CachedItem? {
         try cachedItems([ref])[ref]
     }
+}
+
+/// Marking these favourites would keep more than the store was allowed.
+public struct FavoriteLimitReached: Error {
+    /// How many favourites there would have been.
+    public let wouldBe: Int
 }

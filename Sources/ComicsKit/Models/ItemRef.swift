@@ -8,6 +8,17 @@ public struct ItemRef: Hashable, Sendable, CustomStringConvertible {
         self.id = id
     }
 
+    /// An id a user or a file gave: beyond the source's numbering it names
+    /// nothing, and asking upstream for it would be a wasted request.
+    public init(source: SourceName, checking id: Int) throws {
+        guard (1...source.largestID).contains(id) else {
+            throw ComicsError.usage(
+                "\(source.rawValue) has no item \(id)",
+                hint: "\(source.rawValue) ids go from 1 to \(source.largestID)")
+        }
+        self.init(source: source, id: id)
+    }
+
     public var description: String { "\(source.rawValue):\(id)" }
 }
 
@@ -28,7 +39,7 @@ public enum ItemReference: Equatable, Sendable {
             let prefix = String(text[..<colon])
             guard let named = SourceName(userInput: prefix) else {
                 throw ComicsError.usage(
-                    "unknown source '\(prefix)' in '\(text)'",
+                    "unknown source \(MessageText.quoted(prefix)) in \(MessageText.quoted(text))",
                     hint: "sources are: \(SourceName.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             source = named
@@ -44,9 +55,9 @@ public enum ItemReference: Equatable, Sendable {
             let hint = source == .books
                 ? "use a book id such as 1342, or a qualified reference such as books:1342"
                 : "use a number such as 353, a qualified reference such as xkcd:353, latest or random"
-            throw ComicsError.usage("'\(text)' is not an item reference", hint: hint)
+            throw ComicsError.usage("\(MessageText.quoted(text)) is not an item reference", hint: hint)
         }
-        return .item(ItemRef(source: source, id: id))
+        return .item(try ItemRef(source: source, checking: id))
     }
 
     /// A page's address pasted from a browser: `https://xkcd.com/353/`,
@@ -58,14 +69,14 @@ public enum ItemReference: Equatable, Sendable {
         let number = { (part: Substring) in Int(part.prefix { $0 != "." }).flatMap { $0 > 0 ? $0 : nil } }
         switch (host, path.first) {
         case ("xkcd.com", _?), ("www.xkcd.com", _?), ("m.xkcd.com", _?):
-            if let id = number(path[0]) { return .item(ItemRef(source: .xkcd, id: id)) }
+            if let id = number(path[0]) { return .item(try ItemRef(source: .xkcd, checking: id)) }
         case ("gutenberg.org", "ebooks"?), ("www.gutenberg.org", "ebooks"?), ("gutendex.com", "books"?):
-            if path.count > 1, let id = number(path[1]) { return .item(ItemRef(source: .books, id: id)) }
+            if path.count > 1, let id = number(path[1]) { return .item(try ItemRef(source: .books, checking: id)) }
         default:
             break
         }
         throw ComicsError.usage(
-            "'\(text)' is not the address of an xkcd comic or a Gutenberg book",
+            "\(MessageText.quoted(text)) is not the address of an xkcd comic or a Gutenberg book",
             hint: "paste one like https://xkcd.com/353/ or https://www.gutenberg.org/ebooks/1342")
     }
 }

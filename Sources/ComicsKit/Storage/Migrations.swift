@@ -191,6 +191,11 @@ enum Migrations {
         Migration(name: "items-remember-their-last-use", sql: """
             ALTER TABLE items ADD COLUMN used_at REAL;
             """),
+        // When upstream last said a favourite not cached does not exist, so
+        // the background fetch leaves it for a day instead of asking again.
+        Migration(name: "favorites-remember-not-found", sql: """
+            ALTER TABLE favorites ADD COLUMN not_found_at REAL;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -295,6 +300,7 @@ enum Migrations {
         "3dcb5dcd692dc023b72bb8a64f493642ff51c77ce5af901097cb822790052a12",
         "8e0bc4122a5d62c730904205eff2f3e71f4b537e6cea4cc95b9cd4d3b0136663",
         "61d650898d708059214c2cbff234c31e96691ec26681a9dd7f3a558f821913dd",
+        "278ad9a7fb0d7fa017fda8c829de2cf7ee489bb1ceb0044dc6612dcb59e32a2d",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

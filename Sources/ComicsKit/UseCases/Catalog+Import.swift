@@ -30,7 +30,9 @@ extension Catalog {
         for name in Set(unique.map(\.source)) { _ = try source(name) }
 
         var report = FavoriteImport()
-        report.added = try store.addFavorites(unique, at: clock.now)
+        report.added = try keepingFavoritesBounded {
+            try store.addFavorites(unique, at: clock.now, keepingAtMost: Self.largestFavoriteCount)
+        }
         report.alreadyFavorites = unique.count - report.added.count
         let missing = Set(try store.favoritesNotCached(source: nil))
         let toFetch = unique.filter(missing.contains)

@@ -495,7 +495,7 @@ public final class Catalog {
         let ref = try resolve(reference)
         let source = try source(ref.source)
         var before = try store.cachedItem(ref)
-        let wasFavorite = try before?.isFavorite ?? store.favoritesNotCached(source: ref.source).contains(ref)
+        let wasFavorite = try before?.isFavorite ?? store.isFavorite(ref)
         let willBeFavorite = change == .add || (change == .toggle && !wasFavorite)
         var pendingReason: String?
         if before == nil && willBeFavorite && mode != .offline {
@@ -505,7 +505,9 @@ public final class Catalog {
                 pendingReason = error.message
             }
         }
-        let isFavorite = try store.changeFavorite(ref, change, at: clock.now)
+        let isFavorite = try keepingFavoritesBounded {
+            try store.changeFavorite(ref, change, at: clock.now, keepingAtMost: Self.largestFavoriteCount)
+        }
         before?.isFavorite = isFavorite
         return FavoriteOutcome(
             ref: ref, item: before, isFavorite: isFavorite, changed: isFavorite != wasFavorite,
@@ -531,13 +533,19 @@ public final class Catalog {
         case .cleanup:
             _ = try cleanup(overrides: CleanupOverrides(), dryRun: false)
         case .fetchFavorites:
-            // Due again in an hour once upstream answered (an id it does not
-            // have must not cost every command a request); in a minute when
-            // the network failed, so the network coming back is soon noticed.
-            let now = clock.now.timeIntervalSince1970
-            try store.setSetting(SettingKey.favoritesFetchDue, to: String(now + policy.listTTL))
-            if try fetchFavorites(try store.favoritesNotCached(source: nil), progress: { _, _ in }).failure != nil {
-                try store.setSetting(SettingKey.favoritesFetchDue, to: String(now + Self.favoritesRetryAfterNetworkFailure))
+            // At most a batch a run. Due again in an hour once upstream
+            // answered; in a minute when more are waiting, or when the
+            // network failed, so the network coming back is soon noticed.
+            // An id upstream does not have is left alone for a day.
+            let now = clock.now
+            let batch = try favoritesToFetch(limit: Self.favoritesFetchedPerRun)
+            try store.setSetting(SettingKey.favoritesFetchDue, to: String(now.timeIntervalSince1970 + policy.listTTL))
+            let outcome = try fetchFavorites(batch, progress: { _, _ in })
+            try store.markFavoritesNotFound(outcome.notFound, at: now)
+            if outcome.failure != nil || batch.count == Self.favoritesFetchedPerRun {
+                try store.setSetting(
+                    SettingKey.favoritesFetchDue,
+                    to: String(now.timeIntervalSince1970 + Self.favoritesRetryAfterNetworkFailure))
             }
         }
     }
@@ -554,12 +562,38 @@ public final class Catalog {
     /// Favourites not cached yet are fetched in the background when online,
     /// when the last attempt says (see `perform`).
     private func isFavoritesFetchDue() throws -> Bool {
-        guard mode != .offline, try !store.favoritesNotCached(source: nil).isEmpty else { return false }
+        guard mode != .offline, try !favoritesToFetch(limit: 1).isEmpty else { return false }
         guard let text = try store.setting(SettingKey.favoritesFetchDue), let due = Double(text) else { return true }
         return clock.now.timeIntervalSince1970 >= due
     }
 
+    private func favoritesToFetch(limit: Int) throws -> [ItemRef] {
+        try store.favoritesToFetch(limit: limit, notFoundSince: clock.now.addingTimeInterval(-Self.notFoundRememberedFor))
+    }
+
     static let favoritesRetryAfterNetworkFailure: TimeInterval = 60
+
+    /// How many favourites not cached one background run fetches: an
+    /// import of thousands made offline must not become a flood of requests.
+    static let favoritesFetchedPerRun = 64
+
+    /// How long an id upstream said it does not have is not asked for again.
+    static let notFoundRememberedFor: TimeInterval = 24 * 60 * 60
+
+    /// So many that each is fetched, kept and listed at a bounded cost;
+    /// beyond it a favourite is refused rather than added.
+    public static let largestFavoriteCount = 100_000
+
+    /// Turns the store's refusal into the error a user reads.
+    func keepingFavoritesBounded<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as FavoriteLimitReached {
+            throw ComicsError.usage(
+                "that would make \(error.wouldBe) favourites; comics keeps at most \(Self.largestFavoriteCount)",
+                hint: "remove some with 'comics fav remove REF', or import fewer")
+        }
+    }
 
     private func isCleanupDue() throws -> Bool {
         guard try isEnabled(.autoCleanup) else { return false }

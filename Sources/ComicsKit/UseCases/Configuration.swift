@@ -79,7 +79,7 @@ public struct ConfigKey: Sendable {
                 ?? Suggestion.closest(to: name, among: all.map(\.name))
             let suggestion = closest.map { "did you mean '\($0)'? " } ?? ""
             throw ComicsError.usage(
-                "unknown setting '\(name)'", hint: suggestion + "settings are: \(all.map(\.name).joined(separator: ", "))")
+                "unknown setting \(MessageText.quoted(name))", hint: suggestion + "settings are: \(all.map(\.name).joined(separator: ", "))")
         }
         return key
     }
@@ -114,7 +114,7 @@ public struct ConfigKey: Sendable {
     }
 
     private func invalid(_ value: String, hint: String) -> ComicsError {
-        .usage("'\(value)' is not a valid value for \(name)", hint: hint)
+        .usage("\(MessageText.quoted(value)) is not a valid value for \(name)", hint: hint)
     }
 
     var storageKey: String { "config.\(name)" }

@@ -86,7 +86,7 @@ enum Application {
             let name = try context.positional("SHELL")
             guard let shell = Shell(rawValue: name) else {
                 throw ComicsError.usage(
-                    "no completions for the shell '\(name)'", hint: "use one of: \(Shell.allCases.map(\.rawValue).joined(separator: ", "))")
+                    "no completions for the shell \(MessageText.quoted(name))", hint: "use one of: \(Shell.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             try context.write(Completions().script(for: shell))
         case [ManPage.command]: try context.write(ManPage.render())
@@ -106,7 +106,7 @@ enum Application {
         var path: [String] = []
         for name in positionals {
             guard parser.command(at: path).subcommand(named: name) != nil else {
-                throw ComicsError.usage("no help for unknown command '\(positionals.joined(separator: " "))'", hint: "see 'comics --help'")
+                throw ComicsError.usage("no help for unknown command \(MessageText.quoted(positionals.joined(separator: " ")))", hint: "see 'comics --help'")
             }
             path.append(name)
         }

@@ -117,12 +117,12 @@ struct ArgumentParser {
         let names = known.map { "--\($0.long)" }
         let suggestion = Suggestion.closest(to: spelled, among: names).map { "did you mean '\($0)'? " } ?? ""
         let command = (["comics"] + path).joined(separator: " ")
-        return .usage("unknown option '\(spelled)' for '\(command)'", hint: suggestion + usageHint(path))
+        return .usage("unknown option \(MessageText.quoted(spelled)) for '\(command)'", hint: suggestion + usageHint(path))
     }
 
     private func unknownCommand(_ name: String, in command: CommandSpec, path: [String]) -> ComicsError {
         let names = command.subcommands.filter { !$0.hidden }.map(\.name)
         let suggestion = Suggestion.closest(to: name, among: names).map { "did you mean '\($0)'? " } ?? ""
-        return .usage("unknown command '\(name)'", hint: suggestion + usageHint(path))
+        return .usage("unknown command \(MessageText.quoted(name))", hint: suggestion + usageHint(path))
     }
 }

@@ -48,7 +48,7 @@ final class CommandContext {
         query = try Self.query(arguments)
         concurrency = try arguments.value("jobs").map { text in
             guard let jobs = Int(text), (1...32).contains(jobs) else {
-                throw ComicsError.usage("--jobs must be a whole number from 1 to 32, not '\(text)'")
+                throw ComicsError.usage("--jobs must be a whole number from 1 to 32, not \(MessageText.quoted(text))")
             }
             return jobs
         }
@@ -191,7 +191,7 @@ final class CommandContext {
     func requireNoPositionals() throws {
         guard let extra = arguments.positionals.first else { return }
         let path = (["comics"] + arguments.commandPath).joined(separator: " ")
-        throw ComicsError.usage("unexpected argument '\(extra)' for '\(path)'", hint: "see '\(path) --help'")
+        throw ComicsError.usage("unexpected argument \(MessageText.quoted(extra)) for '\(path)'", hint: "see '\(path) --help'")
     }
 
     // MARK: - Resolving settings
@@ -205,7 +205,7 @@ final class CommandContext {
         guard let text else { return nil }
         guard let source = SourceName(userInput: text) else {
             throw ComicsError.usage(
-                "unknown source '\(text)'", hint: "sources are: \(SourceName.allCases.map(\.rawValue).joined(separator: ", "))")
+                "unknown source \(MessageText.quoted(text))", hint: "sources are: \(SourceName.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return source
     }
@@ -214,7 +214,7 @@ final class CommandContext {
         var limit: Int?
         if let text = arguments.value("limit") {
             guard let number = Int(text), (1...ListQuery.maximumLimit).contains(number) else {
-                throw ComicsError.usage("--limit must be a whole number from 1 to \(ListQuery.maximumLimit), not '\(text)'")
+                throw ComicsError.usage("--limit must be a whole number from 1 to \(ListQuery.maximumLimit), not \(MessageText.quoted(text))")
             }
             limit = number
         }
@@ -223,7 +223,7 @@ final class CommandContext {
             sort = ListQuery.SortOrder(rawValue: text.lowercased())
             guard sort != nil else {
                 throw ComicsError.usage(
-                    "unknown sort order '\(text)'",
+                    "unknown sort order \(MessageText.quoted(text))",
                     hint: "use one of: \(ListQuery.SortOrder.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
@@ -248,7 +248,7 @@ final class CommandContext {
         }
         for code in codes where !(2...3).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
             throw ComicsError.usage(
-                "'\(code)' in --language '\(text)' is not a language code",
+                "\(MessageText.quoted(code)) in --language \(MessageText.quoted(text)) is not a language code",
                 hint: "give two- or three-letter codes separated by commas, such as en,fr or enm")
         }
         return codes
@@ -265,7 +265,7 @@ final class CommandContext {
         guard URLOrigin(String(trimmed)) != nil, let hostStart = trimmed.firstRange(of: "://")?.upperBound,
               !trimmed[hostStart...].contains(where: { "/?#".contains($0) })
         else {
-            throw ComicsError.usage("\(variable) must be \(expected), not '\(TerminalText.sanitize(value, singleLine: true))'")
+            throw ComicsError.usage("\(variable) must be \(expected), not \(MessageText.quoted(TerminalText.sanitize(value, singleLine: true)))")
         }
         return String(trimmed)
     }

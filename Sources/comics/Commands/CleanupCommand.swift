@@ -90,14 +90,14 @@ enum CleanupCommand {
 
     private static func parseMaxAge(_ text: String) throws -> Double {
         guard let age = CleanupRules.parseDuration(text) else {
-            throw ComicsError.usage("--max-age must be a duration such as 30d, 12h, 90m or 2w, not '\(text)'")
+            throw ComicsError.usage("--max-age must be a duration such as 30d, 12h, 90m or 2w, not \(MessageText.quoted(text))")
         }
         return age
     }
 
     private static func parseMaxItems(_ text: String) throws -> Int {
         guard let count = Int(text), count >= 0 else {
-            throw ComicsError.usage("--max-items must be a whole number of 0 or more, not '\(text)'")
+            throw ComicsError.usage("--max-items must be a whole number of 0 or more, not \(MessageText.quoted(text))")
         }
         return count
     }

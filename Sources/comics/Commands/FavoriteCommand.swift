@@ -50,7 +50,7 @@ enum FavoriteCommand {
         }
         try context.write(ItemsOutput.render(items, spanning: sources, context: context))
         if !notCached.isEmpty {
-            context.note("not cached yet, fetched when online: \(notCached.map(\.description).joined(separator: ", "))")
+            context.note("not cached yet, fetched when online: \(MessageText.listed(notCached.map(\.description)))")
         }
     }
 
@@ -59,7 +59,7 @@ enum FavoriteCommand {
     static func warnAboutFetching(_ report: FavoriteImport, context: CommandContext) {
         context.endProgress()
         if !report.notFound.isEmpty {
-            context.warn("not imported, upstream has no such item: \(report.notFound.map(\.description).joined(separator: ", "))")
+            context.warn("not imported, upstream has no such item: \(MessageText.listed(report.notFound.map(\.description)))")
         }
         if !report.notCached.isEmpty {
             let reason = report.fetchFailure.map { "\($0.message); " } ?? ""

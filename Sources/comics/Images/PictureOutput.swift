@@ -43,7 +43,7 @@ struct PictureOutput {
         guard let text = context.arguments.value("image-format") else { return .auto }
         guard let format = ImageFormat(rawValue: text.lowercased()) else {
             throw ComicsError.usage(
-                "unknown image format '\(text)'",
+                "unknown image format \(MessageText.quoted(text))",
                 hint: "use one of: \(ImageFormat.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return format

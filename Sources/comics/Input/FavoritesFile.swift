@@ -9,6 +9,10 @@ enum FavoritesFile {
     /// Larger files are refused before they are read whole.
     static let maximumBytes = 64 << 20
 
+    /// More records than this in one file are refused before any is read:
+    /// each not cached costs upstream a request.
+    static let maximumRecords = Catalog.largestFavoriteCount
+
     static func load(_ name: String) throws -> [ItemRef] {
         let bytes = name == "-" ? try readStandardInput() : try readFile(name)
         let label = name == "-" ? "standard input" : name
@@ -28,15 +32,26 @@ enum FavoritesFile {
             guard case let .array(records) = try json(text, label: label) else {
                 throw problem("\(label) is not a JSON array of favourites")
             }
+            try checkCount(records.count, label: label)
             return try records.enumerated().map { try ref(in: $1, at: "\(label) record \($0 + 1)") }
         case "{":
             if let single = try? JSONValue.parse(text) { return [try ref(in: single, at: label)] }
-            return try text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
-                guard line.contains(where: { !$0.isWhitespace }) else { return nil }
-                return try ref(in: try json(String(line), label: "\(label) line \(index + 1)"), at: "\(label) line \(index + 1)")
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.element.contains { !$0.isWhitespace } }
+            try checkCount(lines.count, label: label)
+            return try lines.map { index, line in
+                try ref(in: try json(String(line), label: "\(label) line \(index + 1)"), at: "\(label) line \(index + 1)")
             }
         default:
             return try delimited(text, label: label)
+        }
+    }
+
+    private static func checkCount(_ count: Int, label: String) throws {
+        guard count <= maximumRecords else {
+            throw ComicsError.usage(
+                "\(label) holds \(count) records, more than the \(maximumRecords) one import takes",
+                hint: "split it, or import only the favourites you want")
         }
     }
 
@@ -61,9 +76,12 @@ enum FavoritesFile {
     private static func ref(source: String?, id: Int?, at location: String) throws -> ItemRef {
         guard let sourceText = source else { throw problem("\(location) has no source") }
         guard let name = SourceName(userInput: sourceText) else {
-            throw problem("\(location) names an unknown source '\(sourceText)'")
+            throw problem("\(location) names an unknown source \(MessageText.quoted(sourceText))")
         }
         guard let id, id > 0 else { throw problem("\(location) has no id, or one that is not a positive whole number") }
+        guard id <= name.largestID else {
+            throw problem("\(location) has id \(id); \(name.rawValue) ids go from 1 to \(name.largestID)")
+        }
         return ItemRef(source: name, id: id)
     }
 
@@ -78,9 +96,10 @@ enum FavoritesFile {
         else {
             throw problem("\(label) is neither JSON nor CSV/TSV with a header naming source and id")
         }
-        return try rows.dropFirst().enumerated().compactMap { index, row in
-            if row.allSatisfy(\.isEmpty) { return nil }
-            let location = "\(label) row \(index + 2)"
+        let records = rows.enumerated().dropFirst().filter { !$0.element.allSatisfy(\.isEmpty) }
+        try checkCount(records.count, label: label)
+        return try records.map { index, row in
+            let location = "\(label) row \(index + 1)"
             guard row.count == header.count else {
                 throw problem("\(location) has \(row.count) fields where the header has \(header.count)")
             }

@@ -9,7 +9,7 @@ enum OutputFormat: String, CaseIterable {
         guard let text else { return .table }
         guard let format = OutputFormat(rawValue: text.lowercased()) else {
             throw ComicsError.usage(
-                "unknown format '\(text)'", hint: "use one of: \(allCases.map(\.rawValue).joined(separator: ", "))")
+                "unknown format \(MessageText.quoted(text))", hint: "use one of: \(allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return format
     }

@@ -30,8 +30,7 @@ public enum GutendexBookDecoder {
 
     public static func decode(_ book: JSONValue) throws(DocumentError) -> Item {
         guard case .object = book else { throw DocumentError(reason: "a book that is not a JSON object") }
-        // Project Gutenberg numbers about 76,000 books; far beyond is no book.
-        guard let id = book["id"]?.lenientIntValue, (1...10_000_000).contains(id) else {
+        guard let id = book["id"]?.lenientIntValue, (1...SourceName.books.largestID).contains(id) else {
             throw DocumentError(reason: "a book without an id, or with an impossible one")
         }
         let title = text(book["title"], limit: UpstreamText.titleLimit) ?? ""

@@ -6,8 +6,8 @@ public enum XKCDComicDecoder {
     public static func decode(_ body: [UInt8]) throws(DocumentError) -> Item {
         let document = try UpstreamDocument.object(body)
         guard let number = document["num"]?.lenientIntValue else { throw DocumentError(reason: "no comic number") }
-        guard (1...largestNumber).contains(number) else {
-            throw DocumentError(reason: "comic number \(number) is outside 1 to \(largestNumber)")
+        guard (1...SourceName.xkcd.largestID).contains(number) else {
+            throw DocumentError(reason: "comic number \(number) is outside 1 to \(SourceName.xkcd.largestID)")
         }
         // `title` is the authored one, markup and all; `safe_title` (the
         // same words without it) stands in when `title` leaves nothing.
@@ -26,10 +26,6 @@ public enum XKCDComicDecoder {
             ref: ItemRef(source: .xkcd, id: number), title: title.isEmpty ? "#\(number)" : title,
             url: pageURL(of: number), attributes: attributes)
     }
-
-    /// No comic number is above this: xkcd publishes a few a week, and a
-    /// server claiming 10¹² would send `sync` asking forever.
-    static let largestNumber = 1_000_000
 
     static func pageURL(of number: Int) -> String { "https://xkcd.com/\(number)/" }
 

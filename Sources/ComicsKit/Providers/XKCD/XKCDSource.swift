@@ -75,7 +75,7 @@ public struct XKCDSource: ItemSource {
             }
         } else {
             guard let number = Int(position), number >= 1 else {
-                throw ComicsError.unexpected("bad xkcd page position '\(position)'")
+                throw ComicsError.unexpected("bad xkcd page position \(MessageText.quoted(position))")
             }
             start = number
         }
