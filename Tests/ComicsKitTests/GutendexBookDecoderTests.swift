@@ -52,6 +52,9 @@ final class GutendexBookDecoderTests: XCTestCase {
             ]}
             """.utf8))
         XCTAssertEqual(page.books.map(\.ref.id), [7, 8])
+        XCTAssertEqual(page.unreadable, [
+            "a book without an id, or with an impossible one", "a book that is not a JSON object",
+        ], "a duplicate is no unreadable book")
         let book = page.books[0]
         XCTAssertEqual(book.title, "#7")
         XCTAssertEqual(book["authors"]?.arrayValue?.first?["death_year"], .null)

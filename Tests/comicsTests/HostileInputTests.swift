@@ -151,6 +151,38 @@ final class HostileInputTests: EndToEndTestCase {
         XCTAssertEqual(aside.count, 2, "\(aside)")
     }
 
+    /// One comic upstream garbles costs that comic, not the page or the sync.
+    func testAnUnreadableComicInAPageIsSkippedAndNamed() throws {
+        try server.control(.object([("comics", .object([
+            ("195", .string("<html>not a comic</html>")), ("193", .object([("num", .string("many"))])),
+        ]))]))
+        let listed = try comics.run(["list", "-f", "json"])
+        XCTAssertEqual(listed.status, 0, "\(listed)")
+        let ids = try JSONValue.parse(listed.stdout).arrayValue?.compactMap { $0["id"]?.intValue }
+        XCTAssertEqual(ids, [200, 199, 198, 197, 196, 194, 192, 191, 190, 189])
+        XCTAssertEqual(listed.stderr, """
+            comics: warning: skipped xkcd:195: 127.0.0.1 sent a response comics cannot read: expected a JSON object
+            comics: warning: skipped xkcd:193: 127.0.0.1 sent a response comics cannot read: no comic number
+
+            """)
+
+        try server.control(.object([("comics", .object((179...188).map { (String($0), JSONValue.string("garbage")) }))]))
+        let garbled = try comics.run(["more"])
+        XCTAssertEqual(garbled.status, 4, "a page of nothing but garbage is a broken upstream: \(garbled)")
+        XCTAssertEqual(garbled.stderr.split(separator: "\n").count, 1, garbled.stderr)
+        try server.control(.object([("reset", .bool(true))]))
+        try server.control(.object([("comics", .object([
+            ("195", .string("<html>not a comic</html>")), ("193", .object([("num", .string("many"))])),
+        ]))]))
+
+        let synced = try comics.run(["sync"])
+        XCTAssertEqual(synced.status, 0, "\(synced)")
+        XCTAssertTrue(synced.stderr.contains("skipped xkcd:195: "), synced.stderr)
+        XCTAssertTrue(synced.stderr.contains("skipped xkcd:193: "), synced.stderr)
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).count("SELECT count(*) FROM items WHERE source = 'xkcd'"), 198)
+        XCTAssertEqual(try comics.run(["--offline", "show", "195"]).status, 4, "nothing of it was stored")
+    }
+
     /// A field of a file, an argument or a setting can be megabytes; a
     /// message repeats 200 characters of it, and names 20 items at most.
     func testInputEchoedInAMessageIsCut() throws {

@@ -38,7 +38,7 @@ struct Upstream {
             do {
                 return .fetched(FetchedItem(item: try decode(response.body), validators: response.validators))
             } catch {
-                throw malformed(error.reason)
+                return .unreadable(malformed(error.reason))
             }
         case 304: return .notModified(response.validators)
         case 404, 410: return .notFound

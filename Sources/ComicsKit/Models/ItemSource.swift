@@ -4,6 +4,9 @@ public enum ItemFetch: Equatable, Sendable {
     /// The cached copy is still current (HTTP 304).
     case notModified(Validators)
     case notFound
+    /// Upstream answered with a document that does not describe the item
+    /// (`error` says why): a listing or a sync goes on without it.
+    case unreadable(ComicsError)
 }
 
 /// The outcome of asking upstream for one page of a listing.
@@ -22,6 +25,9 @@ public struct FetchedPage: Equatable, Sendable {
     public var validators: Validators
     /// How many items the whole query matches, when upstream says (Gutendex's `count`).
     public var total: Int?
+    /// What the page should have held but upstream sent unreadable, one
+    /// line each ("xkcd:199: …"): the rest of the page stands.
+    public var skipped: [String] = []
 
     public init(itemIDs: [Int], items: [FetchedItem], nextPosition: String?, validators: Validators, total: Int? = nil) {
         self.itemIDs = itemIDs

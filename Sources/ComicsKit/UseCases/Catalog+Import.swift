@@ -77,6 +77,7 @@ extension Catalog {
                     case let .fetched(item): fetched.append(item)
                     case .notFound: notFound.append(ref)
                     case .notModified: break
+                    case let .unreadable(error): warnings.append("not fetched yet, \(ref): \(error.message)")
                     }
                 }
                 try store.save(fetched, at: clock.now)

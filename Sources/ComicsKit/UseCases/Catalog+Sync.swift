@@ -99,6 +99,7 @@ extension Catalog {
                     case let .fetched(item): fetched.append(item)
                     case let .notModified(validators): revalidated[ref] = validators
                     case .notFound: report.absent += 1
+                    case let .unreadable(error): warnings.append("skipped \(ref): \(error.message)")
                     }
                 }
                 try store.markRevalidated(revalidated, at: now)
@@ -262,6 +263,7 @@ extension Catalog {
     private func storable(_ fetch: PageFetch, at key: PageKey, cached: StoredPage?) -> (page: StoredPage, items: [FetchedItem])? {
         switch fetch {
         case let .page(answer):
+            warnings += answer.skipped.map { "skipped \($0)" }
             let page = StoredPage(
                 key: key, itemIDs: answer.itemIDs, nextPosition: answer.nextPosition, fetchedAt: clock.now,
                 validators: answer.validators, total: answer.total)

@@ -286,6 +286,7 @@ public final class Catalog {
                 key: key, itemIDs: fetched.itemIDs, nextPosition: fetched.nextPosition, fetchedAt: clock.now,
                 validators: fetched.validators, total: fetched.total)
             items = fetched.items
+            warnings += fetched.skipped.map { "skipped \($0)" }
         case let .notModified(validators):
             guard let unchanged = stored else { return nil }
             page = unchanged
@@ -315,7 +316,7 @@ public final class Catalog {
                 switch answer {
                 case let .fetched(new): fetched.append(new)
                 case let .notModified(validators): revalidated[item.ref] = validators
-                case .notFound: break
+                case .notFound, .unreadable: break
                 }
             }
             let now = clock.now
@@ -377,6 +378,8 @@ public final class Catalog {
             try store.markRevalidated([ref: newValidators], at: now)
         case .notFound:
             throw ComicsError.notFound("there is no \(source.itemNoun) \(ref.id)")
+        case let .unreadable(error):
+            throw error
         }
     }
 

@@ -6,11 +6,12 @@
 public enum GutendexBookDecoder {
     /// A list page: how many books the query matches, where the next page
     /// is (unchecked), and the books it holds. Entries without a usable id
-    /// are skipped rather than failing the page.
+    /// are skipped rather than failing the page; `unreadable` says why.
     public struct Page: Equatable, Sendable {
         public var count: Int?
         public var next: String?
         public var books: [Item]
+        public var unreadable: [String] = []
     }
 
     public static func decodePage(_ body: [UInt8]) throws(DocumentError) -> Page {
@@ -19,8 +20,16 @@ public enum GutendexBookDecoder {
             throw DocumentError(reason: "a book list without results")
         }
         var seen = Set<Int>()
-        let books = results.compactMap { try? decode($0) }.filter { seen.insert($0.ref.id).inserted }
-        return Page(count: document["count"]?.lenientIntValue, next: document["next"]?.stringValue, books: books)
+        var page = Page(count: document["count"]?.lenientIntValue, next: document["next"]?.stringValue, books: [])
+        for result in results {
+            do {
+                let book = try decode(result)
+                if seen.insert(book.ref.id).inserted { page.books.append(book) }
+            } catch {
+                page.unreadable.append(error.reason)
+            }
+        }
+        return page
     }
 
     /// One book from `/books/ID/`.

@@ -86,11 +86,13 @@ public struct GutendexSource: NumberedPages {
             } catch {
                 throw upstream.malformed(error.reason)
             }
-            return .page(FetchedPage(
+            var fetched = FetchedPage(
                 itemIDs: page.books.map(\.ref.id),
                 items: page.books.map { FetchedItem(item: $0, validators: .none) },
                 nextPosition: links.nextPosition(page.next, after: pageNumber, count: page.count),
-                validators: response.validators, total: page.count))
+                validators: response.validators, total: page.count)
+            fetched.skipped = page.unreadable.map { "a book \(hostDescription) sent: \($0)" }
+            return .page(fetched)
         case 304:
             return .notModified(response.validators)
         case 404 where pageNumber > 1:
@@ -111,7 +113,7 @@ public struct GutendexSource: NumberedPages {
                     http.get(HTTPRequest.conditional(url: url, validators: request.validators)),
                     decode: GutendexBookDecoder.decodeBook)
                 if case let .fetched(found) = fetch, found.item.ref.id != request.id {
-                    throw upstream.malformed("\(url) describes book \(found.item.ref.id)")
+                    return .unreadable(upstream.malformed("\(url) describes book \(found.item.ref.id)"))
                 }
                 return fetch
             }

@@ -45,7 +45,7 @@ public struct XKCDSource: ItemSource {
         return try zip(requests, responses).map { request, response in
             let fetch = try itemFetch(response)
             if case let .fetched(found) = fetch, found.item.ref.id != request.id {
-                throw upstream.malformed("\(url(for: request.id)) describes comic \(found.item.ref.id)")
+                return .unreadable(upstream.malformed("\(url(for: request.id)) describes comic \(found.item.ref.id)"))
             }
             return fetch
         }
@@ -59,6 +59,7 @@ public struct XKCDSource: ItemSource {
         at position: String, query: ListQuery, validators: Validators, isCached: ([Int]) throws -> Set<Int>
     ) throws -> PageFetch {
         var fetched: [FetchedItem] = []
+        var skipped: [String] = []
         var pageValidators = Validators.none
         let start: Int
         if position == PageKey.firstPosition {
@@ -72,6 +73,8 @@ public struct XKCDSource: ItemSource {
                 return .notModified(validators)
             case .notFound:
                 throw upstream.malformed("\(url(for: nil)) answered 404")
+            case let .unreadable(error):
+                throw error
             }
         } else {
             guard let number = Int(position), number >= 1 else {
@@ -89,15 +92,26 @@ public struct XKCDSource: ItemSource {
             let missing = candidates.filter { !known.contains($0) }
             let answers = try fetchItems(missing.map { (id: $0, validators: .none) })
             var absent = Set<Int>()
+            var unreadable: ComicsError?
             for (id, answer) in zip(missing, answers) {
                 switch answer {
                 case let .fetched(item): fetched.append(item)
                 case .notFound, .notModified: absent.insert(id)
+                case let .unreadable(error):
+                    absent.insert(id)
+                    skipped.append("\(ItemRef(source: name, id: id)): \(error.message)")
+                    unreadable = unreadable ?? error
                 }
             }
-            ids += candidates.filter { !absent.contains($0) }
+            let found = candidates.filter { !absent.contains($0) }
+            // A whole round unreadable is a broken upstream, not a page of
+            // gaps: walking on would ask for the rest of the archive.
+            if found.isEmpty, let unreadable { throw unreadable }
+            ids += found
         }
-        return .page(FetchedPage(
-            itemIDs: ids, items: fetched, nextPosition: next >= 1 ? String(next) : nil, validators: pageValidators))
+        var page = FetchedPage(
+            itemIDs: ids, items: fetched, nextPosition: next >= 1 ? String(next) : nil, validators: pageValidators)
+        page.skipped = skipped
+        return .page(page)
     }
 }
