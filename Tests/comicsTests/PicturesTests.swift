@@ -150,6 +150,44 @@ final class PicturesTests: EndToEndTestCase {
         XCTAssertEqual(pictureLines(none.stdout), [])
     }
 
+    /// A document names its picture's address; comics asks only the
+    /// source's picture hosts and the configured server, never another
+    /// port, host or an address with a user in it.
+    func testPicturesComeOnlyFromTheSourcesOwnHosts() throws {
+        let elsewhere = try FixtureServer()
+        defer { elsewhere.stop() }
+        let port = try XCTUnwrap(URLOrigin(server.baseURL)?.port)
+        let addresses = [
+            "\(elsewhere.baseURL)/images/comic.png", "http://user@127.0.0.1:\(port)/images/comic.png",
+            "http://localhost:\(port)/images/comic.png", "http://169.254.169.254/latest/meta-data/x.png",
+            "http://imgs.xkcd.com:8080/comics/x.png",
+        ]
+        var documents: [(String, JSONValue)] = []
+        for (offset, address) in addresses.enumerated() {
+            guard case var .object(members) = comic(401 + offset, title: "Elsewhere", image: "comic.png") else { continue }
+            members.removeAll { $0.0 == "img" }
+            members.append(("img", .string(address)))
+            documents.append((String(401 + offset), .object(members)))
+        }
+        try server.control(.object([("comics", .object(documents))]))
+        for (offset, address) in addresses.enumerated() {
+            let shown = try comics.run(["show", String(401 + offset), "--image"])
+            XCTAssertEqual(shown.status, 0, "\(shown)")
+            let place = URLOrigin(address).map { "\($0.host):\($0.port)" } ?? ""
+            XCTAssertEqual(
+                shown.stderr, "comics: note: the picture of xkcd:\(401 + offset) is on \(place), not where xkcd keeps pictures; not fetched\n")
+        }
+        XCTAssertEqual(try elsewhere.requests(), [])
+        XCTAssertEqual(try server.stats().hits["/images/comic.png"], nil)
+        XCTAssertEqual(try comics.run(["show", "201", "--image"]).stderr, "", "the configured server's own pictures are drawn")
+
+        let origins = PictureOrigins(configuredBase: "https://gutendex.com", hosts: ["www.gutenberg.org"], pathPrefix: "/cache/epub/")
+        XCTAssertTrue(origins.allows("https://www.gutenberg.org/cache/epub/1342/pg1342.cover.medium.jpg"))
+        XCTAssertTrue(origins.allows("https://gutendex.com/anything.jpg"))
+        XCTAssertFalse(origins.allows("https://www.gutenberg.org/ebooks/1342.jpg"), "a cover path only")
+        XCTAssertFalse(origins.allows("http://gutendex.com/x.jpg"), "another scheme is another origin")
+    }
+
     func testBadPicturesAreANoticeAndTheTextStillPrints() throws {
         let png = try Fixtures.image("comic.png")
         var bomb = png

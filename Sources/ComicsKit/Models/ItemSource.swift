@@ -61,6 +61,8 @@ public protocol ItemSource {
     /// The attribute holding the URL of the item's picture (xkcd's comic,
     /// a book's cover), if it has one.
     var imageAttribute: String? { get }
+    /// Which picture addresses may be fetched; any other is refused unasked.
+    var pictureOrigins: PictureOrigins { get }
     /// The human page of an item (`https://xkcd.com/353/`), known without fetching it.
     func pageURL(of id: Int) -> String
     /// Whether a listing's page size is the client's to choose (`ListQuery.limit`).

@@ -31,9 +31,13 @@ extension Catalog {
     /// throws: a missing picture is a notice, and the item's text stands.
     public func image(of cached: CachedItem) -> ImageOutcome {
         let ref = cached.ref
-        guard let images, let key = try? source(ref.source).imageAttribute,
+        guard let images, let source = try? source(ref.source), let key = source.imageAttribute,
               let url = cached.item[key]?.stringValue
         else { return .unavailable("\(ref) has no picture") }
+        guard source.pictureOrigins.allows(url) else {
+            let place = URLOrigin(url).map { "\($0.host):\($0.port)" } ?? "an address comics cannot read"
+            return .unavailable("the picture of \(ref) is on \(place), not where \(ref.source.rawValue) keeps pictures; not fetched")
+        }
         if let bytes = images.cache.image(for: url), let header = try? ImageHeader.inspect(bytes) {
             return .image(ImageFile(url: url, bytes: bytes, header: header))
         }

@@ -22,6 +22,7 @@ public struct GutendexSource: NumberedPages {
     public let acceptsPageSize = false
     public let acceptsFilters = true
     public let hostDescription: String
+    public let pictureOrigins: PictureOrigins
 
     private let baseURL: String
     private let links: GutendexLinks
@@ -36,6 +37,8 @@ public struct GutendexSource: NumberedPages {
         self.http = http
         links = GutendexLinks(listURL: self.baseURL + "/books/")
         hostDescription = URLOrigin(baseURL)?.host ?? baseURL
+        pictureOrigins = PictureOrigins(
+            configuredBase: baseURL, hosts: ["www.gutenberg.org", "gutenberg.org"], pathPrefix: "/cache/epub/")
     }
 
     /// The page size is the server's, so only the filters name a query.

@@ -9,6 +9,7 @@ public struct XKCDSource: ItemSource {
     public let hasLatest = true
     public let summaryAttributes = ["date"]
     public let hostDescription: String
+    public let pictureOrigins: PictureOrigins
 
     private let baseURL: String
     private let http: HTTPClient
@@ -19,6 +20,7 @@ public struct XKCDSource: ItemSource {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.http = http
         hostDescription = URLOrigin(baseURL)?.host ?? baseURL
+        pictureOrigins = PictureOrigins(configuredBase: baseURL, hosts: ["imgs.xkcd.com"])
     }
 
     public let imageAttribute: String? = "image_url"
