@@ -1,9 +1,11 @@
 #include "CImaging.h"
 
 #include <dlfcn.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* gdk-pixbuf and chafa (and the GLib they bring) are loaded with dlopen
    the first time a picture is drawn: linked, their 17 libraries cost every
@@ -56,6 +58,7 @@ enum { CHAFA_PIXEL_RGBA8_UNASSOCIATED = 4 };
     X(void, chafa_canvas_draw_all_pixels, (void *canvas, int type, const uint8_t *pixels, int width, int height, int rowstride)) \
     X(GString *, chafa_canvas_print, (void *canvas, void *info)) \
     X(void, chafa_canvas_unref, (void *canvas)) \
+    X(void, chafa_set_n_threads, (int count)) \
     X(void, chafa_calc_canvas_geometry, (int width, int height, int *columns, int *rows, float font_ratio, int zoom, int stretch)) \
     X(void *, gdk_pixbuf_loader_new_with_type, (const char *type, GError **error)) \
     X(int, gdk_pixbuf_loader_write, (void *loader, const uint8_t *bytes, size_t count, GError **error)) \
@@ -125,6 +128,7 @@ static int load_libraries(char *error, size_t error_size) {
 #define chafa_canvas_draw_all_pixels imaging.chafa_canvas_draw_all_pixels
 #define chafa_canvas_print imaging.chafa_canvas_print
 #define chafa_canvas_unref imaging.chafa_canvas_unref
+#define chafa_set_n_threads imaging.chafa_set_n_threads
 #define chafa_calc_canvas_geometry imaging.chafa_calc_canvas_geometry
 #define gdk_pixbuf_loader_new_with_type imaging.gdk_pixbuf_loader_new_with_type
 #define gdk_pixbuf_loader_write imaging.gdk_pixbuf_loader_write
@@ -254,6 +258,34 @@ static char *draw(GdkPixbuf *pixbuf, int columns, int rows, int mode, int colors
     return result;
 }
 
+/* The picture is drawn under an address-space limit: each thread of
+   chafa's pool reserves a stack and may get a malloc arena of 64 MiB, so
+   on a machine of many cores the reservations alone would pass it. A few
+   threads and arenas draw any comic as fast. */
+static void bound_memory_reserved(void) {
+    long processors = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = processors < 1 ? 1 : processors > 4 ? 4 : (int)processors;
+    mallopt(M_ARENA_MAX, threads);
+    chafa_set_n_threads(threads);
+}
+
+/* The most pixels a drawing is made of, 4096 × 4096 (more than a 5K
+   screen): a pane of 1,000 × 1,000 cells of 10 × 20 pixels would be
+   gigabytes. A cell is counted at least 8 × 8, what chafa samples a
+   symbol from, and no side of a cell is taken past 256 pixels. */
+static const double largest_canvas = 4096.0 * 4096.0;
+
+static void bound_canvas(int *columns, int *rows, int *cell_width, int *cell_height) {
+    if (*cell_width > 256) *cell_width = 256;
+    if (*cell_height > 256) *cell_height = 256;
+    double cell = (double)*cell_width * *cell_height;
+    if (cell < 64) cell = 64;
+    while ((double)*columns * *rows * cell > largest_canvas && (*columns > 1 || *rows > 1)) {
+        *columns = *columns > 1 ? *columns * 7 / 8 : 1;
+        *rows = *rows > 1 ? *rows * 7 / 8 : 1;
+    }
+}
+
 char *comics_imaging_draw(const uint8_t *bytes, size_t length, const char *type, int max_columns, int max_rows,
                           int mode, int colors, int cell_width, int cell_height, char **environment,
                           int *is_animated, char *error, size_t error_size) {
@@ -264,12 +296,14 @@ char *comics_imaging_draw(const uint8_t *bytes, size_t length, const char *type,
         return NULL;
     }
     if (load_libraries(error, error_size) != 0) return NULL;
+    bound_memory_reserved();
     GdkPixbuf *pixbuf = decode(bytes, length, type, is_animated, error, error_size);
     if (pixbuf == NULL) return NULL;
     int width = gdk_pixbuf_get_width(pixbuf);
     int height = gdk_pixbuf_get_height(pixbuf);
     int columns = max_columns;
     int rows = max_rows;
+    bound_canvas(&columns, &rows, &cell_width, &cell_height);
     chafa_calc_canvas_geometry(width, height, &columns, &rows, (gfloat)cell_width / (gfloat)cell_height, TRUE, FALSE);
     char *result = draw(pixbuf, columns, rows, mode, colors, cell_width, cell_height, environment);
     if (result == NULL) snprintf(error, error_size, "chafa could not draw the image");

@@ -47,6 +47,49 @@ final class PicturesTests: EndToEndTestCase {
         line.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression).unicodeScalars.count
     }
 
+    /// A GIF whose frame is far larger than its screen is refused before
+    /// any decoder sees it (gdk-pixbuf made room for the frame: 537 MB).
+    func testAGIFFrameLargerThanItsScreenIsRefusedUndecoded() throws {
+        let little = { (value: Int) -> [UInt8] in [UInt8(value & 0xFF), UInt8(value >> 8)] }
+        var gif = Array("GIF89a".utf8) + little(16) + little(16) + [0x80, 0, 0, 0, 0, 0, 255, 255, 255]
+        gif += [0x2C] + little(0) + little(0) + little(65535) + little(8190) + [0] + [2, 2, 0x44, 0x01, 0, 0x3B]
+        try server.control(.object([
+            ("images", .object([("frame.gif", hex(gif))])),
+            ("comics", .object([("310", comic(310, title: "Frame", image: "frame.gif"))])),
+        ]))
+        let shown = try comics.run(["show", "310", "--image-format", "symbols"])
+        XCTAssertEqual(shown.status, 0, "\(shown)")
+        XCTAssertEqual(shown.stderr, "comics: note: cannot draw the picture of xkcd:310: the image is too large to draw (65535×8190 pixels)\n")
+        XCTAssertTrue(shown.stdout.contains("Frame"))
+    }
+
+    /// The child that decodes runs with its address space bounded, beside its CPU time.
+    func testThePictureChildHasAMemoryLimit() throws {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: ComicsRunner.executable)
+        child.arguments = ["__draw-picture", "png", "10", "10", "symbols", "truecolor", "10", "20"]
+        let input = Pipe()
+        child.standardInput = input
+        child.standardOutput = FileHandle.nullDevice
+        try child.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            child.waitUntilExit()
+        }
+        var limit = ""
+        for _ in 0..<200 {
+            let limits = (try? String(contentsOfFile: "/proc/\(child.processIdentifier)/limits", encoding: .utf8)) ?? ""
+            limit = limits.split(separator: "\n").first { $0.hasPrefix("Max address space") }.map(String.init) ?? ""
+            if !limit.contains("unlimited") && !limit.isEmpty { break }
+            usleep(10_000)
+        }
+        if ProcessInfo.processInfo.environment["COMICS_TEST_SANITIZER"] != nil {
+            XCTAssertTrue(limit.contains("unlimited"), "a sanitizer's shadow memory needs the whole address space: \(limit)")
+        } else {
+            XCTAssertTrue(limit.contains("1073741824"), limit)
+        }
+    }
+
     /// A pane size no screen has is clamped before anything is drawn.
     func testAHugePaneSizeIsClamped() throws {
         comics.environment["COLUMNS"] = "100000"

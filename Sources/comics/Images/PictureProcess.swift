@@ -13,6 +13,11 @@ enum PictureProcess {
     static let command = "__draw-picture"
     /// What any real comic or cover takes is a fraction of a second.
     static let secondsAllowed = 5
+    /// The child's address space: the largest picture the header check
+    /// lets through, decoded, and its drawing take about 400 MiB; a file
+    /// that unpacks into more (frames of a GIF decoded together) fails to
+    /// allocate and ends the child, not the machine's memory.
+    static let bytesAllowed = 1 << 30
     /// A drawing larger than this (a wall of a terminal in kitty graphics
     /// is tens of megabytes) is not drawn.
     static let maximumDrawingBytes = 256 << 20
@@ -60,6 +65,12 @@ enum PictureProcess {
         let seconds = rlim_t(secondsAllowed)
         var limit = rlimit(rlim_cur: seconds, rlim_max: seconds + 1)
         setrlimit(__rlimit_resource_t(RLIMIT_CPU.rawValue), &limit)
+        // A sanitizer's runtime reserves terabytes of shadow memory up front.
+        if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil,
+           dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil {
+            var memory = rlimit(rlim_cur: rlim_t(bytesAllowed), rlim_max: rlim_t(bytesAllowed))
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &memory)
+        }
         let numbers = [1, 2, 5, 6].compactMap { arguments.indices.contains($0) ? Int(arguments[$0]) : nil }
         guard arguments.count == 7, numbers.count == 4, let format = ImageHeader.Format(rawValue: arguments[0]),
               let mode = GraphicsMode(rawValue: arguments[3]), let colors = ColorDepth(rawValue: arguments[4]),
