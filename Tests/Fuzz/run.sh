@@ -11,7 +11,7 @@ if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer arguments import stderr keys); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer image arguments import stderr keys); fi
 
 scratch=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -use-ld=lld)
@@ -34,6 +34,7 @@ build() {
         xkcd) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzXKCD.swift "${library[@]}" -o "$output" ;;
         gutendex) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutendex.swift "${library[@]}" -o "$output" ;;
         sanitizer) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzSanitizer.swift "${library[@]}" -o "$output" ;;
+        image) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzImage.swift "${library[@]}" -o "$output" ;;
         arguments | import | stderr | keys)
             local file=Tests/Fuzz/FuzzArguments.swift
             [ "$target" = import ] && file=Tests/Fuzz/FuzzImport.swift
@@ -54,6 +55,7 @@ seed() {
         xkcd) for file in Tests/Fixtures/xkcd/*/info.0.json Tests/Fixtures/xkcd-quirks/*/info.0.json; do
                   cp "$file" "$corpus/$(basename "$(dirname "$file")").json"; done ;;
         gutendex) cp Tests/Fixtures/gutendex/*.json "$corpus/" ;;
+        image) cp Tests/Fixtures/images/*.png Tests/Fixtures/images/*.jpg Tests/Fixtures/images/*.gif "$corpus/" ;;
         sanitizer) printf 'plain title' > "$corpus/plain"; printf 'a\033[31mred\033]8;;http://x\007link\302\233\342\200\256' > "$corpus/escapes";
                    printf 'Au \302\230 100\nlabel \303\242\302\206\302\220 sun' > "$corpus/stray-controls" ;;
         arguments) printf 'list\0-n\0005\0--format=json' > "$corpus/list"; printf 'fav\0add\0books:1342' > "$corpus/fav";
