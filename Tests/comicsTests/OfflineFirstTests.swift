@@ -46,6 +46,20 @@ final class OfflineFirstTests: EndToEndTestCase {
         XCTAssertEqual(nothing.stderr, "comics: error: nothing cached for this page, and --offline forbids the network\n")
     }
 
+    /// A cron `sync` caches comics newer than the stored newest page:
+    /// `list` without the network shows them, not the page it stored before.
+    func testAListAfterASyncShowsTheNewestCachedComics() throws {
+        try server.control(.object([("latest", .int(150))]))
+        XCTAssertEqual(try ids(try comics.run(["list", "-n", "3", "-f", "ndjson"])), [150, 149, 148])
+        try server.control(.object([("latest", .int(160))]))
+        XCTAssertEqual(try comics.run(["sync", "--quiet"]).status, 0)
+        XCTAssertEqual(try ids(try comics.run(["--offline", "list", "-n", "3", "-f", "ndjson"])), [160, 159, 158])
+        takeTheNetworkDown()
+        let down = try comics.run(["list", "-n", "3", "-f", "ndjson"])
+        XCTAssertEqual(try ids(down), [160, 159, 158])
+        XCTAssertEqual(down.stderr, "", "a page served from the cache within its time to live")
+    }
+
     func testOfflineABooksQueryServesWhatItsStoredPageStillHolds() throws {
         XCTAssertEqual(try comics.run(["-s", "books", "list", "--language", "en"]).status, 0)
         XCTAssertEqual(try comics.run(["fav", "add", "books:1342"]).status, 0)

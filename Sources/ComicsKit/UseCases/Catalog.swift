@@ -180,7 +180,14 @@ public final class Catalog {
     /// only when there is neither is nothing cached.
     private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> ServedPage {
         let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
-        let cached = try completePage(key).map { ServedPage(page: $0.page, items: $0.items) }
+        var cached = try completePage(key).map { ServedPage(page: $0.page, items: $0.items) }
+        // A sync (or `show latest`) cached comics newer than the stored
+        // newest page: that page is superseded, and the cache's newest are it.
+        if source.hasLatest, key.isFirst, let stored = cached,
+           let newestCached = try store.cachedIDs(of: key.source, atMost: nil, limit: 1).first,
+           newestCached > stored.page.itemIDs.first ?? 0 {
+            cached = try composedPage(key, query: query, source: source)
+        }
         let decision = action(cachedAt: cached?.page.fetchedAt, ttl: ttl)
         logDecision(decision, what: "\(key.source.rawValue) page \(key.position.isEmpty ? "newest" : key.position)"
             + (key.query.isEmpty ? "" : " of \(key.query)"), cachedAt: cached?.page.fetchedAt)
