@@ -138,7 +138,7 @@ public final class Catalog {
     }
 
     /// `--limit` wins; without it a source that takes a page size gets the configured one.
-    private func withConfiguredPageSize(_ query: ListQuery, for source: ItemSource) throws -> ListQuery {
+    func withConfiguredPageSize(_ query: ListQuery, for source: ItemSource) throws -> ListQuery {
         guard query.limit == nil, source.acceptsPageSize else { return query }
         return query.withLimit(try configuredPageSize())
     }
