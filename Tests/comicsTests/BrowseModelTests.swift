@@ -8,12 +8,20 @@ import XCTest
 /// Browse's model without a terminal: a state and an event give the next
 /// state and the effects to run.
 final class BrowseModelTests: XCTestCase {
-    private func rows(_ ids: ClosedRange<Int>) -> [BrowseRow] {
-        ids.reversed().map { BrowseRow(ref: ItemRef(source: .xkcd, id: $0), detail: "2020-01-01", title: "Comic \($0)", isFavorite: false) }
+    private func row(_ id: Int) -> BrowseRow {
+        BrowseRow(ref: ItemRef(source: .xkcd, id: id), detail: "2020-01-01", title: "Comic \(id)", isFavorite: false)
     }
 
-    private func loaded(_ state: inout BrowseState, _ ids: ClosedRange<Int>, replacing: Bool = true) -> [BrowseEffect] {
-        BrowseModel.handle(&state, .loaded(.source(.xkcd), rows(ids), replacing: replacing, isComplete: false, total: 200))
+    /// The archive of `newest` comics as the database holds it, with the
+    /// comics of `cached` read (position p is comic newest − p).
+    private func window(newest: Int, cached: ClosedRange<Int>) -> BrowseWindow {
+        var window = BrowseWindow(count: newest)
+        for id in cached { window.rows[newest - id] = row(id) }
+        return window
+    }
+
+    private func read(_ state: inout BrowseState, newest: Int = 200, cached: ClosedRange<Int>) -> [BrowseEffect] {
+        BrowseModel.handle(&state, .windowRead(.source(.xkcd), window(newest: newest, cached: cached)))
     }
 
     private func list(_ state: BrowseState) -> BrowseList? {
@@ -21,33 +29,40 @@ final class BrowseModelTests: XCTestCase {
         return nil
     }
 
-    func testAPageThatDoesNotFillTheScreenAsksForTheNext() {
-        var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
-        XCTAssertEqual(loaded(&state, 191...200), [.load(.source(.xkcd), next: true)])
-        XCTAssertEqual(list(state)?.isLoading, true)
-        XCTAssertEqual(loaded(&state, 181...190, replacing: false), [], "19 rows shown, 20 held, the selection far from the end")
-        XCTAssertEqual(list(state)?.rows.count, 20)
-        XCTAssertEqual(list(state)?.isLoading, false)
-    }
-
-    func testMovingNearTheEndLoadsMoreOnceAndTheSelectionStaysInView() {
+    func testTheSelectionMovesThroughEveryPositionWhateverIsCached() {
         var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
-        _ = loaded(&state, 171...200)
-        for _ in 0..<23 { XCTAssertEqual(BrowseModel.handle(&state, .key(.down)), []) }
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("j"))), [.load(.source(.xkcd), next: true)])
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.down)), [], "asked once")
-        XCTAssertEqual(list(state)?.selected, 25)
-        XCTAssertEqual(list(state)?.top, 16, "the selection is the last of ten rows")
-        _ = BrowseModel.handle(&state, .key(.end))
-        XCTAssertEqual(list(state)?.selected, 29)
+        _ = read(&state, cached: 191...200)
+        for _ in 0..<300 { XCTAssertEqual(BrowseModel.handle(&state, .key(.character("j"))), []) }
+        XCTAssertEqual(list(state)?.selected, 199, "300 j stop at the last of 200, not at the last cached")
+        XCTAssertEqual(list(state)?.top, 190, "the selection is the last of ten rows")
         _ = BrowseModel.handle(&state, .key(.character("g")))
         XCTAssertEqual(list(state)?.selected, 0)
-        XCTAssertEqual(list(state)?.top, 0)
+        _ = BrowseModel.handle(&state, .key(.character("G")))
+        XCTAssertEqual(list(state)?.selected, 199, "G reaches comic 1 in one press")
+        XCTAssertEqual(list(state)?.ref(at: 199), ItemRef(source: .xkcd, id: 1), "known by number before it is cached")
+        XCTAssertNil(list(state)?.selectedRow)
+        let frame = BrowseView.frame(state, now: Date())
+        XCTAssertEqual(frame[9].text.trimmingCharacters(in: .whitespaces), "1  …", "a placeholder until it is cached")
+        XCTAssertTrue(frame[10].text.contains("200 of 200 · end of results"), frame[10].text)
+    }
+
+    func testNewerComicsGoOnTopAndTheSelectionStaysOnItsItem() {
+        var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
+        _ = read(&state, cached: 181...200)
+        _ = BrowseModel.handle(&state, .key(.down))
+        _ = read(&state, newest: 203, cached: 181...203)
+        XCTAssertEqual(list(state)?.selectedRow?.ref.id, 199)
+        XCTAssertEqual(list(state)?.top, 0, "a list at its top shows the new ones")
+        for _ in 0..<15 { _ = BrowseModel.handle(&state, .key(.down)) }
+        let before = list(state)
+        _ = read(&state, newest: 205, cached: 181...205)
+        XCTAssertEqual(list(state)?.selectedRow?.ref, before?.selectedRow?.ref)
+        XCTAssertEqual(list(state)?.top, (before?.top ?? 0) + 2, "a scrolled list keeps its rows in place")
     }
 
     func testEnterOpensBackReturnsAndNextFollowsTheList() {
         var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
-        _ = loaded(&state, 171...200)
+        _ = read(&state, cached: 171...200)
         _ = BrowseModel.handle(&state, .key(.down))
         XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.showDetail(ItemRef(source: .xkcd, id: 199), width: 80)])
         XCTAssertEqual(BrowseModel.handle(&state, .key(.character("n"))), [.showDetail(ItemRef(source: .xkcd, id: 198), width: 80)])
@@ -60,14 +75,14 @@ final class BrowseModelTests: XCTestCase {
 
     func testAFavouriteToggledAnywhereShowsEverywhere() {
         var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
-        _ = loaded(&state, 191...200)
+        _ = read(&state, cached: 191...200)
         XCTAssertEqual(BrowseModel.handle(&state, .key(.character("f"))), [.toggleFavorite(ItemRef(source: .xkcd, id: 200))])
-        XCTAssertEqual(list(state)?.rows[0].isFavorite, true, "at once, before the database answers")
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("F"))), [.load(.favorites, next: false)])
+        XCTAssertEqual(list(state)?.selectedRow?.isFavorite, true, "at once, before the database answers")
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("F"))), [.load(.favorites)])
         let changed = BrowseModel.handle(&state, .favoritesChanged([ItemRef(source: .xkcd, id: 199)]))
-        XCTAssertEqual(changed, [.load(.favorites, next: false)], "the favourites screen reads them again")
+        XCTAssertEqual(changed, [.load(.favorites)], "the favourites screen reads them again")
         guard case let .list(bottom) = state.screens[0] else { return XCTFail() }
-        XCTAssertEqual(bottom.rows.filter(\.isFavorite).map(\.ref.id), [199])
+        XCTAssertEqual(bottom.window.rows.values.filter(\.isFavorite).map(\.ref.id), [199])
     }
 
     func testSearchPromptAndHelpAndQuit() {
@@ -76,7 +91,7 @@ final class BrowseModelTests: XCTestCase {
         for character in "cat x" { _ = BrowseModel.handle(&state, .key(.character(character))) }
         _ = BrowseModel.handle(&state, .key(.backspace))
         XCTAssertEqual(BrowseView.status(state, now: Date()), "search: cat ▏")
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("cat"), next: false)])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("cat"))])
         XCTAssertNil(state.prompt)
         _ = BrowseModel.handle(&state, .key(.character("?")))
         XCTAssertTrue(state.showsHelp)
@@ -89,31 +104,51 @@ final class BrowseModelTests: XCTestCase {
 
     func testSwitchingSourceStartsItsList() {
         var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("s"))), [.load(.source(.books), next: false)])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("s"))), [], "the runtime reads the new window")
         XCTAssertEqual(list(state)?.listing, .source(.books))
     }
 
-    func testAFailureKeepsTheRowsAndSaysSoInTheStatus() {
+    /// The status line: a failure and its reason, then refreshing, then
+    /// the age of the oldest row in view, never growing after a refresh.
+    func testTheStatusSaysWhatIsTrue() {
         var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
-        _ = loaded(&state, 171...200)
         let now = Date()
-        _ = BrowseModel.handle(&state, .loadFailed(.source(.xkcd), reason: "cannot reach xkcd.com", copyFrom: now.addingTimeInterval(-2 * 86400)))
-        XCTAssertEqual(list(state)?.rows.count, 30)
-        XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · offline: copy from 2 days ago (cannot reach xkcd.com); r retries · ? keys")
+        var window = window(newest: 200, cached: 171...200)
+        window.oldest = now.addingTimeInterval(-2 * 86400)
+        _ = BrowseModel.handle(&state, .windowRead(.source(.xkcd), window))
+        XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · updated 2 days ago · ? keys")
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("r"))), [.refresh(.source(.xkcd))])
+        XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · refreshing… · ? keys")
+        _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: "xkcd.com failed (HTTP 500)", refresh: true, at: now))
+        XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · refresh failed just now: xkcd.com failed (HTTP 500); r retries · ? keys")
+        XCTAssertEqual(list(state)?.window.rows.count, 30, "the rows stay")
+        _ = BrowseModel.handle(&state, .key(.character("r")))
+        window.oldest = now
+        _ = BrowseModel.handle(&state, .windowRead(.source(.xkcd), window))
+        _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: nil, refresh: true, at: now))
+        XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · updated just now · ? keys")
+    }
+
+    func testAnEmptyScreenSaysWhyInItsRows() {
+        var state = BrowseState(rows: 8, columns: 30, source: .xkcd)
+        _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: "cannot reach xkcd.com: couldn't connect to server", refresh: false, at: Date()))
+        let frame = BrowseView.frame(state, now: Date())
+        XCTAssertEqual(frame.prefix(3).map { $0.text.trimmingCharacters(in: .whitespaces) },
+                       ["nothing cached, and cannot", "reach xkcd.com: couldn't", "connect to server"])
     }
 
     /// Every frame is exactly the screen's size, whatever the rows hold.
     func testFramesFitTheScreen() {
         var state = BrowseState(rows: 8, columns: 30, source: .xkcd)
-        _ = BrowseModel.handle(&state, .loaded(.source(.xkcd), [
-            BrowseRow(ref: ItemRef(source: .xkcd, id: 1), detail: "2020-01-01", title: String(repeating: "漢", count: 40), isFavorite: true),
-            BrowseRow(ref: ItemRef(source: .xkcd, id: 2), detail: "", title: "e\u{301}\u{301} combining", isFavorite: false),
-        ], replacing: true, isComplete: true, total: 2))
+        var window = BrowseWindow(count: 2)
+        window.rows[1] = BrowseRow(ref: ItemRef(source: .xkcd, id: 1), detail: "2020-01-01", title: String(repeating: "漢", count: 40), isFavorite: true)
+        window.rows[0] = BrowseRow(ref: ItemRef(source: .xkcd, id: 2), detail: "", title: "e\u{301}\u{301} combining", isFavorite: false)
+        _ = BrowseModel.handle(&state, .windowRead(.source(.xkcd), window))
         let frame = BrowseView.frame(state, now: Date())
         XCTAssertEqual(frame.count, 8)
         XCTAssertEqual(Set(frame.map { DisplayWidth.of($0.text) }), [30])
-        XCTAssertTrue(frame[0].text.hasPrefix("★    1  漢"), "at 30 columns the date goes first: \(frame[0].text)")
-        XCTAssertTrue(frame[0].text.trimmingCharacters(in: .whitespaces).hasSuffix("…"))
+        XCTAssertTrue(frame[1].text.hasPrefix("★    1  漢"), "at 30 columns the date goes first: \(frame[1].text)")
+        XCTAssertTrue(frame[1].text.trimmingCharacters(in: .whitespaces).hasSuffix("…"))
     }
 }
 

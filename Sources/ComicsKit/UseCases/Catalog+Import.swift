@@ -50,6 +50,10 @@ extension Catalog {
         return report
     }
 
+    public func isFavorite(_ ref: ItemRef) throws -> Bool {
+        try store.isFavorite(ref)
+    }
+
     /// Favourites that are not cached yet; `fav list` shows them without details.
     public func favoritesNotCached(source: SourceName?) throws -> [ItemRef] {
         try store.favoritesNotCached(source: source)

@@ -61,13 +61,14 @@ extension Catalog {
     /// Fetches what the cache lacks for `positions` (or, with `revalidate`,
     /// asks again for all of it, conditionally) and stores it; the screen
     /// reads it back from the database. The newest number, or the query's
-    /// first page, comes first when it is unknown or asked to be revalidated.
+    /// first page, comes first when it is unknown, or revalidated with
+    /// the positions from 0.
     public func fill(_ listing: ListingKey, positions: Range<Int>, revalidate: Bool = false) throws {
         let source = try source(listing.source)
         let first = try firstPageKey(of: listing, source: source)
         let query = try listQuery(listing, source: source)
         let isUnknown = try positionCount(of: listing) == nil
-        if revalidate || isUnknown {
+        if isUnknown || (revalidate && positions.lowerBound == 0) {
             try recordingRefresh(of: listing.source) {
                 _ = try refreshPage(first, query: query, source: source, trustingCache: !revalidate)
             }
@@ -106,6 +107,17 @@ extension Catalog {
             try recordingRefresh(of: listing.source) {
                 _ = try refreshPage(key, query: query, source: source, trustingCache: false)
             }
+        }
+    }
+
+    /// Fetches the newest number (xkcd) or the query's first page again when
+    /// the stored one is past the list time to live, as `list` would.
+    public func refreshNewestIfStale(_ listing: ListingKey) throws {
+        let source = try source(listing.source)
+        let first = try firstPageKey(of: listing, source: source)
+        if let fetchedAt = try store.page(first)?.fetchedAt, clock.now.timeIntervalSince(fetchedAt) < policy.listTTL { return }
+        try recordingRefresh(of: listing.source) {
+            _ = try refreshPage(first, query: try listQuery(listing, source: source), source: source, trustingCache: true)
         }
     }
 

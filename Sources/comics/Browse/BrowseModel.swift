@@ -11,20 +11,37 @@ struct BrowseRow: Equatable {
 }
 
 /// What a list screen lists.
-enum BrowseListing: Equatable {
+enum BrowseListing: Hashable {
     case source(SourceName)
     /// Books that match a query set from the `:` prompt.
     case books(ListQuery)
     case favorites
     case search(String)
 
-    /// Listings the network pages through, as `list` and `more` do.
-    var isPaged: Bool {
+    /// Listings of the database by position (a source's archive, a books
+    /// query's results), which the network fills; favourites and search
+    /// results are read whole.
+    var isPaged: Bool { window != nil }
+
+    var window: ListingKey? {
         switch self {
-        case .source, .books: true
-        case .favorites, .search: false
+        case let .source(source): ListingKey(source: source)
+        case let .books(query): ListingKey(source: .books, query: query)
+        case .favorites, .search: nil
         }
     }
+}
+
+/// What the cache holds of a listing around the view, by position: read
+/// from the database after every change, never kept as a copy of its own.
+struct BrowseWindow: Equatable {
+    /// How many positions the listing has; nil until anything is known.
+    var count: Int?
+    var rows: [Int: BrowseRow] = [:]
+    /// Positions whose item is known by number but not cached (drawn as placeholders).
+    var ids: [Int: Int] = [:]
+    /// The oldest fetch among the rows in view: how old what is shown is.
+    var oldest: Date?
 }
 
 /// What a prompt asks for.
@@ -35,19 +52,37 @@ enum BrowsePromptKind: Equatable {
     case booksQuery
 }
 
-/// A screen of rows that loads more as the selection nears its end.
+/// A screen of rows: a window over a listing of the database, or the
+/// favourites and search results read whole.
 struct BrowseList: Equatable {
     let listing: BrowseListing
+    /// Favourites and search results.
     var rows: [BrowseRow] = []
+    /// A source's archive or a books query, around the view.
+    var window = BrowseWindow()
     var selected = 0
     var top = 0
     var isLoading = false
-    /// No page follows the last one loaded.
-    var isComplete = false
-    /// How many items the listing holds, when the source says.
+    /// How many search results there are, when more matched than are listed.
     var total: Int?
 
-    var selectedRow: BrowseRow? { rows.indices.contains(selected) ? rows[selected] : nil }
+    /// How many positions the selection can move through.
+    var count: Int { listing.isPaged ? window.count ?? 0 : rows.count }
+
+    func row(at position: Int) -> BrowseRow? {
+        listing.isPaged ? window.rows[position] : rows.indices.contains(position) ? rows[position] : nil
+    }
+
+    /// The item at a position, cached or known only by its number.
+    func ref(at position: Int) -> ItemRef? {
+        if let row = row(at: position) { return row.ref }
+        guard let key = listing.window, (0..<count).contains(position) else { return nil }
+        // xkcd's positions are its numbers, newest first.
+        if let id = window.ids[position] ?? (key.source == .xkcd ? count - position : nil) { return ItemRef(source: key.source, id: id) }
+        return nil
+    }
+
+    var selectedRow: BrowseRow? { row(at: selected) }
 }
 
 /// An item's text, cut into lines for the width it was laid out for.
@@ -82,13 +117,15 @@ enum BrowseScreen: Equatable {
     case detail(BrowseDetail)
 }
 
-/// How fresh what is shown is, for the status line.
+/// What the status line says of the network, before the age of the rows.
 enum BrowseFreshness: Equatable {
-    case unknown
-    case updated(Date)
+    /// Nothing to report: the age of the rows in view says how fresh they are.
+    case quiet
     case refreshing
-    /// The network failed; the copy shown is from `copyFrom`.
-    case failed(reason: String, copyFrom: Date?)
+    /// The last fetch or refresh failed, at `at`, for `reason`.
+    case failed(reason: String, at: Date, refreshing: Bool)
+    /// `--offline`: the cache only.
+    case offline
 }
 
 /// Browse as a value: the stack of screens (a list at the bottom), the
@@ -99,7 +136,7 @@ struct BrowseState: Equatable {
     var rows: Int
     var columns: Int
     var screens: [BrowseScreen]
-    var freshness: BrowseFreshness = .unknown
+    var freshness: BrowseFreshness = .quiet
     /// Text being typed after `/` or `:`; nil when no prompt is open.
     var prompt: String?
     var promptKind = BrowsePromptKind.search
@@ -111,7 +148,7 @@ struct BrowseState: Equatable {
     init(rows: Int, columns: Int, source: SourceName) {
         self.rows = rows
         self.columns = columns
-        screens = [.list(BrowseList(listing: .source(source), isLoading: true))]
+        screens = [.list(BrowseList(listing: .source(source)))]
     }
 
     /// Rows of items a list screen shows: all but the status line.
@@ -124,25 +161,23 @@ struct BrowseState: Equatable {
 enum BrowseEvent: Equatable {
     case key(Key)
     case resized(rows: Int, columns: Int)
-    /// Rows for a listing: the first page (`replacing`) or the next.
-    case loaded(BrowseListing, [BrowseRow], replacing: Bool, isComplete: Bool, total: Int?)
-    case loadFailed(BrowseListing, reason: String, copyFrom: Date?)
-    case refreshed(Date)
+    /// Favourites or search results, read whole; `total` when more matched.
+    case loaded(BrowseListing, [BrowseRow], total: Int?)
+    /// What the cache holds around a window listing's view now.
+    case windowRead(BrowseListing, BrowseWindow)
+    /// A fetch for a listing ended (`refresh` for `r`'s), with why it failed.
+    case fetched(BrowseListing, failure: String?, refresh: Bool, at: Date)
     case detailLoaded(BrowseDetail)
     case pictureLoaded(ItemRef, [String], graphics: String?, colors: [[BrowseRun]])
     /// Another connection wrote: favourites as they are now.
     case favoritesChanged(Set<ItemRef>)
-    /// Another connection wrote: rows as the cache holds them now.
-    case rowsChanged([BrowseRow])
-    /// Another connection wrote: the listing's newest page as cached now;
-    /// rows newer than those held go on top.
-    case newestChanged(BrowseListing, [BrowseRow])
 }
 
-/// What the model asks the runtime to do.
+/// What the model asks the runtime to do. A window listing's rows are
+/// read (and what is missing fetched) by the runtime after every event.
 enum BrowseEffect: Equatable {
-    /// The listing's rows; `next` for the page after those held.
-    case load(BrowseListing, next: Bool)
+    /// Favourites or search results, read again.
+    case load(BrowseListing)
     case showDetail(ItemRef, width: Int)
     case toggleFavorite(ItemRef)
     case open(ItemRef)
@@ -172,10 +207,6 @@ enum BrowseKeys {
 }
 
 enum BrowseModel {
-    /// How close to the end of the loaded rows the selection may come
-    /// before the next page is asked for.
-    static let loadAhead = 5
-
     static func handle(_ state: inout BrowseState, _ event: BrowseEvent) -> [BrowseEffect] {
         switch event {
         case let .key(key):
@@ -200,26 +231,37 @@ enum BrowseModel {
                 }
             }
             return effects
-        case let .loaded(listing, rows, replacing, isComplete, total):
-            return updateList(&state, listing) { list in
+        case let .loaded(listing, rows, total):
+            updateList(&state, listing) { list in
                 let selectedRef = list.selectedRow?.ref
-                list.rows = replacing ? rows : list.rows + rows.filter { row in !list.rows.contains { $0.ref == row.ref } }
-                if replacing, let selectedRef, let index = list.rows.firstIndex(where: { $0.ref == selectedRef }) {
+                list.rows = rows
+                if let selectedRef, let index = list.rows.firstIndex(where: { $0.ref == selectedRef }) {
                     list.selected = index
                 }
                 list.selected = min(list.selected, max(0, list.rows.count - 1))
                 list.isLoading = false
-                list.isComplete = isComplete
-                list.total = total ?? list.total ?? (isComplete ? list.rows.count : nil)
+                list.total = total
             }
-        case let .loadFailed(listing, reason, copyFrom):
-            state.freshness = .failed(reason: reason, copyFrom: copyFrom)
-            return updateList(&state, listing) { list in
-                list.isLoading = false
-                list.isComplete = true
+            return []
+        case let .windowRead(listing, window):
+            updateList(&state, listing) { list in
+                // Newer comics go on top: the selection stays on its item,
+                // and a list scrolled to its top shows them.
+                if case .source(.xkcd) = listing, let before = list.window.count, let now = window.count, now > before {
+                    list.selected += now - before
+                    if list.top > 0 { list.top += now - before }
+                }
+                list.window = window
+                list.selected = max(0, min(list.selected, list.count - 1))
             }
-        case let .refreshed(date):
-            state.freshness = .updated(date)
+            return []
+        case let .fetched(listing, failure, refresh, at):
+            guard state.screens.contains(where: { $0.listing == listing }) else { return [] }
+            if let failure {
+                state.freshness = .failed(reason: failure, at: at, refreshing: refresh)
+            } else if refresh || state.freshness != .refreshing {
+                state.freshness = .quiet
+            }
             return []
         case let .detailLoaded(detail):
             guard case let .detail(shown) = state.visible, shown.ref == detail.ref else { return [] }
@@ -239,31 +281,16 @@ enum BrowseModel {
             shown.pictureColors = colors
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
-        case let .rowsChanged(changed):
-            let byRef = Dictionary(changed.map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in first })
-            for index in state.screens.indices {
-                guard case var .list(list) = state.screens[index] else { continue }
-                for row in list.rows.indices { if let fresh = byRef[list.rows[row].ref] { list.rows[row] = fresh } }
-                state.screens[index] = .list(list)
-            }
-            return []
-        case let .newestChanged(listing, newest):
-            guard case var .list(list) = state.screens[0], list.listing == listing,
-                  let firstHeld = list.rows.first?.ref, let end = newest.firstIndex(where: { $0.ref == firstHeld }), end > 0
-            else { return [] }
-            list.rows.insert(contentsOf: newest[..<end], at: 0)
-            // The selection stays on its item; a list scrolled to its top shows the new rows.
-            list.selected += end
-            if list.top > 0 { list.top += end }
-            if let total = list.total { list.total = total + end }
-            keepVisible(&list, height: state.listHeight)
-            state.screens[0] = .list(list)
-            return []
         case let .favoritesChanged(favorites):
             for index in state.screens.indices {
                 switch state.screens[index] {
                 case var .list(list):
                     for row in list.rows.indices { list.rows[row].isFavorite = favorites.contains(list.rows[row].ref) }
+                    list.window.rows = list.window.rows.mapValues { row in
+                        var row = row
+                        row.isFavorite = favorites.contains(row.ref)
+                        return row
+                    }
                     state.screens[index] = .list(list)
                 case var .detail(detail):
                     detail.isFavorite = favorites.contains(detail.ref)
@@ -272,7 +299,7 @@ enum BrowseModel {
             }
             // The favourites screen lists what is a favourite now.
             return state.screens.contains { if case let .list(list) = $0 { list.listing == .favorites } else { false } }
-                ? [.load(.favorites, next: false)] : []
+                ? [.load(.favorites)] : []
         }
     }
 
@@ -302,13 +329,13 @@ enum BrowseModel {
         case .character("F"):
             if case let .list(list) = state.visible, list.listing == .favorites { return [] }
             state.screens.append(.list(BrowseList(listing: .favorites, isLoading: true)))
-            return [.load(.favorites, next: false)]
+            return [.load(.favorites)]
         case .character("s"):
             guard case let .list(list) = state.screens[0] else { return [] }
             let next: SourceName = list.listing == .source(.xkcd) ? .books : .xkcd
-            state.screens = [.list(BrowseList(listing: .source(next), isLoading: true))]
-            state.freshness = .unknown
-            return [.load(.source(next), next: false)]
+            state.screens = [.list(BrowseList(listing: .source(next)))]
+            if state.freshness != .offline { state.freshness = .quiet }
+            return []
         default:
             break
         }
@@ -334,27 +361,34 @@ enum BrowseModel {
         case .pageDown: list.selected += height
         case .pageUp: list.selected -= height
         case .home, .character("g"): list.selected = 0
-        case .end, .character("G"): list.selected = list.rows.count - 1
+        case .end, .character("G"): list.selected = list.count - 1
         case .enter, .right, .character("l"):
-            guard let row = list.selectedRow else { return [] }
-            state.screens.append(.detail(BrowseDetail(ref: row.ref, lines: [], isFavorite: row.isFavorite)))
-            return [.showDetail(row.ref, width: state.columns)]
+            guard let ref = list.ref(at: list.selected) else { return [] }
+            state.screens.append(.detail(BrowseDetail(ref: ref, lines: [], isFavorite: list.selectedRow?.isFavorite ?? false)))
+            return [.showDetail(ref, width: state.columns)]
         case .character("f"):
             guard let row = list.selectedRow else { return [] }
-            list.rows[list.selected].isFavorite.toggle()
+            if list.listing.isPaged {
+                list.window.rows[list.selected]?.isFavorite.toggle()
+            } else {
+                list.rows[list.selected].isFavorite.toggle()
+            }
             return [.toggleFavorite(row.ref)]
         case .character("o"):
-            return list.selectedRow.map { [.open($0.ref)] } ?? []
+            return list.ref(at: list.selected).map { [.open($0)] } ?? []
         case .character("r"):
-            list.isLoading = true
+            if state.freshness == .offline {
+                state.message = "--offline: the cache only, nothing is fetched"
+                return []
+            }
             state.freshness = .refreshing
             return [.refresh(list.listing)]
         default:
             return []
         }
-        list.selected = max(0, min(list.selected, list.rows.count - 1))
+        list.selected = max(0, min(list.selected, list.count - 1))
         keepVisible(&list, height: height)
-        return loadMoreIfNear(&list, height: height)
+        return []
     }
 
     private static func detailKey(_ detail: inout BrowseDetail, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
@@ -385,14 +419,12 @@ enum BrowseModel {
         let listIndex = state.screens.count - 2
         guard listIndex >= 0, case var .list(list) = state.screens[listIndex] else { return [] }
         let target = list.selected + offset
-        guard list.rows.indices.contains(target) else { return [] }
+        guard (0..<list.count).contains(target), let ref = list.ref(at: target) else { return [] }
         list.selected = target
         keepVisible(&list, height: state.listHeight)
-        let more = loadMoreIfNear(&list, height: state.listHeight)
         state.screens[listIndex] = .list(list)
-        let row = list.rows[target]
-        detail = BrowseDetail(ref: row.ref, lines: [], isFavorite: row.isFavorite)
-        return [.showDetail(row.ref, width: state.columns)] + more
+        detail = BrowseDetail(ref: ref, lines: [], isFavorite: list.row(at: target)?.isFavorite ?? false)
+        return [.showDetail(ref, width: state.columns)]
     }
 
     private static func prompt(_ state: inout BrowseState, _ key: Key) -> [BrowseEffect] {
@@ -408,12 +440,12 @@ enum BrowseModel {
             case .search:
                 guard !terms.isEmpty else { return [] }
                 state.screens.append(.list(BrowseList(listing: .search(terms), isLoading: true)))
-                return [.load(.search(terms), next: false)]
+                return [.load(.search(terms))]
             case .booksQuery:
                 let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(booksQuery(terms))
-                state.screens = [.list(BrowseList(listing: listing, isLoading: true))]
-                state.freshness = .unknown
-                return [.load(listing, next: false)]
+                state.screens = [.list(BrowseList(listing: listing))]
+                if state.freshness != .offline { state.freshness = .quiet }
+                return []
             }
         case let .character(character):
             if (state.prompt?.count ?? 0) < 200 { state.prompt?.append(character) }
@@ -442,31 +474,15 @@ enum BrowseModel {
     private static func keepVisible(_ list: inout BrowseList, height: Int) {
         if list.selected < list.top { list.top = list.selected }
         if list.selected >= list.top + height { list.top = list.selected - height + 1 }
-        list.top = max(0, min(list.top, max(0, list.rows.count - height)))
+        list.top = max(0, min(list.top, max(0, list.count - height)))
     }
 
-    /// The next page, when the selection nears the last row held or the
-    /// rows held do not fill the screen.
-    private static func loadMoreIfNear(_ list: inout BrowseList, height: Int) -> [BrowseEffect] {
-        let isNear = list.selected >= list.rows.count - 1 - loadAhead || list.rows.count < list.top + height
-        guard !list.isLoading, !list.isComplete, isNear else { return [] }
-        guard list.listing.isPaged else { return [] }
-        list.isLoading = true
-        return [.load(list.listing, next: true)]
-    }
-
-    private static func updateList(
-        _ state: inout BrowseState, _ listing: BrowseListing, _ change: (inout BrowseList) -> Void
-    ) -> [BrowseEffect] {
-        var effects: [BrowseEffect] = []
+    private static func updateList(_ state: inout BrowseState, _ listing: BrowseListing, _ change: (inout BrowseList) -> Void) {
         for index in state.screens.indices {
             guard case var .list(list) = state.screens[index], list.listing == listing else { continue }
             change(&list)
             keepVisible(&list, height: state.listHeight)
-            // A page that leaves the selection near the end asks for the next.
-            effects += loadMoreIfNear(&list, height: state.listHeight)
             state.screens[index] = .list(list)
         }
-        return effects
     }
 }

@@ -7,14 +7,21 @@ import Synchronization
 
 /// `comics browse`: the terminal side of browse. It owns the screen
 /// (through CTerminal), decodes keys, catches signals, runs the model's
-/// effects, and redraws. The network is only ever used on the worker
-/// queue, with a catalog of its own; this thread reads the cache only, so
-/// no key waits for a server.
+/// effects, and redraws. Every screen is a view of the database: after
+/// each event the rows in view are read from it by position, and what is
+/// missing is asked of the fetchers, whose only output is the database.
+/// The network is only ever used on their threads and the worker queue,
+/// each with a catalog of its own; this thread reads the cache only, so no
+/// key waits for a server.
 final class BrowseSession {
     private let context: CommandContext
     /// Reads the cache, never the network: the screen's single source of truth.
     private let cache: Catalog
     private let worker: BrowseWorker
+    /// Fills listings from the network; nil under --offline.
+    private let fetcher: BrowseFetcher?
+    /// Which way the selection last moved, for the prefetch margin.
+    private var lastSelection: (listing: BrowseListing, position: Int, down: Bool)?
     private var state: BrowseState
     private var decoder = KeyDecoder()
     private var lastChange = 0
@@ -39,10 +46,17 @@ final class BrowseSession {
         worker = try BrowseWorker()
         cache = try context.makeCatalog(mode: .offline, reportsNetwork: false)
         let networkMode = context.mode == .offline ? NetworkMode.offline : .cacheFirst
-        let opened = try context.makeCatalog(mode: networkMode, reportsNetwork: false)
-        let refreshing = networkMode == .offline ? opened : try context.makeCatalog(mode: .refresh, reportsNetwork: false)
-        worker.start(catalog: opened, refreshing: refreshing)
+        worker.start(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false))
         state = BrowseState(rows: 24, columns: 80, source: source)
+        if networkMode == .offline {
+            fetcher = nil
+            state.freshness = .offline
+        } else {
+            let post: @Sendable (BrowseEvent) -> Void = { [worker] in worker.post($0) }
+            fetcher = BrowseFetcher(
+                catalogs: try (0..<BrowseFetcher.threads).map { _ in try context.makeCatalog(mode: .cacheFirst, reportsNetwork: false) },
+                post: post)
+        }
     }
 
     /// Runs until `q`, Ctrl-C, SIGTERM or SIGHUP; the terminal is given
@@ -59,7 +73,7 @@ final class BrowseSession {
         state.rows = Int(rows)
         state.columns = Int(columns)
         lastChange = (try? cache.changeCounter()) ?? 0
-        perform([.load(state.screens[0].listing, next: false)])
+        readWindows()
         draw()
         while !state.isFinished {
             waitForInput()
@@ -69,8 +83,42 @@ final class BrowseSession {
             }
             for event in worker.takeEvents() { apply(withFavoritesNow(event)) }
             checkForChanges()
+            readWindows()
             draw()
         }
+    }
+
+    /// The rows around the view of the list on screen (or under the detail
+    /// screen, for n and p), read from the database; what is missing in
+    /// view, and a screen's margin in the direction of travel, is fetched.
+    private func readWindows() {
+        let index = state.screens.lastIndex { if case .list = $0 { true } else { false } } ?? 0
+        guard case let .list(list) = state.screens[index], let key = list.listing.window else { return }
+        let height = state.listHeight
+        let around = max(0, list.top - height)..<(list.top + 2 * height)
+        let count = (try? cache.positionCount(of: key)) ?? nil
+        var window = BrowseWindow(count: count)
+        if let slots = try? cache.slots(of: key, at: around) {
+            for (offset, slot) in slots.enumerated() {
+                let position = around.lowerBound + offset
+                switch slot {
+                case let .item(item):
+                    window.rows[position] = BrowseRows.row(item, catalog: cache)
+                    if (list.top..<list.top + height).contains(position) {
+                        window.oldest = min(window.oldest ?? item.cachedAt, item.cachedAt)
+                    }
+                case let .missing(id):
+                    if let id { window.ids[position] = id }
+                }
+            }
+        }
+        if window != list.window || count != list.window.count { apply(.windowRead(list.listing, window)) }
+        guard let fetcher, case let .list(now) = state.screens[index] else { return }
+        let down = lastSelection.map { $0.listing == now.listing ? (now.selected == $0.position ? $0.down : now.selected > $0.position) : true } ?? true
+        lastSelection = (now.listing, now.selected, down)
+        let inView = now.top..<(now.top + height)
+        let margin = down ? inView.upperBound..<(inView.upperBound + height) : max(0, now.top - height)..<now.top
+        fetcher.want(now.listing, key, inView: inView, margin: margin, count: now.window.count)
     }
 
     /// Gives the terminal back, then ends as the signal would have ended
@@ -108,19 +156,12 @@ final class BrowseSession {
         if waiting[2].revents != 0 { worker.drainWake() }
     }
 
-    /// Rows the worker read may be older than a favourite changed since;
-    /// they get the favourites as this connection sees them now.
+    /// A detail the worker read may be older than a favourite changed
+    /// since; it gets the favourite as this connection sees it now.
     private func withFavoritesNow(_ event: BrowseEvent) -> BrowseEvent {
-        guard case let .loaded(listing, rows, replacing, isComplete, total) = event,
-              let favorites = try? cache.favorites(source: nil)
-        else { return event }
-        let marked = Set(favorites.map(\.ref))
-        let current = rows.map { row in
-            var row = row
-            row.isFavorite = marked.contains(row.ref)
-            return row
-        }
-        return .loaded(listing, current, replacing: replacing, isComplete: isComplete, total: total)
+        guard case var .detailLoaded(detail) = event, let isFavorite = try? cache.isFavorite(detail.ref) else { return event }
+        detail.isFavorite = isFavorite
+        return .detailLoaded(detail)
     }
 
     private func apply(_ event: BrowseEvent) {
@@ -145,22 +186,12 @@ final class BrowseSession {
         lastChange = counter
         let favorites = (try? cache.favorites(source: nil)).map { Set($0.map(\.ref)) } ?? []
         apply(.favoritesChanged(favorites))
-        // What a sync or a refresh added above the newest row held.
-        if case let .list(bottom) = state.screens[0] {
-            let page: (SourceName, ListQuery)? = switch bottom.listing {
-            case let .source(source): (source, ListQuery())
-            case let .books(query): (.books, query)
-            case .favorites, .search: nil
-            }
-            if let (source, query) = page, let newest = try? cache.newestPage(source, query: query) {
-                apply(.newestChanged(bottom.listing, newest.map { BrowseRows.row($0, catalog: cache) }))
-            }
+        // The detail on screen as the database holds it now (its favourite line, a title refreshed).
+        if case let .detail(detail) = state.visible, let cached = try? cache.show(.item(detail.ref)) {
+            apply(.detailLoaded(BrowseRows.detail(cached, width: state.columns, catalog: cache)))
         }
-        // The rows on screen, as a refresh or a sync left them.
-        if case let .list(list) = state.visible {
-            let shown = list.rows.dropFirst(list.top).prefix(state.listHeight)
-            apply(.rowsChanged(shown.compactMap { row in (try? cache.show(.item(row.ref))).map { BrowseRows.row($0, catalog: cache) } }))
-        }
+        // Search results as the database holds them now; window rows are read after every event.
+        if case let .list(list) = state.visible, case .search = list.listing { load(list.listing) }
     }
 
     // MARK: - Effects
@@ -168,10 +199,15 @@ final class BrowseSession {
     private func perform(_ effects: [BrowseEffect]) {
         for effect in effects {
             switch effect {
-            case let .load(listing, next):
-                load(listing, next: next)
+            case let .load(listing):
+                load(listing)
             case let .refresh(listing):
-                if listing.isPaged { worker.list(listing, next: false, refresh: true) } else { load(listing, next: false) }
+                guard let key = listing.window, let fetcher, case let .list(list) = state.visible else {
+                    load(listing)
+                    apply(.fetched(listing, failure: nil, refresh: true, at: Date()))
+                    continue
+                }
+                fetcher.refresh(listing, key, inView: list.top..<(list.top + state.listHeight))
             case let .showDetail(ref, width):
                 showDetail(ref, width: width)
             case let .toggleFavorite(ref):
@@ -188,20 +224,21 @@ final class BrowseSession {
         }
     }
 
-    private func load(_ listing: BrowseListing, next: Bool) {
+    /// Favourites and search results, read whole from the database.
+    private func load(_ listing: BrowseListing) {
         switch listing {
         case .source, .books:
-            worker.list(listing, next: next, refresh: false)
+            return
         case .favorites:
             let rows = ((try? cache.favorites(source: nil)) ?? []).map { BrowseRows.row($0, catalog: cache) }
-            apply(.loaded(.favorites, rows, replacing: true, isComplete: true, total: rows.count))
+            apply(.loaded(.favorites, rows, total: nil))
         case let .search(terms):
             do {
                 let found = try cache.search(terms, source: nil, remote: false, limit: 500)
                 let rows = found.results.map { BrowseRows.row($0.item, catalog: cache) }
-                apply(.loaded(listing, rows, replacing: true, isComplete: true, total: found.total))
+                apply(.loaded(listing, rows, total: found.total))
             } catch {
-                apply(.loaded(listing, [], replacing: true, isComplete: true, total: 0))
+                apply(.loaded(listing, [], total: 0))
                 state.message = TerminalText.sanitize("\(error)", singleLine: true)
             }
         }
@@ -329,13 +366,12 @@ enum BrowseRows {
     }
 }
 
-/// The queue that talks to the network, with catalogs of its own; what it
-/// finds comes back as events, and a byte on a pipe wakes the screen.
+/// The queue that fetches details and pictures, with a catalog of its own;
+/// what it finds comes back as events, and a byte on a pipe wakes the screen.
 final class BrowseWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "comics.browse.worker")
     private let events = Mutex<[BrowseEvent]>([])
     private var catalog: Catalog?
-    private var refreshing: Catalog?
     private let wake: DescriptorPipe
     var wakeReadEnd: Int32 { wake.readEnd }
 
@@ -344,9 +380,8 @@ final class BrowseWorker: @unchecked Sendable {
         self.wake = wake
     }
 
-    func start(catalog: Catalog, refreshing: Catalog) {
+    func start(catalog: Catalog) {
         self.catalog = catalog
-        self.refreshing = refreshing
     }
 
     func takeEvents() -> [BrowseEvent] {
@@ -361,38 +396,11 @@ final class BrowseWorker: @unchecked Sendable {
         while read(wakeReadEnd, &buffer, buffer.count) > 0 {}
     }
 
-    private func post(_ event: BrowseEvent) {
+    /// Hands an event to the screen's thread and wakes it.
+    func post(_ event: BrowseEvent) {
         events.withLock { $0.append(event) }
         var byte: UInt8 = 1
         _ = write(wake.writeEnd, &byte, 1)
-    }
-
-    /// The newest page (`next` false) or the one after those listed.
-    func list(_ listing: BrowseListing, next: Bool, refresh: Bool) {
-        let (source, query): (SourceName, ListQuery) = switch listing {
-        case let .source(source): (source, ListQuery())
-        case let .books(query): (.books, query)
-        case .favorites, .search: (.xkcd, ListQuery())
-        }
-        queue.async { [self] in
-            guard let catalog = refresh ? refreshing : catalog else { return }
-            let warningsBefore = catalog.warnings.count
-            do {
-                let items = next ? try catalog.more(source, query: query) : try catalog.list(source, query: query)
-                let rows = items.map { BrowseRows.row($0, catalog: catalog) }
-                // xkcd numbers its comics: the newest number is how many there are.
-                let total = source == .xkcd ? (next ? nil : rows.first?.ref.id) : try? catalog.listingTotal(source, query: query)
-                let isComplete = items.isEmpty || (source == .xkcd && rows.last?.ref.id == 1)
-                post(.loaded(listing, rows, replacing: !next, isComplete: isComplete, total: total))
-                if let warning = catalog.warnings.dropFirst(warningsBefore).last {
-                    post(.loadFailed(listing, reason: TerminalText.sanitize(warning, singleLine: true), copyFrom: items.map(\.cachedAt).min()))
-                } else {
-                    post(.refreshed(items.map(\.cachedAt).min() ?? Date()))
-                }
-            } catch {
-                post(.loadFailed(listing, reason: TerminalText.sanitize("\(error)", singleLine: true), copyFrom: nil))
-            }
-        }
     }
 
     /// The item's picture fitted to the pane, drawn by the time-limited
@@ -423,6 +431,141 @@ final class BrowseWorker: @unchecked Sendable {
             guard let catalog else { return }
             if let cached = try? catalog.show(.item(ref)) {
                 post(.detailLoaded(BrowseRows.detail(cached, width: width, catalog: catalog)))
+            }
+        }
+    }
+}
+
+/// Fills window listings from the network on a few threads, each with a
+/// catalog (a connection and an HTTP client) of its own, so one request
+/// that hangs delays only its own rows. Work is asked for in chunks of
+/// positions; the newest asks go first, and asks for rows that left the
+/// view are dropped before they start. A chunk just filled (or that just
+/// failed) is not asked for again at once: a comic upstream does not have
+/// stays a placeholder rather than a request each frame.
+final class BrowseFetcher: @unchecked Sendable {
+    /// As many as the HTTP client sends to one host at once.
+    static let threads = 4
+    /// Asked again no sooner than this after it was filled, or failed.
+    static let quietAfterFill: TimeInterval = 60
+    static let quietAfterFailure: TimeInterval = 10
+
+    private struct Job: Hashable {
+        let listing: BrowseListing
+        let key: ListingKey
+        /// The chunk of positions; nil for the newest number or first page.
+        let chunk: Int?
+        let revalidate: Bool
+
+        var positions: Range<Int> {
+            guard let chunk else { return 0..<0 }
+            let size = BrowseFetcher.chunkSize(key)
+            return chunk * size..<(chunk + 1) * size
+        }
+    }
+
+    private struct Work {
+        var queue: [Job] = []
+        var running: Set<Job> = []
+        var finished: [Job: (at: Date, failed: Bool)] = [:]
+        /// Refresh jobs still to end, per listing, and the first failure among them.
+        var refreshing: [BrowseListing: (left: Int, failure: String?)] = [:]
+    }
+
+    private let work = Mutex(Work())
+    private let ready = DispatchSemaphore(value: 0)
+    private let post: @Sendable (BrowseEvent) -> Void
+
+    private final class CatalogBox: @unchecked Sendable {
+        let catalog: Catalog
+        init(_ catalog: Catalog) { self.catalog = catalog }
+    }
+
+    init(catalogs: [Catalog], post: @escaping @Sendable (BrowseEvent) -> Void) {
+        self.post = post
+        for (index, catalog) in catalogs.enumerated() {
+            let box = CatalogBox(catalog)
+            DispatchQueue(label: "comics.browse.fetch.\(index)").async { [self] in run(box.catalog) }
+        }
+    }
+
+    /// xkcd's chunks are a request each comic, ten at a time; a books
+    /// chunk is one page of the server's.
+    static func chunkSize(_ key: ListingKey) -> Int { key.source == .books ? 32 : 10 }
+
+    /// The rows in view, then the margin: what is not cached (or its whole
+    /// listing, when nothing is known yet) is fetched. Asks for other
+    /// listings, or for rows out of view, that have not started are dropped.
+    func want(_ listing: BrowseListing, _ key: ListingKey, inView: Range<Int>, margin: Range<Int>, count: Int?) {
+        let size = Self.chunkSize(key)
+        let known = count ?? size
+        let chunks = { (range: Range<Int>) in
+            range.clamped(to: 0..<max(1, known)).isEmpty ? [] : Array(range.clamped(to: 0..<max(1, known)).lowerBound / size...(range.clamped(to: 0..<max(1, known)).upperBound - 1) / size)
+        }
+        let wanted = [Job(listing: listing, key: key, chunk: nil, revalidate: false)]
+            + (chunks(inView) + chunks(margin)).map { Job(listing: listing, key: key, chunk: $0, revalidate: false) }
+        let added = work.withLock { work -> Int in
+            let now = Date()
+            work.queue.removeAll { !$0.revalidate && !wanted.contains($0) }
+            var added = 0
+            for job in wanted.reversed() where !work.queue.contains(job) && !work.running.contains(job) {
+                if let last = work.finished[job],
+                   now.timeIntervalSince(last.at) < (job.chunk == nil ? .infinity : last.failed ? Self.quietAfterFailure : Self.quietAfterFill) {
+                    continue
+                }
+                work.queue.insert(job, at: 0)
+                added += 1
+            }
+            return added
+        }
+        for _ in 0..<added { ready.signal() }
+    }
+
+    /// `r`: the newest number (or first page) and the rows in view, asked
+    /// again conditionally; one `.fetched(refresh: true)` says how it went.
+    func refresh(_ listing: BrowseListing, _ key: ListingKey, inView: Range<Int>) {
+        let size = Self.chunkSize(key)
+        let chunks = Set([0] + (inView.isEmpty ? [] : Array(inView.lowerBound / size...(inView.upperBound - 1) / size)))
+        let jobs = chunks.sorted().map { Job(listing: listing, key: key, chunk: $0, revalidate: true) }
+        work.withLock { work in
+            work.queue.insert(contentsOf: jobs, at: 0)
+            work.refreshing[listing] = (jobs.count + (work.refreshing[listing]?.left ?? 0), nil)
+        }
+        for _ in jobs { ready.signal() }
+    }
+
+    private func run(_ catalog: Catalog) {
+        while true {
+            ready.wait()
+            guard let job = work.withLock({ work -> Job? in
+                guard !work.queue.isEmpty else { return nil }
+                let job = work.queue.removeFirst()
+                work.running.insert(job)
+                return job
+            }) else { continue }
+            var failure: String?
+            do {
+                if job.chunk == nil {
+                    try catalog.refreshNewestIfStale(job.key)
+                } else {
+                    try catalog.fill(job.key, positions: job.positions, revalidate: job.revalidate)
+                }
+            } catch {
+                failure = TerminalText.sanitize((error as? ComicsError)?.message ?? "\(error)", singleLine: true)
+            }
+            let refreshEnded = work.withLock { work -> (Bool, String?)? in
+                work.running.remove(job)
+                work.finished[Job(listing: job.listing, key: job.key, chunk: job.chunk, revalidate: false)] = (Date(), failure != nil)
+                guard job.revalidate, var group = work.refreshing[job.listing] else { return nil }
+                group.left -= 1
+                group.failure = group.failure ?? failure
+                work.refreshing[job.listing] = group.left > 0 ? group : nil
+                return group.left > 0 ? nil : (true, group.failure)
+            }
+            if let (_, refreshFailure) = refreshEnded {
+                post(.fetched(job.listing, failure: refreshFailure, refresh: true, at: Date()))
+            } else if !job.revalidate {
+                post(.fetched(job.listing, failure: failure, refresh: false, at: Date()))
             }
         }
     }

@@ -18,7 +18,7 @@ enum BrowseView {
         let height = state.listHeight
         var lines: [BrowseLine]
         switch state.visible {
-        case let .list(list): lines = rows(list, height: height, columns: state.columns)
+        case let .list(list): lines = rows(list, height: height, columns: state.columns, freshness: state.freshness)
         case let .detail(detail): lines = detailLines(detail, height: height)
         }
         if state.showsHelp { lines = help(columns: state.columns, height: height) }
@@ -41,26 +41,63 @@ enum BrowseView {
         DisplayWidth.pad(DisplayWidth.truncate(text, to: columns), to: columns)
     }
 
-    private static func rows(_ list: BrowseList, height: Int, columns: Int) -> [BrowseLine] {
-        let shown = list.rows.dropFirst(list.top).prefix(height)
-        let idWidth = max(4, shown.map { String($0.ref.id).count }.max() ?? 0)
+    /// The rows in view: a position whose item is not cached yet is a
+    /// placeholder (its number, when known, then "…") until it is.
+    private static func rows(_ list: BrowseList, height: Int, columns: Int, freshness: BrowseFreshness) -> [BrowseLine] {
+        let positions = list.top..<min(list.count, list.top + height)
         let showsSource = !list.listing.isPaged
-        let detailWidth = min(28, (columns - idWidth - 4) / 3, shown.map { DisplayWidth.of($0.detail) }.max() ?? 0)
-        var lines = shown.enumerated().map { offset, row -> BrowseLine in
-            let id = showsSource ? "\(row.ref.source.rawValue):\(row.ref.id)" : String(row.ref.id)
-            let mark = row.isFavorite ? "★" : " "
+        let label = { (ref: ItemRef) in showsSource ? "\(ref.source.rawValue):\(ref.id)" : String(ref.id) }
+        let labels = positions.map { list.ref(at: $0).map(label) ?? "" }
+        let idWidth = max(4, labels.map(\.count).max() ?? 0)
+        // The detail column is as wide as the listing's widest among those read, so it keeps its width while rows scroll.
+        let details = list.listing.isPaged ? list.window.rows.values.map(\.detail) : list.rows.map(\.detail)
+        let detailWidth = min(28, (columns - idWidth - 4) / 3, details.map { DisplayWidth.of($0) }.max() ?? 0)
+        var lines = zip(positions, labels).map { position, id -> BrowseLine in
+            let row = list.row(at: position)
+            let mark = row?.isFavorite == true ? "★" : " "
             var text = mark + " " + String(repeating: " ", count: max(0, idWidth - id.count)) + id + "  "
+            guard let row else {
+                return BrowseLine(text: text + "…", style: position == list.selected ? .selected : .dim)
+            }
             if detailWidth >= 8 {
                 text += DisplayWidth.pad(DisplayWidth.truncate(row.detail, to: detailWidth), to: detailWidth) + "  "
             }
             text += row.title
-            return BrowseLine(text: text, style: list.top + offset == list.selected ? .selected : .plain)
+            return BrowseLine(text: text, style: position == list.selected ? .selected : .plain)
         }
         if list.isLoading && lines.count < height { lines.append(BrowseLine(text: "  loading…", style: .dim)) }
-        if list.rows.isEmpty && !list.isLoading {
-            lines.append(BrowseLine(text: list.listing == .favorites ? "  no favourites yet: f marks one" : "  nothing here", style: .dim))
+        if list.count == 0 && !list.isLoading {
+            lines += emptyReason(list, freshness: freshness, columns: columns).map { BrowseLine(text: $0, style: .dim) }
         }
         return lines
+    }
+
+    /// Why a screen is empty, wrapped to the width.
+    private static func emptyReason(_ list: BrowseList, freshness: BrowseFreshness, columns: Int) -> [String] {
+        let reason: String
+        switch (list.listing, freshness) {
+        case (.favorites, _): reason = "no favourites yet: f marks one"
+        case (.search, _): reason = "nothing cached matches"
+        case let (_, .failed(failure, _, _)): reason = "nothing cached, and " + failure
+        case (_, .offline): reason = "nothing cached, and --offline forbids the network"
+        default: reason = "loading…"
+        }
+        return wrapped(reason, width: max(10, columns - 2)).map { "  " + $0 }
+    }
+
+    private static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if DisplayWidth.of(candidate) > width, !line.isEmpty {
+                lines.append(line)
+                line = String(word)
+            } else {
+                line = candidate
+            }
+        }
+        return lines + (line.isEmpty ? [] : [line])
     }
 
     private static func help(columns: Int, height: Int) -> [BrowseLine] {
@@ -79,14 +116,15 @@ enum BrowseView {
         switch state.visible {
         case let .list(list):
             parts.append(title(of: list.listing))
-            if !list.rows.isEmpty {
-                let total = list.total.map { " of " + grouped($0) } ?? (list.isComplete ? " of " + grouped(list.rows.count) : "")
-                parts.append(grouped(list.selected + 1) + total)
+            if list.count > 0 {
+                parts.append(grouped(list.selected + 1) + " of " + grouped(list.total ?? list.count))
             }
+            if list.listing.isPaged, list.count > 0, list.selected == list.count - 1 { parts.append("end of results") }
+            parts.append(freshness(state.freshness, oldest: list.listing.isPaged ? list.window.oldest : nil, now: now))
         case let .detail(detail):
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
+            parts.append(freshness(state.freshness, oldest: nil, now: now))
         }
-        parts.append(freshness(state.freshness, now: now))
         parts.append("? keys")
         return " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
     }
@@ -109,13 +147,16 @@ enum BrowseView {
         return parts.joined(separator: ", ")
     }
 
-    static func freshness(_ freshness: BrowseFreshness, now: Date) -> String {
+    /// A failure and its reason first, then "refreshing…", then the age of
+    /// the oldest row in view.
+    static func freshness(_ freshness: BrowseFreshness, oldest: Date?, now: Date) -> String {
+        let updated = oldest.map { "updated " + age(from: $0, to: now) } ?? ""
         switch freshness {
-        case .unknown: ""
-        case .refreshing: "refreshing…"
-        case let .updated(date): "updated " + age(from: date, to: now)
-        case let .failed(reason, copyFrom):
-            "offline: " + (copyFrom.map { "copy from " + age(from: $0, to: now) + " " } ?? "") + "(" + reason + "); r retries"
+        case .quiet: return updated
+        case .refreshing: return "refreshing…"
+        case .offline: return "offline" + (updated.isEmpty ? "" : ": " + updated)
+        case let .failed(reason, at, refreshing):
+            return (refreshing ? "refresh" : "fetch") + " failed " + age(from: at, to: now) + ": " + reason + "; r retries"
         }
     }
 
