@@ -46,6 +46,42 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertTrue(frame[10].text.contains("200 of 200 · end of results"), frame[10].text)
     }
 
+    func testKeysPeopleExpect() {
+        var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
+        _ = read(&state, cached: 191...200)
+        let moves: [(Key, Int)] = [
+            (.character(" "), 10), (.control("f"), 20), (.character("b"), 10), (.control("d"), 15), (.control("u"), 10),
+            (.control("b"), 0), (.end, 199), (.home, 0),
+        ]
+        for (key, position) in moves {
+            _ = BrowseModel.handle(&state, .key(key))
+            XCTAssertEqual(list(state)?.selected, position, "\(key)")
+        }
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.control("l"))), [.redraw])
+        _ = BrowseModel.handle(&state, .key(.enter))
+        XCTAssertEqual(state.screens.count, 2)
+        _ = BrowseModel.handle(&state, .key(.character("q")))
+        XCTAssertEqual(state.screens.count, 1, "q goes back one screen")
+        XCTAssertFalse(state.isFinished)
+        _ = BrowseModel.handle(&state, .key(.enter))
+        _ = BrowseModel.handle(&state, .key(.character("Q")))
+        XCTAssertTrue(state.isFinished, "Q quits from anywhere")
+    }
+
+    func testDigitsGoToAComicByItsNumber() {
+        var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
+        _ = read(&state, cached: 191...200)
+        for key in "42" { _ = BrowseModel.handle(&state, .key(.character(key))) }
+        XCTAssertEqual(BrowseView.status(state, now: Date()), "go to: 42▏")
+        _ = BrowseModel.handle(&state, .key(.character("x")))
+        _ = BrowseModel.handle(&state, .key(.enter))
+        XCTAssertEqual(list(state)?.ref(at: list(state)?.selected ?? 0), ItemRef(source: .xkcd, id: 42))
+        for key in ":500" { _ = BrowseModel.handle(&state, .key(.character(key))) }
+        _ = BrowseModel.handle(&state, .key(.enter))
+        XCTAssertEqual(state.message, "no comic 500 here: the archive goes from 1 to 200")
+        XCTAssertEqual(list(state)?.ref(at: list(state)?.selected ?? 0), ItemRef(source: .xkcd, id: 42), "the place kept")
+    }
+
     func testNewerComicsGoOnTopAndTheSelectionStaysOnItsItem() {
         var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
         _ = read(&state, cached: 181...200)
@@ -98,6 +134,8 @@ final class BrowseModelTests: XCTestCase {
         _ = BrowseModel.handle(&state, .key(.character("q")))
         XCTAssertFalse(state.showsHelp, "any key closes the help")
         XCTAssertFalse(state.isFinished)
+        _ = BrowseModel.handle(&state, .key(.character("q")))
+        XCTAssertEqual(state.screens.count, 1, "q leaves the search screen")
         _ = BrowseModel.handle(&state, .key(.character("q")))
         XCTAssertTrue(state.isFinished)
     }
@@ -179,11 +217,13 @@ final class KeyDecoderTests: XCTestCase {
 
     func testGarbageIsDroppedAndWhatFollowsSurvives() {
         XCTAssertEqual(keys(["\u{1B}[99;99;99Zq"]), [.character("q")], "an unknown sequence")
-        XCTAssertEqual(keys(["\u{1B}]0;title\u{07}q"]), [.character("]"), .character("0"), .character(";"), .character("t"),
-                                                      .character("i"), .character("t"), .character("l"), .character("e"), .character("q")],
-                       "not a key sequence: its printable bytes are typed, the controls dropped")
+        XCTAssertEqual(keys(["\u{1B}]0;title\u{07}q"]), [.escape, .character("]"), .character("0"), .character(";"), .character("t"),
+                                                      .character("i"), .character("t"), .character("l"), .character("e"), .control("g"),
+                                                      .character("q")],
+                       "not a key sequence: Esc, then its bytes as keys, a control as Ctrl and its letter")
+        XCTAssertEqual(keys(["\u{1B}j"]), [.escape, .character("j")], "Esc and a key typed at once are both keys")
         var decoder = KeyDecoder()
-        XCTAssertEqual(decoder.feed([0xFF, 0xC3, 0x28, 0x01, 0x61]), [.character("("), .character("a")])
+        XCTAssertEqual(decoder.feed([0xFF, 0xC3, 0x28, 0x00, 0x61]), [.character("("), .character("a")])
         _ = decoder.feed(Array("\u{1B}[".utf8) + Array(repeating: UInt8(ascii: ";"), count: 100))
         XCTAssertFalse(decoder.isWaiting, "a sequence longer than any key is given up, not waited for")
         XCTAssertEqual(decoder.feed([UInt8(ascii: "j")]), [.character("j")])

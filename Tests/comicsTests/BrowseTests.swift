@@ -21,7 +21,7 @@ final class BrowseTests: EndToEndTestCase {
     }
 
     private func quit(_ session: TerminalSession, file: StaticString = #filePath, line: UInt = #line) throws {
-        try session.send("q")
+        try session.send("Q")
         let ended = try XCTUnwrap(try session.finish(), "browse did not end", file: file, line: line)
         XCTAssertEqual(ended.status, 0, file: file, line: line)
         XCTAssertTrue(ended.modesRestored, "the terminal's modes are as before", file: file, line: line)
@@ -59,6 +59,18 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(for: "132 of 200"), "PgUp")
         let cursor = try DatabaseProbe(path: comics.databasePath).rows("SELECT query FROM cursors")
         XCTAssertEqual(cursor, [], "browsing does not move the cursor of comics more")
+        try quit(session)
+    }
+
+    /// The detail screen is a view of the database too: a favourite
+    /// added in another shell shows in its text without a key press.
+    func testTheDetailFollowsAFavouriteAddedElsewhere() throws {
+        let session = try browse()
+        try session.send("j\r")
+        XCTAssertTrue(try session.wait(for: "Favourite:   no"), session.screen.joined(separator: "\n"))
+        XCTAssertEqual(try comics.run(["fav", "add", "199"]).status, 0)
+        XCTAssertTrue(try session.wait(for: "Favourite:   ★ yes", timeout: 5), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen.last?.hasPrefix(" xkcd:199 ★") == true, session.screen.last ?? "")
         try quit(session)
     }
 
@@ -143,7 +155,9 @@ final class BrowseTests: EndToEndTestCase {
         try session.send("s")
         XCTAssertTrue(try session.wait(for: "Bill Nye"), "back to xkcd")
         try session.send(":")
-        XCTAssertTrue(try session.wait(for: "xkcd has no queries"))
+        XCTAssertTrue(try session.wait(for: "go to: "), "xkcd has no queries: : goes to a number")
+        try session.send("150\r")
+        XCTAssertTrue(try session.wait(for: "51 of 200"), session.screen.last ?? "")
         try quit(session)
     }
 
@@ -158,7 +172,7 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(for: "▌"), session.screen.joined(separator: "\n"))
         try session.send("G")
         XCTAssertGreaterThan(session.coloredCells, 300, "the picture in colour, drawn by ncurses")
-        try session.send("q")
+        try session.send("Q")
         XCTAssertNotNil(try session.finish())
 
         // NO_COLOR: shapes only.
@@ -171,7 +185,7 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertGreaterThan(picture.count, 8, shapes.screen.joined(separator: "\n"))
         XCTAssertTrue(picture.allSatisfy { $0.unicodeScalars.count <= 60 }, "fitted to the pane (the symbols are narrow)")
         XCTAssertEqual(shapes.coloredCells, 0)
-        try shapes.send("q")
+        try shapes.send("Q")
         XCTAssertNotNil(try shapes.finish())
         comics.environment["NO_COLOR"] = nil
 
@@ -183,7 +197,7 @@ final class BrowseTests: EndToEndTestCase {
         Thread.sleep(forTimeInterval: 1)
         try plain.send("j")
         XCTAssertFalse(plain.screen.contains { $0.contains("██") }, "images=never")
-        try plain.send("q")
+        try plain.send("Q")
         XCTAssertNotNil(try plain.finish())
     }
 
@@ -202,7 +216,7 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertFalse(try session.wait(forOutput: "\u{1B}_Ga=T", count: 2, timeout: 1), "a frame that leaves it in place writes it not again")
         try session.send("\u{1B}")
         XCTAssertTrue(try session.wait(forOutput: "\u{1B}_Ga=d"), "deleted when the detail screen goes")
-        try session.send("q")
+        try session.send("Q")
         XCTAssertNotNil(try session.finish())
     }
 
@@ -315,6 +329,9 @@ final class BrowseTests: EndToEndTestCase {
         XCTAssertEqual(result.stderr, "comics: error: browse needs a terminal; use 'comics list' in scripts and pipes\n")
         let bare = try comics.run([])
         XCTAssertEqual(bare.status, 2, "bare comics off a terminal keeps printing usage")
+        let dumb = try comics.shell("TERM=dumb script -qec \"$COMICS browse\" /dev/null; echo \"exit $?\"")
+        XCTAssertTrue(dumb.stdout.contains("comics: error: browse needs a terminal that can move the cursor; use 'comics list'"), dumb.stdout)
+        XCTAssertTrue(dumb.stdout.hasSuffix("exit 2\n"), dumb.stdout)
     }
 }
 
@@ -379,7 +396,7 @@ final class OpenTests: EndToEndTestCase {
         try session.send("o")
         XCTAssertTrue(try session.wait(for: "opened https://xkcd.com/200/"))
         XCTAssertEqual(opened(record, lines: 2), ["https://xkcd.com/149/", "https://xkcd.com/200/"])
-        try session.send("q")
+        try session.send("Q")
         XCTAssertNotNil(try session.finish())
     }
 
@@ -401,7 +418,7 @@ final class OpenTests: EndToEndTestCase {
         try session.send("o")
         XCTAssertTrue(try session.wait(for: "opened https://xkcd.com/200/"))
         XCTAssertEqual(opened(listing, lines: 8), ["0", "1", "2", "3", "0", "1", "2", "3"], "browse's o")
-        try session.send("q")
+        try session.send("Q")
         XCTAssertNotNil(try session.finish())
     }
 

@@ -50,6 +50,8 @@ enum BrowsePromptKind: Equatable {
     case search
     /// A books query (`:`): words, `language:en,fr`, `topic:…`, `sort:…`.
     case booksQuery
+    /// A comic number or a book's position to go to (digits, or `:` on xkcd).
+    case jump
 }
 
 /// A screen of rows: a window over a listing of the database, or the
@@ -182,6 +184,8 @@ enum BrowseEffect: Equatable {
     case toggleFavorite(ItemRef)
     case open(ItemRef)
     case refresh(BrowseListing)
+    /// Ctrl-L: the whole screen painted again.
+    case redraw
 }
 
 /// Every key browse answers, with what it does: the help overlay and the
@@ -189,20 +193,24 @@ enum BrowseEffect: Equatable {
 enum BrowseKeys {
     static let table: [(keys: String, action: String)] = [
         ("j k ↓ ↑", "move down or up"),
-        ("PgDn PgUp", "move a screen down or up"),
-        ("g G", "the first or the last row"),
+        ("Space b PgDn PgUp", "move a screen down or up (also Ctrl-F, Ctrl-B)"),
+        ("Ctrl-D Ctrl-U", "move half a screen down or up"),
+        ("g G Home End", "the first or the last row"),
+        ("0-9", "go to a comic by its number, or a book by its place (also :)"),
         ("Enter l →", "open the selected item"),
         ("Esc h ←", "back"),
         ("n p", "the next or previous item, in a detail screen"),
         ("f", "favourite or unfavourite the item"),
         ("F", "the favourites of every source"),
         ("/", "search what is cached"),
-        (":", "books: set a query (words, language:en, topic:poetry, sort:ascending)"),
+        (":", "books: set a query (words, language:en, topic:poetry, sort:ascending); xkcd: go to a number"),
         ("s", "switch source (xkcd, books)"),
         ("r", "refresh from the network now"),
         ("o", "open the item's page in a browser"),
         ("?", "this help"),
-        ("q", "quit"),
+        ("Ctrl-L", "draw the screen again"),
+        ("q", "back one screen; quit from the first"),
+        ("Q", "quit from anywhere"),
     ]
 }
 
@@ -306,8 +314,13 @@ enum BrowseModel {
     private static func handleKey(_ state: inout BrowseState, _ key: Key) -> [BrowseEffect] {
         switch key {
         case .character("q"):
+            if state.screens.count > 1 { state.screens.removeLast() } else { state.isFinished = true }
+            return []
+        case .character("Q"):
             state.isFinished = true
             return []
+        case .control("l"):
+            return [.redraw]
         case .character("?"):
             state.showsHelp = true
             return []
@@ -316,12 +329,14 @@ enum BrowseModel {
             state.promptKind = .search
             return []
         case .character(":"):
-            guard case let .list(bottom) = state.screens[0], bottom.listing != .source(.xkcd) else {
-                state.message = "xkcd has no queries; s switches to books"
-                return []
-            }
+            guard case let .list(bottom) = state.screens[0] else { return [] }
             state.prompt = ""
-            state.promptKind = .booksQuery
+            state.promptKind = bottom.listing == .source(.xkcd) ? .jump : .booksQuery
+            return []
+        case let .character(digit) where digit.isASCII && digit.isNumber:
+            guard case let .list(list) = state.visible, list.listing.isPaged else { return [] }
+            state.prompt = String(digit)
+            state.promptKind = .jump
             return []
         case .escape, .left, .character("h"):
             if state.screens.count > 1 { state.screens.removeLast() }
@@ -358,8 +373,10 @@ enum BrowseModel {
         switch key {
         case .down, .character("j"): list.selected += 1
         case .up, .character("k"): list.selected -= 1
-        case .pageDown: list.selected += height
-        case .pageUp: list.selected -= height
+        case .pageDown, .character(" "), .control("f"): list.selected += height
+        case .pageUp, .character("b"), .control("b"): list.selected -= height
+        case .control("d"): list.selected += max(1, height / 2)
+        case .control("u"): list.selected -= max(1, height / 2)
         case .home, .character("g"): list.selected = 0
         case .end, .character("G"): list.selected = list.count - 1
         case .enter, .right, .character("l"):
@@ -396,8 +413,10 @@ enum BrowseModel {
         switch key {
         case .down, .character("j"): detail.top += 1
         case .up, .character("k"): detail.top -= 1
-        case .pageDown, .character(" "): detail.top += height
-        case .pageUp: detail.top -= height
+        case .pageDown, .character(" "), .control("f"): detail.top += height
+        case .pageUp, .character("b"), .control("b"): detail.top -= height
+        case .control("d"): detail.top += max(1, height / 2)
+        case .control("u"): detail.top -= max(1, height / 2)
         case .home, .character("g"): detail.top = 0
         case .end, .character("G"): detail.top = detail.shownLines.count - height
         case .character("f"):
@@ -441,17 +460,40 @@ enum BrowseModel {
                 guard !terms.isEmpty else { return [] }
                 state.screens.append(.list(BrowseList(listing: .search(terms), isLoading: true)))
                 return [.load(.search(terms))]
+            case .jump:
+                return jump(&state, to: terms)
             case .booksQuery:
+                if !terms.isEmpty, terms.allSatisfy(\.isNumber) { return jump(&state, to: terms) }
                 let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(booksQuery(terms))
                 state.screens = [.list(BrowseList(listing: listing))]
                 if state.freshness != .offline { state.freshness = .quiet }
                 return []
             }
         case let .character(character):
+            guard state.promptKind != .jump || character.isNumber else { return [] }
             if (state.prompt?.count ?? 0) < 200 { state.prompt?.append(character) }
         default:
             break
         }
+        return []
+    }
+
+    /// Comic N (xkcd's position newest − N) or the N-th book of the query.
+    private static func jump(_ state: inout BrowseState, to text: String) -> [BrowseEffect] {
+        guard case var .list(list) = state.visible, let key = list.listing.window, let number = Int(text) else { return [] }
+        let count = list.count
+        let position = key.source == .xkcd ? count - number : number - 1
+        guard (0..<count).contains(position) else {
+            state.message = key.source == .xkcd
+                ? "no comic \(number) here: the archive goes from 1 to \(count)"
+                : "no book \(number) here: this list has \(count)"
+            return []
+        }
+        list.selected = position
+        // The row gone to is put in the middle of the screen.
+        list.top = max(0, position - state.listHeight / 2)
+        keepVisible(&list, height: state.listHeight)
+        state.screens[state.screens.count - 1] = .list(list)
         return []
     }
 

@@ -220,6 +220,9 @@ final class BrowseSession {
                 }
             case let .open(ref):
                 open(ref)
+            case .redraw:
+                comics_terminal_repaint_all()
+                graphicsPlacement = graphicsPlacement.map { ($0.ref, -1, $0.graphics) }
             }
         }
     }

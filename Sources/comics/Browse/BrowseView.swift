@@ -109,7 +109,12 @@ enum BrowseView {
     /// Source and query, position, freshness; or the prompt, or a message.
     static func status(_ state: BrowseState, now: Date) -> String {
         if let prompt = state.prompt {
-            return (state.promptKind == .search ? "search: " : "books query (words language:en topic:… sort:…): ") + prompt + "▏"
+            let label = switch state.promptKind {
+            case .search: "search: "
+            case .booksQuery: "books query (words language:en topic:… sort:…, or a number): "
+            case .jump: "go to: "
+            }
+            return label + prompt + "▏"
         }
         if let message = state.message { return " " + TerminalText.sanitize(message, singleLine: true) }
         var parts: [String] = []

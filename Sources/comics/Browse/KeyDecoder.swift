@@ -1,6 +1,8 @@
 /// A key as browse understands it.
 enum Key: Equatable {
     case character(Character)
+    /// Ctrl and a letter ("f" for Ctrl-F), but those that are Enter, Tab and Backspace.
+    case control(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, delete
 }
@@ -53,6 +55,7 @@ struct KeyDecoder {
         case 0x0D, 0x0A: return .key(.enter, 1)
         case 0x7F, 0x08: return .key(.backspace, 1)
         case 0x09: return .key(.tab, 1)
+        case 0x01...0x1A: return .key(.control(Character(Unicode.Scalar(first + 0x60))), 1)
         case 0x00..<0x20: return .key(nil, 1)
         case 0x20..<0x7F: return .key(.character(Character(Unicode.Scalar(first))), 1)
         default: return utf8(bytes)
@@ -60,7 +63,8 @@ struct KeyDecoder {
     }
 
     /// ESC [ … final (CSI), ESC O x (SS3: keypad application mode), or ESC
-    /// with one more byte (Alt and a key: taken as that key).
+    /// and another key typed quickly after it: both keys (browse binds
+    /// nothing to Alt).
     private static func escape(_ bytes: ArraySlice<UInt8>) -> Decoded {
         let start = bytes.startIndex
         guard bytes.count >= 2 else { return .incomplete }
@@ -91,8 +95,7 @@ struct KeyDecoder {
         case 0x1B:
             return .key(.escape, 1)
         default:
-            // Alt and a key: the key alone.
-            return .key(nil, 1)
+            return .key(.escape, 1)
         }
     }
 

@@ -11,6 +11,11 @@ enum BrowseCommand {
         guard isInteractive else {
             throw ComicsError.usage("browse needs a terminal", hint: "use 'comics list' in scripts and pipes")
         }
+        // A dumb terminal (Emacs' shell, some CI consoles) cannot place the cursor.
+        let terminal = context.environment["TERM"] ?? ""
+        guard !terminal.isEmpty, terminal != "dumb" else {
+            throw ComicsError.usage("browse needs a terminal that can move the cursor", hint: "use 'comics list'")
+        }
         try BrowseSession(context: context, source: context.source).run()
     }
 }
