@@ -422,6 +422,70 @@ final class OpenTests: EndToEndTestCase {
         XCTAssertNotNil(try session.finish())
     }
 
+    /// $BROWSER as its convention has it: a list tried in order, each a
+    /// command with arguments, %s standing for the URL.
+    func testBrowserIsAListOfCommandsWithArguments() throws {
+        let record = try fakeBrowser()
+        let browser = try XCTUnwrap(comics.environment["BROWSER"])
+        comics.environment["BROWSER"] = "/nonexistent/firefox:\(browser) --new-tab %s --end"
+        XCTAssertEqual(try comics.run(["open", "149"]).status, 0)
+        XCTAssertEqual(opened(record, lines: 3), ["--new-tab", "https://xkcd.com/149/", "--end"])
+        comics.environment["BROWSER"] = "\(browser) --private"
+        XCTAssertEqual(try comics.run(["open", "150"]).status, 0)
+        XCTAssertEqual(opened(record, lines: 5).suffix(2), ["--private", "https://xkcd.com/150/"], "without %s the URL goes last")
+    }
+
+    /// A browser that draws in the terminal gets it: the screen is given
+    /// up while it runs and drawn again after; a detached one is reaped.
+    func testATerminalBrowserGetsTheTerminal() throws {
+        let folder = comics.home.file("bin")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let record = comics.home.file("lynx-saw")
+        try "#!/bin/sh\nseen='no tty'\n[ -t 0 ] && [ -t 1 ] && seen=tty\necho \"$seen $1\" >> \(record)\n"
+            .write(toFile: folder + "/lynx", atomically: true, encoding: .utf8)
+        chmod(folder + "/lynx", 0o755)
+        comics.environment["BROWSER"] = folder + "/lynx"
+        let session = try TerminalSession(comics, ["browse"])
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("o")
+        XCTAssertTrue(try session.wait(for: "opened https://xkcd.com/200/"))
+        XCTAssertTrue(try session.wait(for: "Bill Nye"), "the screen drawn again")
+        XCTAssertEqual(opened(record, lines: 1), ["tty https://xkcd.com/200/"])
+
+        try session.send("Q")
+        XCTAssertNotNil(try session.finish())
+    }
+
+    func testADetachedBrowserIsReaped() throws {
+        _ = try fakeBrowser()
+        let session = try TerminalSession(comics, ["browse"])
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("o")
+        XCTAssertTrue(try session.wait(for: "opened https://xkcd.com/200/"))
+        var zombies: [String] = []
+        for _ in 0..<40 {
+            usleep(100_000)
+            zombies = zombieChildrenOfComics()
+            if zombies.isEmpty { break }
+        }
+        XCTAssertEqual(zombies, [], "no browser left a zombie")
+        try session.send("Q")
+        XCTAssertNotNil(try session.finish())
+    }
+
+    /// Processes in state Z whose parent runs this build's comics.
+    private func zombieChildrenOfComics() -> [String] {
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return processes.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 2, fields[0] == "Z" else { return nil }
+            let parent = (try? String(contentsOfFile: "/proc/\(fields[1])/cmdline", encoding: .utf8)) ?? ""
+            return parent.contains(ComicsRunner.executable) ? pid : nil
+        }
+    }
+
     func testWithoutABrowserOpenSaysWhatToDo() throws {
         comics.environment["BROWSER"] = nil
         comics.environment["PATH"] = "/nonexistent"

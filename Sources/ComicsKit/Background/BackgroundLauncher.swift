@@ -33,7 +33,7 @@ public struct BackgroundLauncher: Sendable {
 
         var childEnvironment = environment
         childEnvironment["COMICS_DB"] = databasePath
-        return spawnDetached([executable, Self.command] + tasks.map(\.argument), environment: childEnvironment, handing: lock)
+        return spawnDetached([executable, Self.command] + tasks.map(\.argument), environment: childEnvironment, handing: lock) != nil
     }
 
     /// Waits (up to `timeout`) for a running background job to finish.

@@ -29,9 +29,10 @@ public func closeOnExecPipe() -> (read: Int32, write: Int32)? {
 /// Starts `arguments[0]` in a session of its own (it outlives the terminal
 /// and ignores its Ctrl-C) with /dev/null for its input and output, and
 /// does not wait for it. It inherits no other descriptor but `handed`,
-/// which it gets as descriptor 3 (a lock it holds while it runs). False
-/// when it could not be started.
-public func spawnDetached(_ arguments: [String], environment: [String: String], handing handed: Int32? = nil) -> Bool {
+/// which it gets as descriptor 3 (a lock it holds while it runs). Its pid
+/// (a process that runs on should reap it), or nil when it could not be started.
+@discardableResult
+public func spawnDetached(_ arguments: [String], environment: [String: String], handing handed: Int32? = nil) -> pid_t? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -53,7 +54,26 @@ public func spawnDetached(_ arguments: [String], environment: [String: String], 
     let status = withCStrings(arguments) { argv in
         withCStrings(environmentLines) { envp in posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp) }
     }
-    return status == 0
+    return status == 0 ? pid : nil
+}
+
+/// Runs `arguments[0]` on this terminal (its standard streams are ours,
+/// nothing else is inherited) and waits for it: its exit status, or nil
+/// when it could not be started.
+public func runInForeground(_ arguments: [String], environment: [String: String]) -> Int32? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    closeInheritedDescriptors(&actions, from: 3)
+    let environmentLines = environment.map { "\($0.key)=\($0.value)" }
+    var pid = pid_t()
+    let started = withCStrings(arguments) { argv in
+        withCStrings(environmentLines) { envp in posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) }
+    }
+    guard started == 0 else { return nil }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status
 }
 
 /// glibc's POSIX_SPAWN_SETSID, which its headers show only under _GNU_SOURCE.

@@ -20,6 +20,8 @@ final class BrowseSession {
     private let worker: BrowseWorker
     /// Fills listings from the network; nil under --offline.
     private let fetcher: BrowseFetcher?
+    /// Browsers started detached, until they end.
+    private var browsers: [pid_t] = []
     /// Which way the selection last moved, for the prefetch margin.
     private var lastSelection: (listing: BrowseListing, position: Int, down: Bool)?
     private var state: BrowseState
@@ -84,6 +86,7 @@ final class BrowseSession {
             for event in worker.takeEvents() { apply(withFavoritesNow(event)) }
             checkForChanges()
             readWindows()
+            reapBrowsers()
             draw()
         }
     }
@@ -269,7 +272,24 @@ final class BrowseSession {
             state.message = "no browser found: set $BROWSER, or install xdg-utils"
             return
         }
-        state.message = opener.open(url, environment: environment) ? "opened \(url)" : "could not start \(opener.command)"
+        // A terminal browser gets the terminal while it runs; the screen is drawn again after.
+        if opener.needsTerminal { comics_terminal_close() }
+        let opened = opener.open(url, environment: environment)
+        if opener.needsTerminal {
+            comics_terminal_reopen()
+            comics_terminal_repaint_all()
+            graphicsPlacement = graphicsPlacement.map { ($0.ref, -1, $0.graphics) }
+        }
+        if let pid = opened.detached { browsers.append(pid) }
+        state.message = opened.started ? "opened \(url)" : "could not start \(opener.command)"
+    }
+
+    /// Detached browsers that ended are reaped, so none is left a zombie.
+    private func reapBrowsers() {
+        browsers.removeAll { pid in
+            var status: Int32 = 0
+            return waitpid(pid, &status, WNOHANG) != 0
+        }
     }
 
     // MARK: - Drawing

@@ -279,7 +279,7 @@ enum CommandTable {
                     "comics cleanup --format json | jq '.removed | length'",
                 ]),
             CommandSpec(
-                name: "open", abstract: "open an item's page in a browser ($BROWSER, else xdg-open)",
+                name: "open", abstract: "open an item's page in a browser ($BROWSER: a colon-separated list of commands, %s for the URL; else xdg-open)",
                 arguments: [itemReference],
                 examples: ["comics open 353", "comics open books:1342", "BROWSER=lynx comics open latest"]),
             CommandSpec(

@@ -12,7 +12,7 @@ enum OpenCommand {
         guard let opener = BrowserOpener(environment: context.environment) else {
             throw ComicsError.unexpected("no browser found to open \(url): set $BROWSER, or install xdg-utils")
         }
-        guard opener.open(url, environment: context.environment) else {
+        guard opener.open(url, environment: context.environment).started else {
             throw ComicsError.unexpected("could not start \(opener.command) for \(url)")
         }
         context.info("opened \(url) with \(opener.command)")
