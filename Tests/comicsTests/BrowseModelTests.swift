@@ -82,6 +82,61 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(list(state)?.ref(at: list(state)?.selected ?? 0), ItemRef(source: .xkcd, id: 42), "the place kept")
     }
 
+    private func type(_ state: inout BrowseState, _ text: String) {
+        for character in text { _ = BrowseModel.handle(&state, .key(.character(character))) }
+    }
+
+    func testThePromptIsALineEditor() {
+        var state = BrowseState(rows: 20, columns: 80, source: .books)
+        _ = BrowseModel.handle(&state, .key(.character(":")))
+        type(&state, "austen sort:ascending")
+        for key: Key in [.home, .right, .right] { _ = BrowseModel.handle(&state, .key(key)) }
+        type(&state, "X")
+        XCTAssertEqual(BrowseView.status(state, now: Date()), "books query (words language:en topic:… sort:…, or a number): auX▏sten sort:ascending")
+        for key: Key in [.backspace, .control("e"), .control("w")] { _ = BrowseModel.handle(&state, .key(key)) }
+        XCTAssertEqual(state.prompt, "austen ")
+        _ = BrowseModel.handle(&state, .key(.control("a")))
+        _ = BrowseModel.handle(&state, .key(.control("k")))
+        XCTAssertEqual(state.prompt, "")
+        type(&state, #"topic:"science fiction" sort:bogus"#)
+        _ = BrowseModel.handle(&state, .key(.enter))
+        XCTAssertEqual(state.message, "unknown sort order 'bogus'; use one of: popular, ascending, descending", "the CLI's message")
+        XCTAssertEqual(state.prompt, #"topic:"science fiction" sort:bogus"#, "the text back, to be mended")
+        _ = BrowseModel.handle(&state, .key(.control("w")))
+        _ = BrowseModel.handle(&state, .key(.enter))
+        XCTAssertEqual(list(state)?.listing, .books(ListQuery(topic: "science fiction")), "quotes hold a value of two words")
+
+        _ = BrowseModel.handle(&state, .key(.character(":")))
+        XCTAssertEqual(state.prompt, #"topic:"science fiction""#, "pre-filled with the query shown")
+        _ = BrowseModel.handle(&state, .key(.control("u")))
+        _ = BrowseModel.handle(&state, .key(.up))
+        XCTAssertEqual(state.prompt, #"topic:"science fiction""#, "↑ goes back through what was entered")
+        _ = BrowseModel.handle(&state, .key(.up))
+        XCTAssertEqual(state.prompt, #"topic:"science fiction" sort:bogus"#)
+        _ = BrowseModel.handle(&state, .key(.down))
+        _ = BrowseModel.handle(&state, .key(.down))
+        XCTAssertEqual(state.prompt, "")
+        _ = BrowseModel.handle(&state, .key(.escape))
+        XCTAssertNil(state.prompt)
+
+        _ = BrowseModel.handle(&state, .key(.character("s")))
+        _ = BrowseModel.handle(&state, .key(.character("s")))
+        XCTAssertEqual(list(state)?.listing, .books(ListQuery(topic: "science fiction")), "the query is kept across s")
+    }
+
+    func testTheHelpScrollsWhenItDoesNotFit() {
+        var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
+        _ = BrowseModel.handle(&state, .key(.character("?")))
+        let first = BrowseView.frame(state, now: Date())
+        _ = BrowseModel.handle(&state, .key(.character(" ")))
+        let second = BrowseView.frame(state, now: Date())
+        XCTAssertTrue(state.showsHelp, "a moving key scrolls the help")
+        XCTAssertNotEqual(first.map(\.text), second.map(\.text))
+        XCTAssertTrue(second.contains { $0.text.contains("quit from anywhere") }, "the last key is reached")
+        _ = BrowseModel.handle(&state, .key(.character("x")))
+        XCTAssertFalse(state.showsHelp)
+    }
+
     func testNewerComicsGoOnTopAndTheSelectionStaysOnItsItem() {
         var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
         _ = read(&state, cached: 181...200)

@@ -74,6 +74,26 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    /// Ctrl-C in a prompt cancels the prompt, not browse; the books query
+    /// is kept for the next run.
+    func testCtrlCCancelsAPromptAndTheBooksQueryIsKept() throws {
+        let session = try browse()
+        try session.send("s")
+        XCTAssertTrue(try session.wait(for: "Moby Dick"))
+        try session.send(":frankenstein")
+        XCTAssertTrue(try session.wait(for: "frankenstein▏"))
+        try session.send("\u{03}")
+        XCTAssertTrue(try session.wait(for: " books · 1 of "), session.screen.last ?? "")
+        try session.send(":frankenstein\r")
+        XCTAssertTrue(try session.wait(for: "books: frankenstein"), session.screen.last ?? "")
+        try quit(session)
+
+        let again = try TerminalSession(comics, ["-s", "books", "browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try again.wait(for: "Frankenstein; Or, The Modern Prometheus"), again.screen.joined(separator: "\n"))
+        XCTAssertTrue(again.screen.last?.hasPrefix(" books: frankenstein") == true, again.screen.last ?? "")
+        try quit(again)
+    }
+
     /// `r` keeps the place: the selection, the scroll and the rows.
     func testRefreshKeepsThePlace() throws {
         let session = try browse()
@@ -223,9 +243,11 @@ final class BrowseTests: EndToEndTestCase {
     func testHelpListsTheKeys() throws {
         let session = try browse()
         try session.send("?")
-        XCTAssertTrue(try session.wait(for: "Keys (any key closes this)"))
+        XCTAssertTrue(try session.wait(for: "any other key closes this"))
         XCTAssertTrue(session.screen.contains { $0.contains("f") && $0.contains("favourite or unfavourite the item") })
         try session.send(" ")
+        XCTAssertTrue(try session.wait(for: "quit from anywhere"), "Space scrolls a help that does not fit")
+        try session.send("x")
         XCTAssertTrue(try session.wait(for: "Bill Nye"))
         try quit(session)
     }
@@ -282,8 +304,8 @@ final class BrowseTests: EndToEndTestCase {
         try session.send("j")
         XCTAssertTrue(try session.wait(for: "2 of 200"), "answered while the refresh hangs")
         try session.send("?")
-        XCTAssertTrue(try session.wait(for: "Keys (any key closes this)"))
-        try session.send(" q")
+        XCTAssertTrue(try session.wait(for: "any other key closes this"))
+        try session.send("xq")
         XCTAssertNotNil(try session.finish())
         try server.control(.object([("fault", .null)]))
     }

@@ -23,6 +23,18 @@ public enum ListingSlot: Equatable, Sendable {
 }
 
 extension Catalog {
+    /// The books query a screen showed last (nil: none, or the whole catalogue).
+    public func rememberedBooksQuery() throws -> ListQuery? {
+        guard let key = try store.setting(SettingKey.browseBooksQuery), !key.isEmpty else { return nil }
+        return ListQuery(key: key)
+    }
+
+    /// Written only when it changes.
+    public func rememberBooksQuery(_ query: ListQuery) throws {
+        guard try store.setting(SettingKey.browseBooksQuery) != query.key else { return }
+        try store.setSetting(SettingKey.browseBooksQuery, to: query.key)
+    }
+
     /// How many positions the listing has as the cache knows it: xkcd's
     /// newest known number; a query's count as its first stored page said.
     /// nil when nothing is known yet (the first fill finds out).

@@ -743,6 +743,8 @@ public enum SettingKey {
     public static let favoritesFetchDue = "favorites.fetch_due"
     /// The source and query of the last `list` or `more`.
     public static let lastListing = "listing.last"
+    /// The books query browse showed last, for its next run.
+    public static let browseBooksQuery = "browse.books_query"
 }
 
 /// "3 hours ago", for messages about cached copies.

@@ -45,7 +45,7 @@ struct BrowseWindow: Equatable {
 }
 
 /// What a prompt asks for.
-enum BrowsePromptKind: Equatable {
+enum BrowsePromptKind: Hashable {
     /// Terms for a search of the cache (`/`).
     case search
     /// A books query (`:`): words, `language:en,fr`, `topic:…`, `sort:…`.
@@ -141,7 +141,17 @@ struct BrowseState: Equatable {
     var freshness: BrowseFreshness = .quiet
     /// Text being typed after `/` or `:`; nil when no prompt is open.
     var prompt: String?
+    /// Where in `prompt` the next character goes, in characters.
+    var promptCursor = 0
     var promptKind = BrowsePromptKind.search
+    /// What was entered at each kind of prompt, oldest first; ↑ and ↓ go through it.
+    var promptHistory: [BrowsePromptKind: [String]] = [:]
+    /// Which entry of the history the prompt shows; nil for the text typed.
+    var historyIndex: Int?
+    /// How far the help screen is scrolled, when it does not fit.
+    var helpTop = 0
+    /// What `s` switches to for books: the last query set, kept across `s`.
+    var booksListing = BrowseListing.source(.books)
     var showsHelp = false
     /// A one-line message that replaces the status line until the next key.
     var message: String?
@@ -220,7 +230,18 @@ enum BrowseModel {
         case let .key(key):
             state.message = nil
             if state.showsHelp {
-                state.showsHelp = false
+                // Moving keys scroll a help that does not fit; any other closes it.
+                let lines = BrowseKeys.table.count + 2
+                switch key {
+                case .down, .character("j"): state.helpTop += 1
+                case .up, .character("k"): state.helpTop -= 1
+                case .pageDown, .character(" "): state.helpTop += state.listHeight
+                case .pageUp, .character("b"): state.helpTop -= state.listHeight
+                default:
+                    state.showsHelp = false
+                    state.helpTop = 0
+                }
+                state.helpTop = max(0, min(state.helpTop, lines - state.listHeight))
                 return []
             }
             if state.prompt != nil { return prompt(&state, key) }
@@ -325,18 +346,21 @@ enum BrowseModel {
             state.showsHelp = true
             return []
         case .character("/"):
-            state.prompt = ""
-            state.promptKind = .search
+            openPrompt(&state, .search, text: "")
             return []
         case .character(":"):
             guard case let .list(bottom) = state.screens[0] else { return [] }
-            state.prompt = ""
-            state.promptKind = bottom.listing == .source(.xkcd) ? .jump : .booksQuery
+            if bottom.listing == .source(.xkcd) {
+                openPrompt(&state, .jump, text: "")
+            } else {
+                // Pre-filled with the query shown, to be edited.
+                let current = if case let .books(query) = bottom.listing { promptText(of: query) } else { "" }
+                openPrompt(&state, .booksQuery, text: current)
+            }
             return []
         case let .character(digit) where digit.isASCII && digit.isNumber:
             guard case let .list(list) = state.visible, list.listing.isPaged else { return [] }
-            state.prompt = String(digit)
-            state.promptKind = .jump
+            openPrompt(&state, .jump, text: String(digit))
             return []
         case .escape, .left, .character("h"):
             if state.screens.count > 1 { state.screens.removeLast() }
@@ -347,8 +371,8 @@ enum BrowseModel {
             return [.load(.favorites)]
         case .character("s"):
             guard case let .list(list) = state.screens[0] else { return [] }
-            let next: SourceName = list.listing == .source(.xkcd) ? .books : .xkcd
-            state.screens = [.list(BrowseList(listing: .source(next)))]
+            let next: BrowseListing = list.listing == .source(.xkcd) ? state.booksListing : .source(.xkcd)
+            state.screens = [.list(BrowseList(listing: next))]
             if state.freshness != .offline { state.freshness = .quiet }
             return []
         default:
@@ -446,15 +470,75 @@ enum BrowseModel {
         return [.showDetail(ref, width: state.columns)]
     }
 
+    private static func openPrompt(_ state: inout BrowseState, _ kind: BrowsePromptKind, text: String) {
+        state.prompt = text
+        state.promptCursor = text.count
+        state.promptKind = kind
+        state.historyIndex = nil
+    }
+
+    /// The prompt is a line editor: the cursor moves (←/→, Home/End,
+    /// Ctrl-A/E), Ctrl-U, Ctrl-K and Ctrl-W delete to the start, to the end
+    /// and the word before the cursor, ↑/↓ go through what was entered.
     private static func prompt(_ state: inout BrowseState, _ key: Key) -> [BrowseEffect] {
+        var text = Array(state.prompt ?? "")
+        var cursor = max(0, min(state.promptCursor, text.count))
+        let history = state.promptHistory[state.promptKind] ?? []
         switch key {
-        case .escape:
+        case .escape, .control("c"), .control("g"):
             state.prompt = nil
-        case .backspace:
-            if state.prompt?.isEmpty == false { state.prompt?.removeLast() }
+            return []
+        case .left, .control("b"): cursor -= 1
+        case .right, .control("f"): cursor += 1
+        case .home, .control("a"): cursor = 0
+        case .end, .control("e"): cursor = text.count
+        case .backspace, .control("h"):
+            if cursor > 0 {
+                text.remove(at: cursor - 1)
+                cursor -= 1
+            }
+        case .delete, .control("d"):
+            if cursor < text.count { text.remove(at: cursor) }
+        case .control("u"):
+            text.removeFirst(cursor)
+            cursor = 0
+        case .control("k"):
+            text.removeLast(text.count - cursor)
+        case .control("w"):
+            var start = cursor
+            while start > 0, text[start - 1] == " " { start -= 1 }
+            while start > 0, text[start - 1] != " " { start -= 1 }
+            text.removeSubrange(start..<cursor)
+            cursor = start
+        case .up, .down:
+            guard !history.isEmpty else { return [] }
+            let index = key == .up ? max(0, (state.historyIndex ?? history.count) - 1) : (state.historyIndex ?? history.count) + 1
+            state.historyIndex = index < history.count ? index : nil
+            text = Array(state.historyIndex.map { history[$0] } ?? "")
+            cursor = text.count
+        case let .character(character):
+            guard state.promptKind != .jump || character.isNumber, text.count < 200 else { return [] }
+            text.insert(character, at: cursor)
+            cursor += 1
         case .enter:
-            let terms = state.prompt?.trimmingWhitespace() ?? ""
-            state.prompt = nil
+            return enterPrompt(&state, String(text))
+        default:
+            return []
+        }
+        state.prompt = String(text)
+        state.promptCursor = max(0, min(cursor, text.count))
+        return []
+    }
+
+    private static func enterPrompt(_ state: inout BrowseState, _ entered: String) -> [BrowseEffect] {
+        let terms = entered.trimmingWhitespace()
+        if !terms.isEmpty {
+            var history = state.promptHistory[state.promptKind] ?? []
+            history.removeAll { $0 == terms }
+            state.promptHistory[state.promptKind] = Array((history + [terms]).suffix(50))
+        }
+        state.prompt = nil
+        do {
             switch state.promptKind {
             case .search:
                 guard !terms.isEmpty else { return [] }
@@ -464,18 +548,21 @@ enum BrowseModel {
                 return jump(&state, to: terms)
             case .booksQuery:
                 if !terms.isEmpty, terms.allSatisfy(\.isNumber) { return jump(&state, to: terms) }
-                let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(booksQuery(terms))
+                let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(try booksQuery(terms))
                 state.screens = [.list(BrowseList(listing: listing))]
+                state.booksListing = listing
                 if state.freshness != .offline { state.freshness = .quiet }
                 return []
             }
-        case let .character(character):
-            guard state.promptKind != .jump || character.isNumber else { return [] }
-            if (state.prompt?.count ?? 0) < 200 { state.prompt?.append(character) }
-        default:
-            break
+        } catch let error as ComicsError {
+            // The CLI's message for the same mistake; the text comes back to be mended.
+            state.message = error.hint.map { "\(error.message); \($0)" } ?? error.message
+            openPrompt(&state, state.promptKind, text: entered)
+            return []
+        } catch {
+            state.message = "\(error)"
+            return []
         }
-        return []
     }
 
     /// Comic N (xkcd's position newest − N) or the N-th book of the query.
@@ -497,20 +584,50 @@ enum BrowseModel {
         return []
     }
 
-    /// `jane austen language:en,fr topic:love sort:ascending`: the words
-    /// searched for, and the filters named.
-    static func booksQuery(_ text: String) -> ListQuery {
-        var words: [String] = [], languages: [String] = [], topic: String?, sort: ListQuery.SortOrder?
-        for token in text.split(whereSeparator: \.isWhitespace).map(String.init) {
+    /// `jane austen language:en,fr topic:"science fiction" sort:ascending`:
+    /// the words searched for, and the filters named, checked as the CLI
+    /// checks `--language` and `--sort`. Quotes hold a value of several words.
+    static func booksQuery(_ text: String) throws -> ListQuery {
+        var words: [String] = [], languages: [String] = [], topic: String?, sort: String?
+        for token in tokens(text) {
             let parts = token.split(separator: ":", maxSplits: 1).map(String.init)
             switch (parts.first?.lowercased(), parts.count) {
-            case ("language", 2), ("lang", 2): languages += parts[1].split(separator: ",").map(String.init)
+            case ("language", 2), ("lang", 2): languages.append(parts[1])
             case ("topic", 2): topic = [topic, parts[1]].compactMap { $0 }.joined(separator: " ")
-            case ("sort", 2): sort = ListQuery.SortOrder(rawValue: parts[1].lowercased())
+            case ("sort", 2): sort = parts[1]
             default: words.append(token)
             }
         }
-        return ListQuery(search: words.isEmpty ? nil : words.joined(separator: " "), languages: languages, topic: topic, sort: sort)
+        return try CommandContext.booksQuery(
+            search: words.isEmpty ? nil : words.joined(separator: " "),
+            languages: languages.isEmpty ? nil : languages.joined(separator: ","), topic: topic, sort: sort)
+    }
+
+    /// Words split at spaces, but not inside double quotes (which go).
+    private static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = [], current = "", quoted = false
+        for character in text {
+            if character == "\"" {
+                quoted.toggle()
+            } else if character == " " && !quoted {
+                if !current.isEmpty { tokens.append(current) }
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        return current.isEmpty ? tokens : tokens + [current]
+    }
+
+    /// A query as the prompt writes it, so that it reads back the same.
+    static func promptText(of query: ListQuery) -> String {
+        let quoted = { (text: String) in text.contains(" ") ? "\"\(text)\"" : text }
+        var parts: [String] = []
+        if let search = query.search { parts.append(search) }
+        if !query.languages.isEmpty { parts.append("language:" + query.languages.joined(separator: ",")) }
+        if let topic = query.topic { parts.append("topic:" + quoted(topic)) }
+        if let sort = query.sort { parts.append("sort:" + sort.rawValue) }
+        return parts.joined(separator: " ")
     }
 
     private static func keepVisible(_ list: inout BrowseList, height: Int) {

@@ -50,6 +50,8 @@ final class BrowseSession {
         let networkMode = context.mode == .offline ? NetworkMode.offline : .cacheFirst
         worker.start(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false))
         state = BrowseState(rows: 24, columns: 80, source: source)
+        if let query = try? cache.rememberedBooksQuery() { state.booksListing = .books(query) }
+        if source == .books { state.screens = [.list(BrowseList(listing: state.booksListing))] }
         if networkMode == .offline {
             fetcher = nil
             state.freshness = .offline
@@ -80,8 +82,13 @@ final class BrowseSession {
         while !state.isFinished {
             waitForInput()
             if let signal = BrowseSignals.take() {
-                guard signal == SIGWINCH else { endBy(signal) }
-                resize()
+                if signal == SIGINT, state.prompt != nil {
+                    // Ctrl-C in a prompt cancels the prompt, not browse.
+                    state.prompt = nil
+                } else {
+                    guard signal == SIGWINCH else { endBy(signal) }
+                    resize()
+                }
             }
             for event in worker.takeEvents() { apply(withFavoritesNow(event)) }
             checkForChanges()
@@ -168,7 +175,13 @@ final class BrowseSession {
     }
 
     private func apply(_ event: BrowseEvent) {
+        let booksBefore = state.booksListing
         perform(BrowseModel.handle(&state, event))
+        // The books query is kept for the next run.
+        if state.booksListing != booksBefore {
+            let query = if case let .books(query) = state.booksListing { query } else { ListQuery() }
+            try? cache.rememberBooksQuery(query)
+        }
     }
 
     private func resize() {

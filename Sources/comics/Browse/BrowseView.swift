@@ -21,7 +21,7 @@ enum BrowseView {
         case let .list(list): lines = rows(list, height: height, columns: state.columns, freshness: state.freshness)
         case let .detail(detail): lines = detailLines(detail, height: height)
         }
-        if state.showsHelp { lines = help(columns: state.columns, height: height) }
+        if state.showsHelp { lines = Array(help(columns: state.columns, height: height).dropFirst(state.helpTop)) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
         lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style, colors: $0.colors) }
         return lines + [BrowseLine(text: fit(status(state, now: now), state.columns), style: .status)]
@@ -102,7 +102,7 @@ enum BrowseView {
 
     private static func help(columns: Int, height: Int) -> [BrowseLine] {
         let keyWidth = BrowseKeys.table.map { DisplayWidth.of($0.keys) }.max() ?? 0
-        return [BrowseLine(text: "  Keys (any key closes this)", style: .heading), BrowseLine(text: "")]
+        return [BrowseLine(text: "  Keys (j k Space scroll; any other key closes this)", style: .heading), BrowseLine(text: "")]
             + BrowseKeys.table.map { BrowseLine(text: "  " + DisplayWidth.pad($0.keys, to: keyWidth) + "   " + $0.action) }
     }
 
@@ -114,7 +114,9 @@ enum BrowseView {
             case .booksQuery: "books query (words language:en topic:… sort:…, or a number): "
             case .jump: "go to: "
             }
-            return label + prompt + "▏"
+            let characters = Array(prompt)
+            let cursor = max(0, min(state.promptCursor, characters.count))
+            return label + String(characters[..<cursor]) + "▏" + String(characters[cursor...])
         }
         if let message = state.message { return " " + TerminalText.sanitize(message, singleLine: true) }
         var parts: [String] = []

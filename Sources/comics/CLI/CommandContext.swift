@@ -218,18 +218,24 @@ final class CommandContext {
             }
             limit = number
         }
-        var sort: ListQuery.SortOrder?
-        if let text = arguments.value("sort") {
-            sort = ListQuery.SortOrder(rawValue: text.lowercased())
-            guard sort != nil else {
+        return try booksQuery(
+            limit: limit, search: try text(arguments, "search"), languages: arguments.value("language"),
+            topic: try text(arguments, "topic"), sort: arguments.value("sort"))
+    }
+
+    /// A query as `--search`, `--language`, `--topic` and `--sort` give it,
+    /// checked as they are: browse's `:` prompt checks its words with it.
+    static func booksQuery(limit: Int? = nil, search: String?, languages: String?, topic: String?, sort: String?) throws -> ListQuery {
+        var order: ListQuery.SortOrder?
+        if let sort {
+            order = ListQuery.SortOrder(rawValue: sort.lowercased())
+            guard order != nil else {
                 throw ComicsError.usage(
-                    "unknown sort order \(MessageText.quoted(text))",
+                    "unknown sort order \(MessageText.quoted(sort))",
                     hint: "use one of: \(ListQuery.SortOrder.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
-        return ListQuery(
-            limit: limit, search: try text(arguments, "search"), languages: try languages(arguments.value("language")),
-            topic: try text(arguments, "topic"), sort: sort)
+        return ListQuery(limit: limit, search: search, languages: try self.languages(languages), topic: topic, sort: order)
     }
 
     private static func text(_ arguments: ParsedArguments, _ option: String) throws -> String? {
