@@ -65,6 +65,19 @@ static size_t leave_sequence_length;
 static const int crash_signals[] = {SIGQUIT, SIGSEGV, SIGABRT, SIGBUS};
 static struct sigaction actions_before[sizeof crash_signals / sizeof crash_signals[0]];
 static int crash_handlers_installed;
+/* Mouse reporting (xterm's button events, SGR coordinates), when asked for. */
+static int mouse_on;
+static const char mouse_enable[] = "\033[?1000h\033[?1006h";
+static const char mouse_disable[] = "\033[?1006l\033[?1000l";
+
+static void write_all(const char *bytes, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(STDOUT_FILENO, bytes, length);
+        if (written <= 0) return;
+        bytes += written;
+        length -= (size_t)written;
+    }
+}
 
 static void append_capability(const char *name) {
     char *sequence = ncurses.call_tigetstr(name);
@@ -161,8 +174,20 @@ int comics_terminal_open(char *error, size_t error_size) {
     return 0;
 }
 
+void comics_terminal_mouse(int on) {
+    if (on == mouse_on || !is_open) return;
+    mouse_on = on;
+    write_all(on ? mouse_enable : mouse_disable, (on ? sizeof mouse_enable : sizeof mouse_disable) - 1);
+    /* A crash turns it off with the rest. */
+    if (on && leave_sequence_length + sizeof mouse_disable < sizeof leave_sequence) {
+        memcpy(leave_sequence + leave_sequence_length, mouse_disable, sizeof mouse_disable - 1);
+        leave_sequence_length += sizeof mouse_disable - 1;
+    }
+}
+
 void comics_terminal_close(void) {
     if (!is_open) return;
+    if (mouse_on) write_all(mouse_disable, sizeof mouse_disable - 1);
     if (!ncurses.call_isendwin()) ncurses.call_endwin();
     remove_crash_handlers();
     is_open = 0;
@@ -174,6 +199,7 @@ void comics_terminal_reopen(void) {
     is_open = 1;
     ncurses.call_clearok(*ncurses.stdscr, TRUE);
     ncurses.call_wrefresh(*ncurses.stdscr);
+    if (mouse_on) write_all(mouse_enable, sizeof mouse_enable - 1);
 }
 
 int comics_terminal_is_open(void) { return is_open; }

@@ -277,6 +277,8 @@ final class KeyDecoderTests: XCTestCase {
                                                       .character("q")],
                        "not a key sequence: Esc, then its bytes as keys, a control as Ctrl and its letter")
         XCTAssertEqual(keys(["\u{1B}j"]), [.escape, .character("j")], "Esc and a key typed at once are both keys")
+        XCTAssertEqual(keys(["\u{1B}[<64;3;4M\u{1B}[<65;3;4M\u{1B}[<0;12;5M\u{1B}[<0;12;5m\u{1B}[<2;1;1M"]),
+                       [.wheelUp, .wheelDown, .click(row: 4, column: 11)], "SGR mouse reports: releases and other buttons mean nothing")
         var decoder = KeyDecoder()
         XCTAssertEqual(decoder.feed([0xFF, 0xC3, 0x28, 0x00, 0x61]), [.character("("), .character("a")])
         _ = decoder.feed(Array("\u{1B}[".utf8) + Array(repeating: UInt8(ascii: ";"), count: 100))

@@ -94,6 +94,26 @@ final class BrowseTests: EndToEndTestCase {
         try quit(again)
     }
 
+    /// The wheel scrolls, a click selects, a double click opens; with
+    /// --no-mouse the terminal keeps the mouse.
+    func testTheMouseScrollsSelectsAndOpens() throws {
+        let session = try browse()
+        XCTAssertTrue(try session.wait(forOutput: "\u{1B}[?1000h\u{1B}[?1006h"), "mouse reporting asked for")
+        try session.send("\u{1B}[<65;10;5M\u{1B}[<65;10;5M")
+        XCTAssertTrue(try session.wait(for: "7 of 200"), session.screen.last ?? "")
+        try session.send("\u{1B}[<0;10;3M\u{1B}[<0;10;3m")
+        XCTAssertTrue(try session.wait(for: "3 of 200"), "a click selects its row: \(session.screen.last ?? "")")
+        try session.send("\u{1B}[<0;10;3M\u{1B}[<0;10;3m\u{1B}[<0;10;3M\u{1B}[<0;10;3m")
+        XCTAssertTrue(try session.wait(for: "xkcd 198: Perspective"), "a double click opens it")
+        try session.send("\u{1B}[<64;10;3M")
+        try quit(session)
+
+        let plain = try TerminalSession(comics, ["browse", "--no-mouse"], rows: 20, columns: 80)
+        XCTAssertTrue(try plain.wait(for: "Bill Nye"))
+        XCTAssertFalse(try plain.wait(forOutput: "\u{1B}[?1000h", timeout: 1))
+        try quit(plain)
+    }
+
     /// `r` keeps the place: the selection, the scroll and the rows.
     func testRefreshKeepsThePlace() throws {
         let session = try browse()

@@ -27,6 +27,8 @@ int comics_terminal_open(char *error, size_t error_size);
 void comics_terminal_close(void);
 /* Takes the terminal again after comics_terminal_close (Ctrl-Z, then fg). */
 void comics_terminal_reopen(void);
+/* Turns mouse reporting on or off (SGR sequences; off again on close or a crash). */
+void comics_terminal_mouse(int on);
 int comics_terminal_is_open(void);
 
 /* The size ncurses draws for; after a resize, comics_terminal_resize with

@@ -219,6 +219,7 @@ enum BrowseKeys {
         ("o", "open the item's page in a browser"),
         ("?", "this help"),
         ("Ctrl-L", "draw the screen again"),
+        ("mouse", "the wheel scrolls, a click selects, a double click opens (off: --no-mouse)"),
         ("q", "back one screen; quit from the first"),
         ("Q", "quit from anywhere"),
     ]
@@ -401,6 +402,15 @@ enum BrowseModel {
         case .pageUp, .character("b"), .control("b"): list.selected -= height
         case .control("d"): list.selected += max(1, height / 2)
         case .control("u"): list.selected -= max(1, height / 2)
+        case .wheelDown: list.selected += 3
+        case .wheelUp: list.selected -= 3
+        case let .click(row, _):
+            guard row < height, list.top + row < list.count else { return [] }
+            list.selected = list.top + row
+        case let .doubleClick(row, _):
+            guard row < height, list.top + row < list.count else { return [] }
+            list.selected = list.top + row
+            return listKey(&list, .enter, state: &state)
         case .home, .character("g"): list.selected = 0
         case .end, .character("G"): list.selected = list.count - 1
         case .enter, .right, .character("l"):
@@ -441,6 +451,8 @@ enum BrowseModel {
         case .pageUp, .character("b"), .control("b"): detail.top -= height
         case .control("d"): detail.top += max(1, height / 2)
         case .control("u"): detail.top -= max(1, height / 2)
+        case .wheelDown: detail.top += 3
+        case .wheelUp: detail.top -= 3
         case .home, .character("g"): detail.top = 0
         case .end, .character("G"): detail.top = detail.shownLines.count - height
         case .character("f"):

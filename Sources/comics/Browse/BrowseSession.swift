@@ -20,6 +20,7 @@ final class BrowseSession {
     private let worker: BrowseWorker
     /// Fills listings from the network; nil under --offline.
     private let fetcher: BrowseFetcher?
+    private var lastClick: (row: Int, at: Date)?
     /// Browsers started detached, until they end.
     private var browsers: [pid_t] = []
     /// Which way the selection last moved, for the prefetch margin.
@@ -72,6 +73,7 @@ final class BrowseSession {
             throw ComicsError.usage(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         defer { comics_terminal_close() }
+        if !context.arguments.has("no-mouse") { comics_terminal_mouse(1) }
         var rows: Int32 = 0, columns: Int32 = 0
         comics_terminal_size(&rows, &columns)
         state.rows = Int(rows)
@@ -131,6 +133,18 @@ final class BrowseSession {
         fetcher.want(now.listing, key, inView: inView, margin: margin, count: now.window.count)
     }
 
+    /// A second click on the same row soon after the first is a double click.
+    private func telling(_ key: Key) -> Key {
+        guard case let .click(row, column) = key else { return key }
+        let now = Date()
+        if let last = lastClick, last.row == row, now.timeIntervalSince(last.at) < 0.4 {
+            lastClick = nil
+            return .doubleClick(row: row, column: column)
+        }
+        lastClick = (row, now)
+        return key
+    }
+
     /// Gives the terminal back, then ends as the signal would have ended
     /// it, so a shell or script sees which signal it was.
     private func endBy(_ number: Int32) -> Never {
@@ -156,7 +170,7 @@ final class BrowseSession {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             if count > 0 {
-                for key in decoder.feed(Array(buffer[0..<count])) { apply(.key(key)) }
+                for key in decoder.feed(Array(buffer[0..<count])) { apply(.key(telling(key))) }
             } else if count == 0 {
                 state.isFinished = true
             }

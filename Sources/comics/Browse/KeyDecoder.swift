@@ -5,6 +5,11 @@ enum Key: Equatable {
     case control(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, delete
+    /// The mouse wheel, a screen row and column (from 0) pressed, and a
+    /// second press there soon after (the session tells them apart).
+    case wheelUp, wheelDown
+    case click(row: Int, column: Int)
+    case doubleClick(row: Int, column: Int)
 }
 
 /// Turns the bytes a terminal sends into keys. A sequence may arrive split
@@ -100,6 +105,7 @@ struct KeyDecoder {
     }
 
     private static func csi(final: UInt8, parameters: String) -> Key? {
+        if parameters.hasPrefix("<") { return mouse(final: final, parameters: parameters.dropFirst()) }
         let first = parameters.split(separator: ";").first.map(String.init) ?? ""
         switch final {
         case UInt8(ascii: "A"): return .up
@@ -117,6 +123,19 @@ struct KeyDecoder {
             case "6": return .pageDown
             default: return nil
             }
+        default: return nil
+        }
+    }
+
+    /// SGR mouse reports, `CSI < button ; column ; row M` (m: released):
+    /// the wheel, and the left button pressed; nothing else.
+    private static func mouse(final: UInt8, parameters: Substring) -> Key? {
+        let numbers = parameters.split(separator: ";").compactMap { Int($0) }
+        guard numbers.count == 3, final == UInt8(ascii: "M"), numbers[1] >= 1, numbers[2] >= 1 else { return nil }
+        switch numbers[0] {
+        case 0: return .click(row: numbers[2] - 1, column: numbers[1] - 1)
+        case 64: return .wheelUp
+        case 65: return .wheelDown
         default: return nil
         }
     }

@@ -285,6 +285,7 @@ enum CommandTable {
             CommandSpec(
                 name: "browse",
                 abstract: "browse comics and books full-screen (also bare 'comics' on a terminal)",
+                options: [OptionSpec("no-mouse", "leave the mouse to the terminal (to select text); else the wheel scrolls and a click selects")],
                 examples: ["comics browse", "comics -s books browse", "comics --offline browse"],
                 sections: [browseKeys]),
             CommandSpec(
