@@ -184,6 +184,9 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(BrowseView.status(state, now: Date()), "search: cat ▏")
         XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("cat"))])
         XCTAssertNil(state.prompt)
+        for character in "/dog" { _ = BrowseModel.handle(&state, .key(.character(character))) }
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("dog"))])
+        XCTAssertEqual(state.screens.count, 2, "a second search replaces the first")
         _ = BrowseModel.handle(&state, .key(.character("?")))
         XCTAssertTrue(state.showsHelp)
         _ = BrowseModel.handle(&state, .key(.character("q")))

@@ -114,6 +114,20 @@ final class BrowseTests: EndToEndTestCase {
         try quit(plain)
     }
 
+    /// A picture that cannot be fetched says so in its pane.
+    func testAMissingPictureSaysSoInItsPane() throws {
+        guard case var .object(members) = FixtureServer.comic(201, title: "Pictureless") else { return }
+        members.removeAll { $0.0 == "img" }
+        members.append(("img", .string("\(server.baseURL)/images/missing.png")))
+        try server.control(.object([("latest", .int(201)), ("comics", .object([("201", .object(members))]))]))
+        let session = try TerminalSession(comics, ["browse"], rows: 30, columns: 100)
+        XCTAssertTrue(try session.wait(for: "Pictureless"))
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "cannot fetch the picture of xkcd:201: 127.0.0.1 answered HTTP 404"),
+                      session.screen.joined(separator: "\n"))
+        try quit(session)
+    }
+
     /// `r` keeps the place: the selection, the scroll and the rows.
     func testRefreshKeepsThePlace() throws {
         let session = try browse()

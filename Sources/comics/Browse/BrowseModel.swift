@@ -100,9 +100,14 @@ struct BrowseDetail: Equatable {
     var graphics: String?
     /// The colours of `picture`'s symbols, a line a row; empty without colour.
     var pictureColors: [[BrowseRun]] = []
+    /// In the picture's pane until it is drawn: "loading picture…", or why there is none.
+    var pictureNote: String?
 
     /// What the screen scrolls through: the text, then the picture.
-    var shownLines: [String] { picture.isEmpty ? lines : lines + [""] + picture }
+    var shownLines: [String] {
+        if picture.isEmpty { return pictureNote.map { lines + ["", $0] } ?? lines }
+        return lines + [""] + picture
+    }
 
     /// The screen row where the graphics go, when all of their rows are in
     /// view with `top` first of `height`; nil otherwise.
@@ -181,6 +186,8 @@ enum BrowseEvent: Equatable {
     case fetched(BrowseListing, failure: String?, refresh: Bool, at: Date)
     case detailLoaded(BrowseDetail)
     case pictureLoaded(ItemRef, [String], graphics: String?, colors: [[BrowseRun]])
+    /// What the picture's pane says instead of a picture, for now or for good.
+    case pictureNote(ItemRef, String)
     /// Another connection wrote: favourites as they are now.
     case favoritesChanged(Set<ItemRef>)
 }
@@ -301,6 +308,7 @@ enum BrowseModel {
                 updated.picture = shown.picture
                 updated.graphics = shown.graphics
                 updated.pictureColors = shown.pictureColors
+                updated.pictureNote = shown.pictureNote
             }
             state.screens[state.screens.count - 1] = .detail(updated)
             return []
@@ -309,6 +317,12 @@ enum BrowseModel {
             shown.picture = picture
             shown.graphics = graphics
             shown.pictureColors = colors
+            shown.pictureNote = nil
+            state.screens[state.screens.count - 1] = .detail(shown)
+            return []
+        case let .pictureNote(ref, note):
+            guard case var .detail(shown) = state.visible, shown.ref == ref, shown.picture.isEmpty else { return [] }
+            shown.pictureNote = note
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
         case let .favoritesChanged(favorites):
@@ -554,6 +568,8 @@ enum BrowseModel {
             switch state.promptKind {
             case .search:
                 guard !terms.isEmpty else { return [] }
+                // A second search replaces the first rather than stacking screens.
+                if case let .list(shown) = state.visible, case .search = shown.listing { state.screens.removeLast() }
                 state.screens.append(.list(BrowseList(listing: .search(terms), isLoading: true)))
                 return [.load(.search(terms))]
             case .jump:

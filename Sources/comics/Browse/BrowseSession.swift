@@ -284,6 +284,7 @@ final class BrowseSession {
             worker.detail(ref, width: width)
         }
         if (try? cache.imagePreference) != .never, let executable = CommandContext.executablePath() {
+            apply(.pictureNote(ref, "loading picture…"))
             worker.picture(
                 ref, columns: width, rows: state.listHeight - 1, choice: graphicsChoice, environment: context.environment,
                 executable: executable)
@@ -459,12 +460,24 @@ final class BrowseWorker: @unchecked Sendable {
     /// in Unicode symbols, shapes without colour, as lines of text.
     func picture(_ ref: ItemRef, columns: Int, rows: Int, choice: GraphicsChoice, environment: [String: String], executable: String) {
         queue.async { [self] in
-            guard let catalog, let cached = try? catalog.show(.item(ref)), case let .image(file) = catalog.image(of: cached) else { return }
+            guard let catalog, let cached = try? catalog.show(.item(ref)) else { return }
+            let file: ImageFile
+            switch catalog.image(of: cached) {
+            case let .image(found): file = found
+            case let .unavailable(reason):
+                post(.pictureNote(ref, TerminalText.sanitize(reason, singleLine: true)))
+                return
+            }
             let size = (columns: max(8, columns - 1), rows: max(4, rows))
-            guard let drawn = try? PictureProcess.draw(
-                file, columns: size.columns, rows: size.rows, choice: choice, cellSize: (width: 10, height: 20),
-                environment: environment, executable: executable)
-            else { return }
+            let drawn: DrawnImage
+            do {
+                drawn = try PictureProcess.draw(
+                    file, columns: size.columns, rows: size.rows, choice: choice, cellSize: (width: 10, height: 20),
+                    environment: environment, executable: executable)
+            } catch {
+                post(.pictureNote(ref, TerminalText.sanitize("cannot draw the picture: \(error)", singleLine: true)))
+                return
+            }
             if choice.mode != .symbols {
                 post(.pictureLoaded(ref, Array(repeating: "", count: size.rows), graphics: choice.wrapped(drawn.text), colors: []))
                 return
