@@ -124,6 +124,23 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(list(state)?.listing, .books(ListQuery(topic: "science fiction")), "the query is kept across s")
     }
 
+    /// G asks for the end: a picture drawn after it is brought into view,
+    /// whenever it comes; without G the text stays where it was.
+    func testGKeepsTheEndInViewWhenThePictureComesLater() {
+        for pressesG in [true, false] {
+            var state = BrowseState(rows: 10, columns: 80, source: .xkcd)
+            _ = read(&state, cached: 191...200)
+            _ = BrowseModel.handle(&state, .key(.enter))
+            _ = BrowseModel.handle(&state, .detailLoaded(BrowseDetail(
+                ref: ItemRef(source: .xkcd, id: 200), lines: (1...12).map { "line \($0)" }, isFavorite: false)))
+            if pressesG { _ = BrowseModel.handle(&state, .key(.character("G"))) }
+            _ = BrowseModel.handle(&state, .pictureLoaded(ItemRef(source: .xkcd, id: 200), Array(repeating: "", count: 8), graphics: "kitty", colors: []))
+            guard case let .detail(detail) = state.visible else { return XCTFail() }
+            XCTAssertEqual(detail.graphicsRow(height: state.listHeight) != nil, pressesG, "G pressed: \(pressesG)")
+            XCTAssertEqual(detail.top, pressesG ? 21 - 9 : 0)
+        }
+    }
+
     func testTheHelpScrollsWhenItDoesNotFit() {
         var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("?")))

@@ -102,6 +102,8 @@ struct BrowseDetail: Equatable {
     var pictureColors: [[BrowseRun]] = []
     /// In the picture's pane until it is drawn: "loading picture…", or why there is none.
     var pictureNote: String?
+    /// G or End was the last move: the end stays in view when the picture comes.
+    var followsEnd = false
 
     /// What the screen scrolls through: the text, then the picture.
     var shownLines: [String] {
@@ -318,6 +320,7 @@ enum BrowseModel {
             shown.graphics = graphics
             shown.pictureColors = colors
             shown.pictureNote = nil
+            if shown.followsEnd { shown.top = max(0, shown.shownLines.count - state.listHeight) }
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
         case let .pictureNote(ref, note):
@@ -458,6 +461,7 @@ enum BrowseModel {
 
     private static func detailKey(_ detail: inout BrowseDetail, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
         let height = state.listHeight
+        detail.followsEnd = key == .end || key == .character("G")
         switch key {
         case .down, .character("j"): detail.top += 1
         case .up, .character("k"): detail.top -= 1
