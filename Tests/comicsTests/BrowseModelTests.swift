@@ -141,6 +141,37 @@ final class BrowseModelTests: XCTestCase {
         }
     }
 
+    /// The title column starts at one place on every row, whichever rows
+    /// are in view: books' authors, and references of every width.
+    func testColumnsAlignWhileRowsScroll() {
+        var state = BrowseState(rows: 4, columns: 80, source: .books)
+        var window = BrowseWindow(count: 6)
+        let authors = ["Austen, Jane", "Homer", "Shelley, Mary Wollstonecraft", "", "Li, Bai", "Doyle, Arthur Conan"]
+        for (position, author) in authors.enumerated() {
+            window.rows[position] = BrowseRow(
+                ref: ItemRef(source: .books, id: [1342, 6130, 84, 7, 99999, 1661][position]), detail: author,
+                title: "Title \(position)", isFavorite: false)
+        }
+        _ = BrowseModel.handle(&state, .windowRead(.source(.books), window))
+        var starts = Set<Int>()
+        for _ in 0..<3 {
+            for line in BrowseView.frame(state, now: Date()).dropLast() {
+                if let range = line.text.range(of: "Title ") { starts.insert(DisplayWidth.of(String(line.text[..<range.lowerBound]))) }
+            }
+            _ = BrowseModel.handle(&state, .key(.pageDown))
+        }
+        XCTAssertEqual(starts.count, 1, "\(starts)")
+
+        var favourites = BrowseState(rows: 6, columns: 80, source: .xkcd)
+        _ = BrowseModel.handle(&favourites, .key(.character("F")))
+        _ = BrowseModel.handle(&favourites, .loaded(.favorites, [
+            BrowseRow(ref: ItemRef(source: .xkcd, id: 1), detail: "2006-01-01", title: "Title a", isFavorite: true),
+            BrowseRow(ref: ItemRef(source: .books, id: 1342), detail: "Austen, Jane", title: "Title b", isFavorite: true),
+        ], total: nil))
+        let lines = BrowseView.frame(favourites, now: Date()).prefix(2).map(\.text)
+        XCTAssertEqual(Set(lines.map { $0.range(of: "Title")!.lowerBound.utf16Offset(in: $0) }).count, 1, "\(lines)")
+    }
+
     func testTheHelpScrollsWhenItDoesNotFit() {
         var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("?")))

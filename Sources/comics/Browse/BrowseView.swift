@@ -48,10 +48,17 @@ enum BrowseView {
         let showsSource = !list.listing.isPaged
         let label = { (ref: ItemRef) in showsSource ? "\(ref.source.rawValue):\(ref.id)" : String(ref.id) }
         let labels = positions.map { list.ref(at: $0).map(label) ?? "" }
-        let idWidth = max(4, labels.map(\.count).max() ?? 0)
-        // The detail column is as wide as the listing's widest among those read, so it keeps its width while rows scroll.
+        // Columns keep their widths while rows scroll: the reference as
+        // wide as the widest of the whole listing (xkcd's newest number),
+        // the detail as wide as it may be, or as every row's (a date).
+        let widest = list.listing.isPaged
+            ? max(String(list.count).count, (list.window.rows.values.map { label($0.ref).count }.max() ?? 0))
+            : list.rows.map { label($0.ref).count }.max() ?? 0
+        let idWidth = max(4, widest, labels.map(\.count).max() ?? 0)
         let details = list.listing.isPaged ? list.window.rows.values.map(\.detail) : list.rows.map(\.detail)
-        let detailWidth = min(28, (columns - idWidth - 4) / 3, details.map { DisplayWidth.of($0) }.max() ?? 0)
+        let widths = Set(details.map { DisplayWidth.of($0) }).subtracting([0])
+        let room = min(28, (columns - idWidth - 4) / 3)
+        let detailWidth = widths.count == 1 ? min(room, widths.first ?? 0) : details.isEmpty ? 0 : room
         var lines = zip(positions, labels).map { position, id -> BrowseLine in
             let row = list.row(at: position)
             let mark = row?.isFavorite == true ? "★" : " "
