@@ -172,6 +172,30 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(Set(lines.map { $0.range(of: "Title")!.lowerBound.utf16Offset(in: $0) }).count, 1, "\(lines)")
     }
 
+    /// Search results as the CLI shows them: the snippet under each
+    /// title, the matched words bold in both.
+    func testSearchResultsShowTheirSnippetsWithTheMatchesInBold() {
+        var state = BrowseState(rows: 7, columns: 60, source: .xkcd)
+        for key in "/sleep" { _ = BrowseModel.handle(&state, .key(.character(key))) }
+        _ = BrowseModel.handle(&state, .key(.enter))
+        let (start, end) = (String(SearchMatch.start), String(SearchMatch.end))
+        _ = BrowseModel.handle(&state, .loaded(.search("sleep"), (1...5).map { id in
+            BrowseRow(ref: ItemRef(source: .xkcd, id: id), detail: "2006-01-01", title: "Girl \(start)sleeping\(end)",
+                      isFavorite: false, snippet: "…she is \(start)sleeping\(end) now…")
+        }, total: 5))
+        let frame = BrowseView.frame(state, now: Date())
+        XCTAssertEqual(frame[0].text.trimmingCharacters(in: .whitespaces), "xkcd:1  2006-01-01  Girl sleeping")
+        XCTAssertEqual(frame[1].text.trimmingCharacters(in: .whitespaces), "…she is sleeping now…")
+        XCTAssertEqual(frame[1].text.prefix { $0 == " " }.count, frame[0].text.distance(
+            from: frame[0].text.startIndex, to: frame[0].text.range(of: "Girl")!.lowerBound), "under the title")
+        XCTAssertEqual(frame[0].colors?.filter(\.isBold).map(\.text), ["sleeping"])
+        XCTAssertEqual(frame[1].colors?.filter(\.isBold).map(\.text), ["sleeping"])
+        XCTAssertTrue(frame.allSatisfy { !$0.text.contains(SearchMatch.start) && DisplayWidth.of($0.text) == 60 })
+        for _ in 0..<4 { _ = BrowseModel.handle(&state, .key(.down)) }
+        guard case let .list(list) = state.visible else { return XCTFail() }
+        XCTAssertEqual(list.top, 2, "three results of two lines fit in six")
+    }
+
     func testTheHelpScrollsWhenItDoesNotFit() {
         var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("?")))

@@ -8,6 +8,9 @@ struct BrowseRow: Equatable {
     let detail: String
     let title: String
     var isFavorite: Bool
+    /// For a search result: words around the match; in it and in the
+    /// title, `SearchMatch.start` and `end` mark what matched.
+    var snippet = ""
 }
 
 /// What a list screen lists.
@@ -70,6 +73,9 @@ struct BrowseList: Equatable {
 
     /// How many positions the selection can move through.
     var count: Int { listing.isPaged ? window.count ?? 0 : rows.count }
+
+    /// Screen lines a row takes: a search result has its snippet under it.
+    var rowHeight: Int { if case .search = listing { 2 } else { 1 } }
 
     func row(at position: Int) -> BrowseRow? {
         listing.isPaged ? window.rows[position] : rows.indices.contains(position) ? rows[position] : nil
@@ -263,7 +269,7 @@ enum BrowseModel {
             for index in state.screens.indices {
                 switch state.screens[index] {
                 case var .list(list):
-                    keepVisible(&list, height: state.listHeight)
+                    keepVisible(&list, height: rowsInView(list, state))
                     state.screens[index] = .list(list)
                 case let .detail(detail):
                     if index == state.screens.count - 1 { effects.append(.showDetail(detail.ref, width: columns)) }
@@ -410,8 +416,13 @@ enum BrowseModel {
         }
     }
 
+    /// How many rows of a list fit on the screen.
+    static func rowsInView(_ list: BrowseList, _ state: BrowseState) -> Int {
+        max(1, state.listHeight / list.rowHeight)
+    }
+
     private static func listKey(_ list: inout BrowseList, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
-        let height = state.listHeight
+        let height = rowsInView(list, state)
         switch key {
         case .down, .character("j"): list.selected += 1
         case .up, .character("k"): list.selected -= 1
@@ -422,11 +433,11 @@ enum BrowseModel {
         case .wheelDown: list.selected += 3
         case .wheelUp: list.selected -= 3
         case let .click(row, _):
-            guard row < height, list.top + row < list.count else { return [] }
-            list.selected = list.top + row
+            guard row / list.rowHeight < height, list.top + row / list.rowHeight < list.count else { return [] }
+            list.selected = list.top + row / list.rowHeight
         case let .doubleClick(row, _):
-            guard row < height, list.top + row < list.count else { return [] }
-            list.selected = list.top + row
+            guard row / list.rowHeight < height, list.top + row / list.rowHeight < list.count else { return [] }
+            list.selected = list.top + row / list.rowHeight
             return listKey(&list, .enter, state: &state)
         case .home, .character("g"): list.selected = 0
         case .end, .character("G"): list.selected = list.count - 1
@@ -494,7 +505,7 @@ enum BrowseModel {
         let target = list.selected + offset
         guard (0..<list.count).contains(target), let ref = list.ref(at: target) else { return [] }
         list.selected = target
-        keepVisible(&list, height: state.listHeight)
+        keepVisible(&list, height: rowsInView(list, state))
         state.screens[listIndex] = .list(list)
         detail = BrowseDetail(ref: ref, lines: [], isFavorite: list.row(at: target)?.isFavorite ?? false)
         return [.showDetail(ref, width: state.columns)]
@@ -672,7 +683,7 @@ enum BrowseModel {
         for index in state.screens.indices {
             guard case var .list(list) = state.screens[index], list.listing == listing else { continue }
             change(&list)
-            keepVisible(&list, height: state.listHeight)
+            keepVisible(&list, height: rowsInView(list, state))
             state.screens[index] = .list(list)
         }
     }

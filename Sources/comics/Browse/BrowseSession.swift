@@ -268,7 +268,7 @@ final class BrowseSession {
         case let .search(terms):
             do {
                 let found = try cache.search(terms, source: nil, remote: false, limit: 500)
-                let rows = found.results.map { BrowseRows.row($0.item, catalog: cache) }
+                let rows = found.results.map { BrowseRows.row($0, catalog: cache) }
                 apply(.loaded(listing, rows, total: found.total))
             } catch {
                 apply(.loaded(listing, [], total: 0))
@@ -326,25 +326,26 @@ final class BrowseSession {
         let lines = BrowseView.frame(state, now: Date())
         comics_terminal_erase()
         for (row, line) in lines.enumerated() {
-            if let colors = line.colors {
-                var column = 0
-                for run in colors {
-                    let scalars = run.text.unicodeScalars.map(\.value)
-                    let pair = comics_terminal_color_pair(Int32(run.foreground), Int32(run.background))
-                    scalars.withUnsafeBufferPointer { buffer in
-                        comics_terminal_put_colored(Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count), 0, pair)
-                    }
-                    column += DisplayWidth.of(run.text)
-                }
-                continue
-            }
-            let scalars = line.text.unicodeScalars.map(\.value)
             let attributes: Int32 = switch line.style {
             case .plain: 0
             case .selected, .status: Int32(COMICS_TEXT_REVERSE)
             case .heading: Int32(COMICS_TEXT_BOLD)
             case .dim: Int32(COMICS_TEXT_DIM)
             }
+            if let colors = line.colors {
+                var column = 0
+                for run in colors {
+                    let scalars = run.text.unicodeScalars.map(\.value)
+                    let pair = comics_terminal_color_pair(Int32(run.foreground), Int32(run.background))
+                    let bold = run.isBold ? Int32(COMICS_TEXT_BOLD) : 0
+                    scalars.withUnsafeBufferPointer { buffer in
+                        comics_terminal_put_colored(Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count), attributes | bold, pair)
+                    }
+                    column += DisplayWidth.of(run.text)
+                }
+                continue
+            }
+            let scalars = line.text.unicodeScalars.map(\.value)
             scalars.withUnsafeBufferPointer { buffer in
                 comics_terminal_put(Int32(row), 0, buffer.baseAddress, Int32(buffer.count), attributes)
             }
@@ -407,6 +408,14 @@ enum BrowseRows {
         return BrowseRow(
             ref: cached.ref, detail: TerminalText.sanitize(detail, singleLine: true),
             title: TerminalText.sanitize(cached.item.title, singleLine: true), isFavorite: cached.isFavorite)
+    }
+
+    /// A search result: the title and snippet with their matches marked.
+    static func row(_ result: SearchResult, catalog: Catalog) -> BrowseRow {
+        let plain = row(result.item, catalog: catalog)
+        return BrowseRow(
+            ref: plain.ref, detail: plain.detail, title: TerminalText.sanitize(result.highlightedTitle, singleLine: true),
+            isFavorite: plain.isFavorite, snippet: TerminalText.sanitize(result.snippet, singleLine: true))
     }
 
     static func detail(_ cached: CachedItem, width: Int, catalog: Catalog) -> BrowseDetail {

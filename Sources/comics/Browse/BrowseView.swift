@@ -44,7 +44,7 @@ enum BrowseView {
     /// The rows in view: a position whose item is not cached yet is a
     /// placeholder (its number, when known, then "…") until it is.
     private static func rows(_ list: BrowseList, height: Int, columns: Int, freshness: BrowseFreshness) -> [BrowseLine] {
-        let positions = list.top..<min(list.count, list.top + height)
+        let positions = list.top..<min(list.count, list.top + max(1, height / list.rowHeight))
         let showsSource = !list.listing.isPaged
         let label = { (ref: ItemRef) in showsSource ? "\(ref.source.rawValue):\(ref.id)" : String(ref.id) }
         let labels = positions.map { list.ref(at: $0).map(label) ?? "" }
@@ -59,24 +59,61 @@ enum BrowseView {
         let widths = Set(details.map { DisplayWidth.of($0) }).subtracting([0])
         let room = min(28, (columns - idWidth - 4) / 3)
         let detailWidth = widths.count == 1 ? min(room, widths.first ?? 0) : details.isEmpty ? 0 : room
-        var lines = zip(positions, labels).map { position, id -> BrowseLine in
+        var lines = zip(positions, labels).map { position, id -> [BrowseLine] in
             let row = list.row(at: position)
             let mark = row?.isFavorite == true ? "★" : " "
             var text = mark + " " + String(repeating: " ", count: max(0, idWidth - id.count)) + id + "  "
             guard let row else {
-                return BrowseLine(text: text + "…", style: position == list.selected ? .selected : .dim)
+                return [BrowseLine(text: text + "…", style: position == list.selected ? .selected : .dim)]
             }
             if detailWidth >= 8 {
                 text += DisplayWidth.pad(DisplayWidth.truncate(row.detail, to: detailWidth), to: detailWidth) + "  "
             }
-            text += row.title
-            return BrowseLine(text: text, style: position == list.selected ? .selected : .plain)
-        }
+            let style: BrowseLine.Style = position == list.selected ? .selected : .plain
+            guard list.rowHeight == 2 else { return [BrowseLine(text: text + row.title, style: style)] }
+            // A search result: its matches in bold, the snippet under the title.
+            let indent = DisplayWidth.of(text)
+            return [marked(text + row.title, columns: columns, style: style),
+                    marked(String(repeating: " ", count: indent) + row.snippet, columns: columns, style: .dim)]
+        }.flatMap { $0 }
         if list.isLoading && lines.count < height { lines.append(BrowseLine(text: "  loading…", style: .dim)) }
         if list.count == 0 && !list.isLoading {
             lines += emptyReason(list, freshness: freshness, columns: columns).map { BrowseLine(text: $0, style: .dim) }
         }
         return lines
+    }
+
+    /// A line whose text marks matches (`SearchMatch.start`…`end`) as
+    /// bold runs, fitted to the width as `fit` fits plain text.
+    private static func marked(_ text: String, columns: Int, style: BrowseLine.Style) -> BrowseLine {
+        let room = DisplayWidth.of(SearchMatch.unmarked(text)) > columns ? columns - 1 : columns
+        var runs: [BrowseRun] = []
+        var isBold = false
+        var used = 0
+        var plain = ""
+        for character in text {
+            if character == SearchMatch.start || character == SearchMatch.end {
+                isBold = character == SearchMatch.start
+                continue
+            }
+            let width = DisplayWidth.of(String(character))
+            guard used + width <= room else { break }
+            if runs.last?.isBold == isBold {
+                runs[runs.count - 1].text.append(character)
+            } else {
+                runs.append(BrowseRun(text: String(character), foreground: -1, background: -1, isBold: isBold))
+            }
+            plain.append(character)
+            used += width
+        }
+        if room < columns {
+            runs.append(BrowseRun(text: "…", foreground: -1, background: -1))
+            plain += "…"
+            used += 1
+        }
+        let padding = String(repeating: " ", count: max(0, columns - used))
+        runs.append(BrowseRun(text: padding, foreground: -1, background: -1))
+        return BrowseLine(text: plain + padding, style: style, colors: runs)
     }
 
     /// Why a screen is empty, wrapped to the width.

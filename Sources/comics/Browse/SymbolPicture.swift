@@ -4,6 +4,8 @@ struct BrowseRun: Equatable {
     var text: String
     var foreground: Int
     var background: Int
+    /// A search match, drawn bold.
+    var isBold = false
 }
 
 /// Chafa's symbols output (characters between SGR colour sequences) read
