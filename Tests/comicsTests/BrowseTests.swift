@@ -128,6 +128,19 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    /// At 40 columns the detail wraps as `show` does, and a URL longer
+    /// than the line goes on in the next, nothing cut off.
+    func testTheDetailWrapsAtFortyColumns() throws {
+        let session = try TerminalSession(comics, ["browse"], rows: 12, columns: 40)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("100\r\r")
+        XCTAssertTrue(try session.wait(for: "xkcd 100: Family Circus"), session.screen.joined(separator: "\n"))
+        let text = session.screen.map { $0.trimmingCharacters(in: .whitespaces) }.joined()
+        XCTAssertTrue(text.contains("https://imgs.xkcd.com/comics/family_circus.jpg"), session.screen.joined(separator: "\n"))
+        XCTAssertFalse(session.screen.dropLast().contains { $0.hasSuffix("…") }, session.screen.joined(separator: "\n"))
+        try quit(session)
+    }
+
     /// `r` keeps the place: the selection, the scroll and the rows.
     func testRefreshKeepsThePlace() throws {
         let session = try browse()

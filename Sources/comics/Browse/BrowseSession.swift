@@ -421,8 +421,27 @@ enum BrowseRows {
     static func detail(_ cached: CachedItem, width: Int, catalog: Catalog) -> BrowseDetail {
         let plain = Terminal(isTerminal: false, width: max(20, width - 1), height: nil, cellSize: nil, colorForbidden: true)
         let text = TableRenderer(terminal: plain, catalog: catalog).detail(cached)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.sanitize(String($0), singleLine: true) }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.sanitize(String($0), singleLine: true) }
+            .flatMap { pieces(of: $0, width: max(20, width - 1)) }
         return BrowseDetail(ref: cached.ref, lines: lines, isFavorite: cached.isFavorite)
+    }
+
+    /// A line `show` let run past the width (a URL alone on its line) in
+    /// pieces the width long, so none of it is cut off.
+    private static func pieces(of line: String, width: Int) -> [String] {
+        guard DisplayWidth.of(line) > width else { return [line] }
+        var pieces: [String] = [], piece = "", used = 0
+        for character in line {
+            let size = DisplayWidth.of(String(character))
+            if used + size > width {
+                pieces.append(piece)
+                (piece, used) = ("", 0)
+            }
+            piece.append(character)
+            used += size
+        }
+        return pieces + (piece.isEmpty ? [] : [piece])
     }
 }
 
