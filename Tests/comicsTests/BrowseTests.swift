@@ -141,6 +141,63 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    /// The whole archive synced (2,500 comics, as cron's `sync` leaves it):
+    /// G shows comic 1 from the database, 300 fast keys move 300 rows, and
+    /// nothing is asked of the network for rows the database holds.
+    func testASyncedArchiveIsBrowsedFromTheDatabase() throws {
+        try server.control(.object([
+            ("comics", .object((201...2500).map { (String($0), FixtureServer.comic($0, title: "Comic \($0)")) })),
+            ("latest", .int(2500)),
+        ]))
+        XCTAssertEqual(try comics.run(["sync", "--quiet"], timeout: 240).status, 0)
+        let before = try server.requests().filter { $0.hasSuffix("/info.0.json") && $0 != "/info.0.json" }.count
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: " 2500  2007-01-02  Comic 2500"), session.screen.joined(separator: "\n"))
+        try session.send("G")
+        XCTAssertTrue(try session.wait(for: "2,500 of 2,500 · end of results"), session.screen.last ?? "")
+        XCTAssertTrue(session.screen.contains { $0.hasPrefix("     1  2006-01-01  Barrel - Part 1") }, session.screen.joined(separator: "\n"))
+        try session.send("g" + String(repeating: "j", count: 300))
+        XCTAssertTrue(try session.wait(for: "301 of 2,500"), session.screen.last ?? "")
+        XCTAssertTrue(session.screen.contains { $0.hasPrefix("  2200  2007-01-02  Comic 2200") }, session.screen.joined(separator: "\n"))
+        try quit(session)
+        let after = try server.requests().filter { $0.hasSuffix("/info.0.json") && $0 != "/info.0.json" }.count
+        XCTAssertEqual(after, before, "every row came from the database")
+    }
+
+    /// One upstream hangs: the other source's screen loads, and a screen
+    /// whose rows are cached draws them at once.
+    func testAHangingUpstreamDelaysOnlyItsOwnRows() throws {
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        let books = try FixtureServer()
+        defer { books.stop() }
+        comics.environment["COMICS_GUTENDEX_URL"] = books.baseURL
+        try server.control(.object([("fault", .string("hang"))]))
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"), "cached rows while xkcd hangs")
+        try session.send("r")
+        XCTAssertTrue(try session.wait(for: "refreshing…"))
+        try session.send("s")
+        XCTAssertTrue(try session.wait(for: "Moby Dick; Or, The Whale"), "books load while the xkcd refresh hangs: \(session.screen.joined(separator: "\n"))")
+        try session.send("s")
+        XCTAssertTrue(try session.wait(for: "   200  2006-12-22  Bill Nye"), "back at once, from the database")
+        try session.send("Q")
+        XCTAssertNotNil(try session.finish())
+        try server.control(.object([("fault", .null)]))
+    }
+
+    func testAFailedRefreshSaysWhyAndKeepsTheRows() throws {
+        let session = try browse()
+        try server.control(.object([("fault", .string("500")), ("count", .int(100))]))
+        try session.send("r")
+        XCTAssertTrue(try session.wait(for: "refresh failed"), session.screen.last ?? "")
+        XCTAssertTrue(session.screen.last?.contains("refresh failed just now: 127.0.0.1 failed (HTTP 500)") == true, session.screen.last ?? "")
+        XCTAssertEqual(session.screen[0], "   200  2006-12-22  Bill Nye")
+        try server.control(.object([("reset", .bool(true))]))
+        try session.send("r")
+        XCTAssertTrue(try session.wait(for: "· updated just now"), "the failure goes with the next refresh that works")
+        try quit(session)
+    }
+
     /// `r` keeps the place: the selection, the scroll and the rows.
     func testRefreshKeepsThePlace() throws {
         let session = try browse()

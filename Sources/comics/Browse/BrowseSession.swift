@@ -3,7 +3,6 @@ import ComicsKit
 import Dispatch
 import FoundationEssentials
 import Glibc
-import Synchronization
 
 /// `comics browse`: the terminal side of browse. It owns the screen
 /// (through CTerminal), decodes keys, catches signals, runs the model's
@@ -449,7 +448,7 @@ enum BrowseRows {
 /// what it finds comes back as events, and a byte on a pipe wakes the screen.
 final class BrowseWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "comics.browse.worker")
-    private let events = Mutex<[BrowseEvent]>([])
+    private let events = Locked<[BrowseEvent]>([])
     private var catalog: Catalog?
     private let wake: DescriptorPipe
     var wakeReadEnd: Int32 { wake.readEnd }
@@ -537,6 +536,9 @@ final class BrowseWorker: @unchecked Sendable {
 final class BrowseFetcher: @unchecked Sendable {
     /// As many as the HTTP client sends to one host at once.
     static let threads = 4
+    /// At most this many work for one listing, so another listing's screen
+    /// always has a fetcher, however many of its requests hang.
+    static let threadsPerListing = 2
     /// Asked again no sooner than this after it was filled, or failed.
     static let quietAfterFill: TimeInterval = 60
     static let quietAfterFailure: TimeInterval = 10
@@ -563,7 +565,7 @@ final class BrowseFetcher: @unchecked Sendable {
         var refreshing: [BrowseListing: (left: Int, failure: String?)] = [:]
     }
 
-    private let work = Mutex(Work())
+    private let work = Locked(Work())
     private let ready = DispatchSemaphore(value: 0)
     private let post: @Sendable (BrowseEvent) -> Void
 
@@ -627,10 +629,13 @@ final class BrowseFetcher: @unchecked Sendable {
 
     private func run(_ catalog: Catalog) {
         while true {
-            ready.wait()
+            // A job held back for its listing's share is looked at again soon.
+            _ = ready.wait(timeout: .now() + .milliseconds(100))
             guard let job = work.withLock({ work -> Job? in
-                guard !work.queue.isEmpty else { return nil }
-                let job = work.queue.removeFirst()
+                guard let index = work.queue.firstIndex(where: { queued in
+                    work.running.filter { $0.listing == queued.listing }.count < Self.threadsPerListing
+                }) else { return nil }
+                let job = work.queue.remove(at: index)
                 work.running.insert(job)
                 return job
             }) else { continue }
