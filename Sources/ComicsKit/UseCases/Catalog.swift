@@ -54,21 +54,6 @@ public final class Catalog {
         return served.items
     }
 
-    /// The newest page as `list` would serve it, without moving `more`'s
-    /// cursor or remembering the listing: for a screen that only looks
-    /// (with an offline catalog, from the cache alone).
-    public func newestPage(_ sourceName: SourceName, query asked: ListQuery) throws -> [CachedItem] {
-        let (source, query, key) = try firstPage(sourceName, query: asked)
-        return try servePage(key, query: query, source: source).items
-    }
-
-    /// How many items a listing holds, when its source said so (Gutendex's
-    /// `count` of the first page as cached); nil otherwise.
-    public func listingTotal(_ sourceName: SourceName, query: ListQuery) throws -> Int? {
-        let key = try firstPage(sourceName, query: query).key
-        return try store.page(key)?.total
-    }
-
     /// A listing's source, its query with the configured page size, and the
     /// key of its first page.
     private func firstPage(_ sourceName: SourceName, query: ListQuery) throws -> (ItemSource, ListQuery, key: PageKey) {

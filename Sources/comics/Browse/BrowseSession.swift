@@ -591,9 +591,11 @@ final class BrowseFetcher: @unchecked Sendable {
     /// listings, or for rows out of view, that have not started are dropped.
     func want(_ listing: BrowseListing, _ key: ListingKey, inView: Range<Int>, margin: Range<Int>, count: Int?) {
         let size = Self.chunkSize(key)
-        let known = count ?? size
-        let chunks = { (range: Range<Int>) in
-            range.clamped(to: 0..<max(1, known)).isEmpty ? [] : Array(range.clamped(to: 0..<max(1, known)).lowerBound / size...(range.clamped(to: 0..<max(1, known)).upperBound - 1) / size)
+        // Before anything is known, the first chunk finds out how many there are.
+        let known = 0..<max(1, count ?? size)
+        let chunks = { (range: Range<Int>) -> [Int] in
+            let held = range.clamped(to: known)
+            return held.isEmpty ? [] : Array(held.lowerBound / size...(held.upperBound - 1) / size)
         }
         let wanted = [Job(listing: listing, key: key, chunk: nil, revalidate: false)]
             + (chunks(inView) + chunks(margin)).map { Job(listing: listing, key: key, chunk: $0, revalidate: false) }
