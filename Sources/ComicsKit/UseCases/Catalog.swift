@@ -112,9 +112,10 @@ public final class Catalog {
     }
 
     /// Records that items were shown, at most once a day each, so that a
-    /// command run again the same day stays a pure read. Best effort: a
-    /// database that cannot be written now still serves what it holds.
-    func noteUse(of items: [CachedItem]) {
+    /// command run again the same day stays a pure read (and cleanup's
+    /// max-items keeps what people look at). Best effort: a database that
+    /// cannot be written now still serves what it holds.
+    public func noteUse(of items: [CachedItem]) {
         let today = (clock.now.timeIntervalSince1970 / 86400).rounded(.down)
         let due = items.filter { item in
             item.usedAt.map { ($0.timeIntervalSince1970 / 86400).rounded(.down) < today } ?? true

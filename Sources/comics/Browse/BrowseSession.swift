@@ -109,6 +109,7 @@ final class BrowseSession {
         let around = max(0, list.top - height)..<(list.top + 2 * height)
         let count = (try? cache.positionCount(of: key)) ?? nil
         var window = BrowseWindow(count: count)
+        var shown: [CachedItem] = []
         if let slots = try? cache.slots(of: key, at: around) {
             for (offset, slot) in slots.enumerated() {
                 let position = around.lowerBound + offset
@@ -117,13 +118,18 @@ final class BrowseSession {
                     window.rows[position] = BrowseRows.row(item, catalog: cache)
                     if (list.top..<list.top + height).contains(position) {
                         window.oldest = min(window.oldest ?? item.cachedAt, item.cachedAt)
+                        shown.append(item)
                     }
                 case let .missing(id):
                     if let id { window.ids[position] = id }
                 }
             }
         }
-        if window != list.window || count != list.window.count { apply(.windowRead(list.listing, window)) }
+        if window != list.window || count != list.window.count {
+            apply(.windowRead(list.listing, window))
+            // Rows looked at are used, as `list` counts them, for cleanup's max-items.
+            cache.noteUse(of: shown)
+        }
         guard let fetcher, case let .list(now) = state.screens[index] else { return }
         let down = lastSelection.map { $0.listing == now.listing ? (now.selected == $0.position ? $0.down : now.selected > $0.position) : true } ?? true
         lastSelection = (now.listing, now.selected, down)
