@@ -248,12 +248,9 @@ enum BrowseModel {
             if state.showsHelp {
                 // Moving keys scroll a help that does not fit; any other closes it.
                 let lines = BrowseKeys.table.count + 2
-                switch key {
-                case .down, .character("j"): state.helpTop += 1
-                case .up, .character("k"): state.helpTop -= 1
-                case .pageDown, .character(" "): state.helpTop += state.listHeight
-                case .pageUp, .character("b"): state.helpTop -= state.listHeight
-                default:
+                if let offset = offset(of: key, height: state.listHeight) {
+                    state.helpTop += offset
+                } else {
                     state.showsHelp = false
                     state.helpTop = 0
                 }
@@ -416,6 +413,22 @@ enum BrowseModel {
         }
     }
 
+    /// How far a moving key moves on a screen `height` rows tall, in rows;
+    /// nil for any other key.
+    private static func offset(of key: Key, height: Int) -> Int? {
+        switch key {
+        case .down, .character("j"): 1
+        case .up, .character("k"): -1
+        case .pageDown, .character(" "), .control("f"): height
+        case .pageUp, .character("b"), .control("b"): -height
+        case .control("d"): max(1, height / 2)
+        case .control("u"): -max(1, height / 2)
+        case .wheelDown: 3
+        case .wheelUp: -3
+        default: nil
+        }
+    }
+
     /// How many rows of a list fit on the screen.
     static func rowsInView(_ list: BrowseList, _ state: BrowseState) -> Int {
         max(1, state.listHeight / list.rowHeight)
@@ -423,47 +436,41 @@ enum BrowseModel {
 
     private static func listKey(_ list: inout BrowseList, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
         let height = rowsInView(list, state)
-        switch key {
-        case .down, .character("j"): list.selected += 1
-        case .up, .character("k"): list.selected -= 1
-        case .pageDown, .character(" "), .control("f"): list.selected += height
-        case .pageUp, .character("b"), .control("b"): list.selected -= height
-        case .control("d"): list.selected += max(1, height / 2)
-        case .control("u"): list.selected -= max(1, height / 2)
-        case .wheelDown: list.selected += 3
-        case .wheelUp: list.selected -= 3
-        case let .click(row, _):
-            guard row / list.rowHeight < height, list.top + row / list.rowHeight < list.count else { return [] }
-            list.selected = list.top + row / list.rowHeight
-        case let .doubleClick(row, _):
-            guard row / list.rowHeight < height, list.top + row / list.rowHeight < list.count else { return [] }
-            list.selected = list.top + row / list.rowHeight
-            return listKey(&list, .enter, state: &state)
-        case .home, .character("g"): list.selected = 0
-        case .end, .character("G"): list.selected = list.count - 1
-        case .enter, .right, .character("l"):
-            guard let ref = list.ref(at: list.selected) else { return [] }
-            state.screens.append(.detail(BrowseDetail(ref: ref, lines: [], isFavorite: list.selectedRow?.isFavorite ?? false)))
-            return [.showDetail(ref, width: state.columns)]
-        case .character("f"):
-            guard let row = list.selectedRow else { return [] }
-            if list.listing.isPaged {
-                list.window.rows[list.selected]?.isFavorite.toggle()
-            } else {
-                list.rows[list.selected].isFavorite.toggle()
-            }
-            return [.toggleFavorite(row.ref)]
-        case .character("o"):
-            return list.ref(at: list.selected).map { [.open($0)] } ?? []
-        case .character("r"):
-            if state.freshness == .offline {
-                state.message = "--offline: the cache only, nothing is fetched"
+        if let moved = offset(of: key, height: height) { list.selected += moved } else {
+            switch key {
+            case let .click(row, _):
+                guard row / list.rowHeight < height, list.top + row / list.rowHeight < list.count else { return [] }
+                list.selected = list.top + row / list.rowHeight
+            case let .doubleClick(row, _):
+                guard row / list.rowHeight < height, list.top + row / list.rowHeight < list.count else { return [] }
+                list.selected = list.top + row / list.rowHeight
+                return listKey(&list, .enter, state: &state)
+            case .home, .character("g"): list.selected = 0
+            case .end, .character("G"): list.selected = list.count - 1
+            case .enter, .right, .character("l"):
+                guard let ref = list.ref(at: list.selected) else { return [] }
+                state.screens.append(.detail(BrowseDetail(ref: ref, lines: [], isFavorite: list.selectedRow?.isFavorite ?? false)))
+                return [.showDetail(ref, width: state.columns)]
+            case .character("f"):
+                guard let row = list.selectedRow else { return [] }
+                if list.listing.isPaged {
+                    list.window.rows[list.selected]?.isFavorite.toggle()
+                } else {
+                    list.rows[list.selected].isFavorite.toggle()
+                }
+                return [.toggleFavorite(row.ref)]
+            case .character("o"):
+                return list.ref(at: list.selected).map { [.open($0)] } ?? []
+            case .character("r"):
+                if state.freshness == .offline {
+                    state.message = "--offline: the cache only, nothing is fetched"
+                    return []
+                }
+                state.freshness = .refreshing
+                return [.refresh(list.listing)]
+            default:
                 return []
             }
-            state.freshness = .refreshing
-            return [.refresh(list.listing)]
-        default:
-            return []
         }
         list.selected = max(0, min(list.selected, list.count - 1))
         keepVisible(&list, height: height)
@@ -473,26 +480,20 @@ enum BrowseModel {
     private static func detailKey(_ detail: inout BrowseDetail, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
         let height = state.listHeight
         detail.followsEnd = key == .end || key == .character("G")
-        switch key {
-        case .down, .character("j"): detail.top += 1
-        case .up, .character("k"): detail.top -= 1
-        case .pageDown, .character(" "), .control("f"): detail.top += height
-        case .pageUp, .character("b"), .control("b"): detail.top -= height
-        case .control("d"): detail.top += max(1, height / 2)
-        case .control("u"): detail.top -= max(1, height / 2)
-        case .wheelDown: detail.top += 3
-        case .wheelUp: detail.top -= 3
-        case .home, .character("g"): detail.top = 0
-        case .end, .character("G"): detail.top = detail.shownLines.count - height
-        case .character("f"):
-            detail.isFavorite.toggle()
-            return [.toggleFavorite(detail.ref)]
-        case .character("o"):
-            return [.open(detail.ref)]
-        case .character("n"), .character("p"):
-            return step(&detail, by: key == .character("n") ? 1 : -1, state: &state)
-        default:
-            return []
+        if let moved = offset(of: key, height: height) { detail.top += moved } else {
+            switch key {
+            case .home, .character("g"): detail.top = 0
+            case .end, .character("G"): detail.top = detail.shownLines.count - height
+            case .character("f"):
+                detail.isFavorite.toggle()
+                return [.toggleFavorite(detail.ref)]
+            case .character("o"):
+                return [.open(detail.ref)]
+            case .character("n"), .character("p"):
+                return step(&detail, by: key == .character("n") ? 1 : -1, state: &state)
+            default:
+                return []
+            }
         }
         detail.top = max(0, min(detail.top, detail.shownLines.count - height))
         return []
