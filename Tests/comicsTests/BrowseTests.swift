@@ -198,6 +198,22 @@ final class BrowseTests: EndToEndTestCase {
         try quit(session)
     }
 
+    /// Esc and a key typed within milliseconds are both keys; the end of
+    /// a books query is the end of its results, not an error.
+    func testEscThenAKeyAndTheEndOfABooksQuery() throws {
+        let session = try browse()
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "xkcd 200: Bill Nye"))
+        try session.send("\u{1B}j")
+        XCTAssertTrue(try session.wait(for: " xkcd · 2 of 200"), "back, then down: \(session.screen.last ?? "")")
+        try session.send("s")
+        XCTAssertTrue(try session.wait(for: "Moby Dick"))
+        try session.send("G")
+        XCTAssertTrue(try session.wait(for: "64 of 64 · end of results"), session.screen.last ?? "")
+        XCTAssertFalse(session.screen.last?.contains("failed") ?? true)
+        try quit(session)
+    }
+
     /// `r` keeps the place: the selection, the scroll and the rows.
     func testRefreshKeepsThePlace() throws {
         let session = try browse()
