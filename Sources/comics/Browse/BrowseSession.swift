@@ -125,7 +125,7 @@ final class BrowseSession {
                 }
             }
         }
-        if window != list.window || count != list.window.count {
+        if window != list.window {
             apply(.windowRead(list.listing, window))
             // Rows looked at are used, as `list` counts them, for cleanup's max-items.
             cache.noteUse(of: shown)
