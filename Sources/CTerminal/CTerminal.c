@@ -30,6 +30,7 @@
     X(int, wrefresh, (WINDOW *window)) \
     X(int, clearok, (WINDOW *window, bool flag)) \
     X(int, endwin, (void)) \
+    X(void, delscreen, (SCREEN *screen)) \
     X(bool, isendwin, (void)) \
     X(int, resizeterm, (int rows, int columns)) \
     X(int, getmaxy, (const WINDOW *window)) \
@@ -152,6 +153,14 @@ int comics_terminal_open(char *error, size_t error_size) {
     screen = ncurses.call_newterm(NULL, stdout, stdin);
     if (!screen) {
         snprintf(error, error_size, "the terminal type (TERM) is unknown to terminfo");
+        return -1;
+    }
+    char *cursor_address = ncurses.call_tigetstr("cup");
+    if (!cursor_address || cursor_address == (char *)-1) {
+        ncurses.call_endwin();
+        ncurses.call_delscreen(screen);
+        screen = NULL;
+        snprintf(error, error_size, "browse needs a terminal that can move the cursor (terminfo gives this TERM no cup)");
         return -1;
     }
     leave_sequence_length = 0;

@@ -476,6 +476,17 @@ final class BrowseTests: EndToEndTestCase {
         let dumb = try comics.shell("TERM=dumb script -qec \"$COMICS browse\" /dev/null; echo \"exit $?\"")
         XCTAssertTrue(dumb.stdout.contains("comics: error: browse needs a terminal that can move the cursor; use 'comics list'"), dumb.stdout)
         XCTAssertTrue(dumb.stdout.hasSuffix("exit 2\n"), dumb.stdout)
+
+        // A terminal type whose terminfo has no cursor addressing.
+        let terminfo = comics.home.file("terminfo")
+        let nocup = try comics.shell("""
+            printf 'nocup|a terminal without cursor addressing,\\n\\tam, cols#80, lines#24, bel=^G, cr=\\\\r, cud1=\\\\n,\\n' > nocup.src && \
+            tic -o \(terminfo) nocup.src && \
+            TERMINFO=\(terminfo) TERM=nocup script -qec "$COMICS browse" /dev/null; echo "exit $?"
+            """)
+        XCTAssertTrue(nocup.stdout.contains("comics: error: browse needs a terminal that can move the cursor (terminfo gives this TERM no cup); use 'comics list'"),
+                      nocup.stdout + nocup.stderr)
+        XCTAssertTrue(nocup.stdout.hasSuffix("exit 2\n"), nocup.stdout)
     }
 }
 

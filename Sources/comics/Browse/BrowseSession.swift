@@ -69,7 +69,8 @@ final class BrowseSession {
         try BrowseSignals.install()
         var error = [CChar](repeating: 0, count: 256)
         guard comics_terminal_open(&error, error.count) == 0 else {
-            throw ComicsError.usage(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw ComicsError.usage(
+                String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), hint: "use 'comics list'")
         }
         defer { comics_terminal_close() }
         if !context.arguments.has("no-mouse") { comics_terminal_mouse(1) }
