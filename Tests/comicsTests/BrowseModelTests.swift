@@ -270,10 +270,17 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertTrue(state.isFinished)
     }
 
-    func testSwitchingSourceStartsItsList() {
-        var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
+    func testSwitchingSourceFindsEachWhereItWasLeft() {
+        var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
+        _ = read(&state, cached: 191...200)
+        for _ in 0..<25 { _ = BrowseModel.handle(&state, .key(.down)) }
         XCTAssertEqual(BrowseModel.handle(&state, .key(.character("s"))), [], "the runtime reads the new window")
         XCTAssertEqual(list(state)?.listing, .source(.books))
+        XCTAssertEqual(list(state)?.selected, 0, "books start at their top")
+        _ = BrowseModel.handle(&state, .key(.character("s")))
+        _ = read(&state, cached: 191...200)
+        XCTAssertEqual(list(state)?.selected, 25, "xkcd where it was left")
+        XCTAssertEqual(list(state)?.top, 16)
     }
 
     /// The status line: a failure and its reason, then refreshing, then

@@ -165,6 +165,8 @@ struct BrowseState: Equatable {
     var helpTop = 0
     /// What `s` switches to for books: the last query set, kept across `s`.
     var booksListing = BrowseListing.source(.books)
+    /// Where each listing left by `s` was: its selection and scroll.
+    var places: [BrowseListing: BrowsePlace] = [:]
     var showsHelp = false
     /// A one-line message that replaces the status line until the next key.
     var message: String?
@@ -180,6 +182,12 @@ struct BrowseState: Equatable {
     var listHeight: Int { max(1, rows - 1) }
 
     var visible: BrowseScreen { screens[screens.count - 1] }
+}
+
+/// Where a list was left: its selection and the first row in view.
+struct BrowsePlace: Equatable {
+    let selected: Int
+    let top: Int
 }
 
 /// What happens to browse.
@@ -393,7 +401,11 @@ enum BrowseModel {
         case .character("s"):
             guard case let .list(list) = state.screens[0] else { return [] }
             let next: BrowseListing = list.listing == .source(.xkcd) ? state.booksListing : .source(.xkcd)
-            state.screens = [.list(BrowseList(listing: next))]
+            // Each listing is found again where it was left.
+            state.places[list.listing] = BrowsePlace(selected: list.selected, top: list.top)
+            var shown = BrowseList(listing: next)
+            if let place = state.places[next] { (shown.selected, shown.top) = (place.selected, place.top) }
+            state.screens = [.list(shown)]
             if state.freshness != .offline { state.freshness = .quiet }
             return []
         default:
