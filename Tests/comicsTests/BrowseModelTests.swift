@@ -295,13 +295,22 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(BrowseModel.handle(&state, .key(.character("r"))), [.refresh(.source(.xkcd))])
         XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · refreshing… · ? keys")
         _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: "xkcd.com failed (HTTP 500)", refresh: true, at: now))
-        XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · refresh failed just now: xkcd.com failed (HTTP 500); r retries · ? keys")
+        XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · refresh failed just now: xkcd.com failed (HTTP 500); r retries", "no room left for ? keys")
         XCTAssertEqual(list(state)?.window.rows.count, 30, "the rows stay")
         _ = BrowseModel.handle(&state, .key(.character("r")))
         window.oldest = now
         _ = BrowseModel.handle(&state, .windowRead(.source(.xkcd), window))
         _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: nil, refresh: true, at: now))
         XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · updated just now · ? keys")
+    }
+
+    func testANarrowStatusLineGivesTheReasonTheRoom() {
+        var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
+        _ = read(&state, cached: 191...200)
+        _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: "HTTP 500", refresh: true, at: Date()))
+        XCTAssertEqual(BrowseView.status(state, now: Date()), " xkcd · 1 of 200 · refresh failed just now: HTTP 500; r retries")
+        state.columns = 120
+        XCTAssertTrue(BrowseView.status(state, now: Date()).hasSuffix("; r retries · ? keys"))
     }
 
     func testAnEmptyScreenSaysWhyInItsRows() {

@@ -176,8 +176,9 @@ enum BrowseView {
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
             parts.append(freshness(state.freshness, oldest: nil, now: now))
         }
-        parts.append("? keys")
-        return " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
+        let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
+        // The reminder of `?` gives its room to what is true first.
+        return DisplayWidth.of(line) + 8 <= state.columns ? line + " · ? keys" : line
     }
 
     private static func title(of listing: BrowseListing) -> String {
