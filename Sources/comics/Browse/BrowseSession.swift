@@ -611,8 +611,10 @@ final class BrowseFetcher: @unchecked Sendable {
             work.queue.removeAll { !$0.revalidate && !wanted.contains($0) }
             var added = 0
             for job in wanted.reversed() where !work.queue.contains(job) && !work.running.contains(job) {
+                // The newest is looked at again a minute later too: the catalog
+                // asks upstream only once the list time to live has passed.
                 if let last = work.finished[job],
-                   now.timeIntervalSince(last.at) < (job.chunk == nil ? .infinity : last.failed ? Self.quietAfterFailure : Self.quietAfterFill) {
+                   now.timeIntervalSince(last.at) < (last.failed ? Self.quietAfterFailure : Self.quietAfterFill) {
                     continue
                 }
                 work.queue.insert(job, at: 0)
