@@ -199,12 +199,18 @@ final class BrowseModelTests: XCTestCase {
     func testTheHelpScrollsWhenItDoesNotFit() {
         var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("?")))
-        let first = BrowseView.frame(state, now: Date())
-        _ = BrowseModel.handle(&state, .key(.character(" ")))
-        let second = BrowseView.frame(state, now: Date())
+        var frames = [BrowseView.frame(state, now: Date())]
+        for _ in 0..<6 {
+            _ = BrowseModel.handle(&state, .key(.character(" ")))
+            frames.append(BrowseView.frame(state, now: Date()))
+        }
         XCTAssertTrue(state.showsHelp, "a moving key scrolls the help")
-        XCTAssertNotEqual(first.map(\.text), second.map(\.text))
-        XCTAssertTrue(second.contains { $0.text.contains("quit from anywhere") }, "the last key is reached")
+        XCTAssertNotEqual(frames[0].map(\.text), frames[1].map(\.text))
+        let shown = frames.flatMap { $0.dropLast() }
+        XCTAssertTrue(frames.last?.contains { $0.text.contains("quit from anywhere") } == true, "the last key is reached")
+        XCTAssertFalse(shown.contains { $0.text.trimmingCharacters(in: .whitespaces).hasSuffix("…") }, "descriptions wrap, none is cut")
+        XCTAssertTrue(shown.contains { $0.text.hasPrefix("                      ") && !$0.text.trimmingCharacters(in: .whitespaces).isEmpty },
+                      "a description's next line under its column")
         _ = BrowseModel.handle(&state, .key(.character("x")))
         XCTAssertFalse(state.showsHelp)
     }

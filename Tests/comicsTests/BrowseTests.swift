@@ -365,7 +365,7 @@ final class BrowseTests: EndToEndTestCase {
     func testHelpListsTheKeys() throws {
         let session = try browse()
         try session.send("?")
-        XCTAssertTrue(try session.wait(for: "any other key closes this"))
+        XCTAssertTrue(try session.wait(for: "Keys (j k Space scroll, others close)"))
         XCTAssertTrue(session.screen.contains { $0.contains("f") && $0.contains("favourite or unfavourite the item") })
         try session.send(" ")
         XCTAssertTrue(try session.wait(for: "quit from anywhere"), "Space scrolls a help that does not fit")
@@ -426,7 +426,7 @@ final class BrowseTests: EndToEndTestCase {
         try session.send("j")
         XCTAssertTrue(try session.wait(for: "2 of 200"), "answered while the refresh hangs")
         try session.send("?")
-        XCTAssertTrue(try session.wait(for: "any other key closes this"))
+        XCTAssertTrue(try session.wait(for: "Keys (j k Space scroll, others close)"))
         try session.send("xq")
         XCTAssertNotNil(try session.finish())
         try server.control(.object([("fault", .null)]))

@@ -255,7 +255,7 @@ enum BrowseModel {
             state.message = nil
             if state.showsHelp {
                 // Moving keys scroll a help that does not fit; any other closes it.
-                let lines = BrowseKeys.table.count + 2
+                let lines = BrowseView.help(columns: state.columns).count
                 if let offset = offset(of: key, height: state.listHeight) {
                     state.helpTop += offset
                 } else {

@@ -21,7 +21,7 @@ enum BrowseView {
         case let .list(list): lines = rows(list, height: height, columns: state.columns, freshness: state.freshness)
         case let .detail(detail): lines = detailLines(detail, height: height)
         }
-        if state.showsHelp { lines = Array(help(columns: state.columns, height: height).dropFirst(state.helpTop)) }
+        if state.showsHelp { lines = Array(help(columns: state.columns).dropFirst(state.helpTop)) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
         lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style, colors: $0.colors) }
         return lines + [BrowseLine(text: fit(status(state, now: now), state.columns), style: .status)]
@@ -144,10 +144,17 @@ enum BrowseView {
         return lines + (line.isEmpty ? [] : [line])
     }
 
-    private static func help(columns: Int, height: Int) -> [BrowseLine] {
+    /// The keys table, each description wrapped in its column.
+    static func help(columns: Int) -> [BrowseLine] {
         let keyWidth = BrowseKeys.table.map { DisplayWidth.of($0.keys) }.max() ?? 0
-        return [BrowseLine(text: "  Keys (j k Space scroll; any other key closes this)", style: .heading), BrowseLine(text: "")]
-            + BrowseKeys.table.map { BrowseLine(text: "  " + DisplayWidth.pad($0.keys, to: keyWidth) + "   " + $0.action) }
+        let indent = 2 + keyWidth + 3
+        return [BrowseLine(text: "  Keys (j k Space scroll, others close)", style: .heading), BrowseLine(text: "")]
+            + BrowseKeys.table.flatMap { entry in
+                wrapped(entry.action, width: max(10, columns - indent)).enumerated().map { index, line in
+                    let keys = index == 0 ? DisplayWidth.pad(entry.keys, to: keyWidth) : String(repeating: " ", count: keyWidth)
+                    return BrowseLine(text: "  " + keys + "   " + line)
+                }
+            }
     }
 
     /// Source and query, position, freshness; or the prompt, or a message.
