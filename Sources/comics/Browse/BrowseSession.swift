@@ -87,6 +87,13 @@ final class BrowseSession {
                 if signal == SIGINT, state.prompt != nil {
                     // Ctrl-C in a prompt cancels the prompt, not browse.
                     state.prompt = nil
+                } else if signal == SIGTSTP {
+                    comics_terminal_close()
+                    BrowseSignals.stopUntilContinued()
+                    comics_terminal_reopen()
+                    graphicsPlacement = graphicsPlacement.map { ($0.ref, -1, $0.graphics) }
+                    // The terminal may have changed size while browse was stopped.
+                    resize()
                 } else {
                     guard signal == SIGWINCH else { endBy(signal) }
                     resize()
