@@ -13,6 +13,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // Texts are stored compressed (zlib1g-dev).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // libcurl's headers at build time (libcurl4-openssl-dev); the library
         // itself is loaded at run time, only when the network is needed.
         .target(
@@ -36,7 +42,7 @@ let package = Package(
         .target(name: "CProcess"),
         .target(
             name: "ComicsKit",
-            dependencies: ["CSQLite", "CCurl", "CProcess"]
+            dependencies: ["CSQLite", "CCurl", "CProcess", "CZlib"]
         ),
         .executableTarget(
             name: "comics",

@@ -74,7 +74,7 @@ def fresh_state():
     return {"latest": 200, "comics": {}, "books": {}, "next": {}, "images": {}, "fault": None, "count": None,
             "retry_after": "0", "delay": 0, "book_count": None, "bloat": 0,
             "hits": {}, "requests": [], "total": 0, "agents": [], "in_flight": 0, "most_in_flight": 0,
-            "connections": 0, "proxied": []}
+            "connections": 0, "proxied": [], "texts": {}}
 
 
 STATE = fresh_state()
@@ -96,13 +96,26 @@ FIXTURE_BOOKS = load_books()
 def load_detail_books():
     """Books the real server answered by id (book-detail-*.json), in no listing."""
     books = {}
-    folder = os.path.join(HERE, "gutendex")
-    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
-        if name.startswith("book-detail-") and name.endswith(".json"):
-            with open(os.path.join(folder, name), "rb") as handle:
-                book = json.load(handle)
-            books[book["id"]] = book
+    for folder, prefix in ((os.path.join(HERE, "gutendex"), "book-detail-"), (os.path.join(HERE, "gutenberg"), "gutendex-book-")):
+        for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if name.startswith(prefix) and name.endswith(".json"):
+                with open(os.path.join(folder, name), "rb") as handle:
+                    book = json.load(handle)
+                books[book["id"]] = book
     return books
+
+
+def text_file(number):
+    """A book's text: one posted as {"texts": {"N": "hex"}}, else the fixture pgN.txt."""
+    with STATE_LOCK:
+        posted = STATE["texts"].get(str(number))
+    if posted is not None:
+        return bytes.fromhex(posted)
+    path = os.path.join(HERE, "gutenberg", "pg%d.txt" % number)
+    if os.path.isfile(path):
+        with open(path, "rb") as handle:
+            return handle.read()
+    return None
 
 
 DETAIL_BOOKS = load_detail_books()
@@ -174,6 +187,7 @@ class Handler(BaseHTTPRequestHandler):
             STATE["books"].update(command.get("books", {}))
             STATE["next"].update(command.get("next", {}))
             STATE["images"].update({name: bytes.fromhex(data) for name, data in command.get("images", {}).items()})
+            STATE["texts"].update(command.get("texts", {}))
             if "fault" in command:
                 STATE["fault"] = command["fault"]
                 STATE["count"] = command.get("count")
@@ -258,6 +272,8 @@ class Handler(BaseHTTPRequestHandler):
                 pass
             return
         parts = [part for part in path.split("/") if part]
+        if parts and parts[0] in ("ebooks", "cache", "files"):
+            return self.serve_text(parts, fault)
         if parts and parts[0] == "books":
             return self.serve_books(path, parts, fault)
         if len(parts) == 2 and parts[0] == "images":
@@ -297,6 +313,21 @@ class Handler(BaseHTTPRequestHandler):
             body = body[: len(body) // 2]
         types = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif"}
         self.send_body(200, body, types.get(name.rsplit(".", 1)[-1], "application/octet-stream"))
+
+    def serve_text(self, parts, fault):
+        """gutenberg.org's layout: /ebooks/N.txt.utf-8 redirects to
+        /cache/epub/N/pgN.txt; older records name /files/N/N-8.txt."""
+        if len(parts) == 2 and parts[0] == "ebooks" and parts[1].endswith(".txt.utf-8"):
+            number = parts[1][: -len(".txt.utf-8")]
+            if number.isdigit():
+                return self.send_body(302, b"", "text/html", [("Location", "/cache/epub/%s/pg%s.txt" % (number, number))])
+        number = parts[2] if len(parts) == 4 and parts[:2] == ["cache", "epub"] else parts[1] if len(parts) == 3 else ""
+        body = text_file(int(number)) if number.isdigit() else None
+        if body is None:
+            return self.send_body(404, b"<html>404 Not Found</html>", "text/html")
+        if fault == "truncated":
+            body = body[: len(body) // 2]
+        self.send_body(200, body, "text/plain; charset=utf-8")
 
     def serve_books(self, path, parts, fault):
         query = self.path[len(path) + 1:] if "?" in self.path else ""

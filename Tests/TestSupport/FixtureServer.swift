@@ -151,6 +151,11 @@ public enum Fixtures {
         Array(try Data(contentsOf: URL(fileURLWithPath: path("images/\(name)"))))
     }
 
+    /// A real Project Gutenberg file (gutenberg/NAME), byte for byte.
+    public static func gutenberg(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: path("gutenberg/\(name)"))))
+    }
+
     public static func gutendex(_ name: String) throws -> [UInt8] {
         Array(try Data(contentsOf: URL(fileURLWithPath: path("gutendex/\(name)"))))
     }

@@ -54,7 +54,7 @@ public enum FavoriteChange: Sendable {
 
 /// The cache as the use cases need it. The SQLite store implements it; the
 /// domain never sees SQL.
-public protocol CacheStore: AnyObject {
+public protocol CacheStore: TextStore {
     /// A number that changes when another connection commits a change
     /// (SQLite's `PRAGMA data_version`): how a screen learns, without
     /// reading everything again, that a sync or another `comics` wrote.

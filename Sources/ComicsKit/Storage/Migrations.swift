@@ -196,6 +196,45 @@ enum Migrations {
         Migration(name: "favorites-remember-not-found", sql: """
             ALTER TABLE favorites ADD COLUMN not_found_at REAL;
             """),
+        Migration(name: "texts", sql: """
+            CREATE TABLE texts (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                url TEXT NOT NULL,
+                encoding TEXT NOT NULL,
+                rules_version INTEGER NOT NULL,
+                fetched_at REAL NOT NULL,
+                read_at REAL,
+                original_bytes INTEGER NOT NULL,
+                body_bytes INTEGER NOT NULL,
+                word_count INTEGER NOT NULL,
+                section_count INTEGER NOT NULL,
+                body BLOB NOT NULL,
+                PRIMARY KEY (source, id)
+            );
+            CREATE TABLE text_sections (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                number INTEGER NOT NULL,
+                level INTEGER NOT NULL,
+                title TEXT NOT NULL,
+                first_block INTEGER NOT NULL,
+                start_word INTEGER NOT NULL,
+                words INTEGER NOT NULL,
+                PRIMARY KEY (source, id, number)
+            ) WITHOUT ROWID;
+            CREATE TABLE reading_positions (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                block INTEGER NOT NULL,
+                block_offset INTEGER NOT NULL,
+                anchor TEXT NOT NULL,
+                percent REAL NOT NULL,
+                section INTEGER,
+                at REAL NOT NULL,
+                PRIMARY KEY (source, id)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -301,6 +340,7 @@ enum Migrations {
         "8e0bc4122a5d62c730904205eff2f3e71f4b537e6cea4cc95b9cd4d3b0136663",
         "61d650898d708059214c2cbff234c31e96691ec26681a9dd7f3a558f821913dd",
         "278ad9a7fb0d7fa017fda8c829de2cf7ee489bb1ceb0044dc6612dcb59e32a2d",
+        "d6cbd71efe4a951773a1db350fbd1987230616ba662c27ebde20a473d4c276af",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

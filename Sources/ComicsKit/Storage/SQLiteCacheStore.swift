@@ -181,7 +181,7 @@ public final class SQLiteCacheStore: CacheStore {
     }
 
     /// Turns SQLite failures into user-facing errors.
-    private func guarded<T>(_ body: () throws -> T) throws -> T {
+    func guarded<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SQLiteError {

@@ -10,6 +10,7 @@ enum SQLiteValue: Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob([UInt8])
 }
 
 /// A failed SQLite call: the result code, SQLite's message and the SQL that
@@ -150,6 +151,10 @@ final class SQLiteStatement {
             case let .integer(number): sqlite3_bind_int64(statement, index, number)
             case let .real(number): sqlite3_bind_double(statement, index, number)
             case let .text(text): sqlite3_bind_text(statement, index, text, -1, comics_sqlite_transient())
+            case let .blob(bytes):
+                bytes.withUnsafeBytes { buffer in
+                    sqlite3_bind_blob64(statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), sqlite3_uint64(buffer.count), comics_sqlite_transient())
+                }
             }
             guard code == SQLITE_OK else { throw failure(code) }
         }
@@ -188,6 +193,12 @@ final class SQLiteStatement {
 
     func real(at index: Int32) -> Double { sqlite3_column_double(statement, index) }
 
+    func blob(at index: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(statement, index))
+        guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+    }
+
     func text(at index: Int32) -> String? { column(index).text }
 
     /// A number, or nil for NULL.
@@ -198,6 +209,7 @@ final class SQLiteStatement {
         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))
         case SQLITE_FLOAT: .real(sqlite3_column_double(statement, index))
         case SQLITE_NULL: .null
+        case SQLITE_BLOB: .blob(blob(at: index))
         default: .text(sqlite3_column_text(statement, index).map { String(cString: $0) } ?? "")
         }
     }
@@ -226,6 +238,11 @@ extension SQLiteValue {
 
     var text: String? {
         if case let .text(value) = self { return value }
+        return nil
+    }
+
+    var bytes: [UInt8]? {
+        if case let .blob(value) = self { return value }
         return nil
     }
 

@@ -10,6 +10,7 @@ public final class Catalog {
     let policy: CachePolicy
     public let mode: NetworkMode
     let images: ItemImages?
+    let texts: GutenbergTexts?
 
     /// Warnings for stderr gathered while serving the command, such as
     /// stale data served because the network failed.
@@ -20,11 +21,12 @@ public final class Catalog {
     public var log: ((String) -> Void)?
 
     public init(
-        store: CacheStore, sources: [ItemSource], images: ItemImages? = nil, clock: WallClock = .system,
-        policy: CachePolicy = .standard, mode: NetworkMode = .cacheFirst
+        store: CacheStore, sources: [ItemSource], images: ItemImages? = nil, texts: GutenbergTexts? = nil,
+        clock: WallClock = .system, policy: CachePolicy = .standard, mode: NetworkMode = .cacheFirst
     ) {
         self.store = store
         self.images = images
+        self.texts = texts
         self.sources = Dictionary(uniqueKeysWithValues: sources.map { ($0.name, $0) })
         self.clock = clock
         self.policy = policy

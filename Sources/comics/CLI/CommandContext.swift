@@ -22,6 +22,8 @@ final class CommandContext {
     let concurrency: Int?
     private let xkcdURL: String
     private let gutendexURL: String
+    /// `COMICS_GUTENBERG_URL`: a mirror that takes gutenberg.org's place for texts.
+    private let gutenbergMirror: URLOrigin?
     private var openedCatalog: Catalog?
     /// Says what the network does: each request under -v, and a note on a
     /// terminal when an answer is slow.
@@ -55,6 +57,8 @@ final class CommandContext {
         xkcdURL = try Self.baseURL(environment["COMICS_XKCD_URL"], default: "https://xkcd.com", variable: "COMICS_XKCD_URL")
         gutendexURL = try Self.baseURL(
             environment["COMICS_GUTENDEX_URL"], default: "https://gutendex.com", variable: "COMICS_GUTENDEX_URL")
+        gutenbergMirror = URLOrigin(try Self.baseURL(
+            environment["COMICS_GUTENBERG_URL"], default: "https://www.gutenberg.org", variable: "COMICS_GUTENBERG_URL"))
     }
 
     /// The catalog over the database, opened (and migrated) on first use.
@@ -81,7 +85,10 @@ final class CommandContext {
             GutendexSource(baseURL: gutendexURL, http: http),
         ]
         let images = ItemImages(cache: FileImageCache(directory: imagesDirectory), http: http)
-        return Catalog(store: store, sources: sources, images: images, mode: mode)
+        let texts = GutenbergTexts(
+            http: CurlHTTPClient(settings: GutenbergTexts.httpSettings, observer: reportsNetwork ? reporter : nil),
+            mirror: gutenbergMirror)
+        return Catalog(store: store, sources: sources, images: images, texts: texts, mode: mode)
     }
 
     /// Each database keeps its pictures in its own folder beside it
@@ -174,6 +181,25 @@ final class CommandContext {
             note("\(text) is \(source.rawValue):\(text); the last listing was of \(last.rawValue): write \(last.rawValue):\(text) for that")
         }
         return reference
+    }
+
+    /// A book, for the commands that read texts: a bare number is a book
+    /// there (`comics read 1342`), whatever the default source.
+    func bookReference(_ text: String) throws -> ItemRef {
+        let reference = try ItemReference.parse(text, defaultSource: .books)
+        guard case let .item(ref) = reference else {
+            throw ComicsError.usage("\(MessageText.quoted(text)) names no one book", hint: "give a book id, such as 1342 or books:1342")
+        }
+        return ref
+    }
+
+    /// A positive whole number given to an option, or nil without it.
+    func wholeNumber(_ option: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = arguments.value(option) else { return nil }
+        guard let number = Int(text), range.contains(number) else {
+            throw ComicsError.usage("--\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(MessageText.quoted(text))")
+        }
+        return number
     }
 
     /// The one positional argument, such as `REF`.

@@ -120,6 +120,9 @@ enum CommandTable {
         "browse": ["source"],
         "open": ["source", "refresh"],
         "rebuild": [],
+        "get": ["format"],
+        "read": ["format"],
+        "toc": ["format"],
         "config": ["format"], "config list": ["format"], "config get": ["format"], "config set": ["format"],
         "config unset": ["format"],
     ]
@@ -151,6 +154,9 @@ enum CommandTable {
         HelpRow(name: "XDG_DATA_HOME", text: "where the database lives by default"),
         HelpRow(name: "HTTPS_PROXY, NO_PROXY", text: "proxies, as curl reads them"),
     ]
+
+    static let bookReference = ArgumentSpec(
+        name: "REF", help: "a book: its number (1342; a bare number is a book here), books:1342, or its pasted address")
 
     static let itemReference = ArgumentSpec(
         name: "REF",
@@ -224,6 +230,27 @@ enum CommandTable {
                     "comics show 353", "comics show latest --format json", "comics show books:1342",
                     "comics show 353 --image-format symbols",
                 ]),
+            CommandSpec(
+                name: "get", abstract: "download books' texts into the cache for reading offline (one at a time)",
+                arguments: [ArgumentSpec(name: "REF", help: "books: numbers (1342; a bare number is a book here), books:1342, or pasted addresses", isOptional: true)],
+                options: [OptionSpec("favorites", "get the text of every favourite book too")],
+                examples: ["comics get 1342", "comics get books:2600 books:11", "comics get --favorites --quiet   # from cron"]),
+            CommandSpec(
+                name: "read", abstract: "print a book's text without its header and licence, reflowed, from where reading stopped",
+                arguments: [bookReference],
+                options: [
+                    OptionSpec("width", value: "N", "reflow paragraphs to N columns (default: the terminal's width up to 80; 80 off a terminal)"),
+                    OptionSpec("section", value: "N", "print section N only (numbers as 'comics toc' shows them)"),
+                    OptionSpec("from-start", "start at the beginning, not where reading stopped"),
+                ],
+                examples: [
+                    "comics read 1342", "comics read 2600 --section 200", "comics read 11 --width 60 --from-start | less",
+                    "comics read 1342 -f json | jq '.[1].title'",
+                ]),
+            CommandSpec(
+                name: "toc", abstract: "list a book's sections: number, title (indented by level), where it begins, its words",
+                arguments: [bookReference],
+                examples: ["comics toc 2600", "comics toc 1342 -f json | jq length"]),
             CommandSpec(
                 name: "sync",
                 abstract: "mirror the xkcd archive (or a books query, or the favourite books) into the cache; resumable",

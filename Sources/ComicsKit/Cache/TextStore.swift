@@ -1,0 +1,88 @@
+import FoundationEssentials
+
+/// What the cache knows of a downloaded text without reading it.
+public struct TextInfo: Equatable, Sendable {
+    public var ref: ItemRef
+    /// The URL of the record's format it was downloaded from.
+    public var url: String
+    public var encoding: String
+    public var fetchedAt: Date
+    /// When `read` last showed it; nil if never.
+    public var readAt: Date?
+    /// The file's size as downloaded, and what the cache spends on it.
+    public var originalBytes: Int
+    public var storedBytes: Int
+    public var sectionCount: Int
+    public var wordCount: Int
+
+    public init(
+        ref: ItemRef, url: String, encoding: String, fetchedAt: Date, readAt: Date? = nil, originalBytes: Int,
+        storedBytes: Int = 0, sectionCount: Int, wordCount: Int
+    ) {
+        self.ref = ref
+        self.url = url
+        self.encoding = encoding
+        self.fetchedAt = fetchedAt
+        self.readAt = readAt
+        self.originalBytes = originalBytes
+        self.storedBytes = storedBytes
+        self.sectionCount = sectionCount
+        self.wordCount = wordCount
+    }
+}
+
+/// One line of a text's table of contents, with what `toc` shows of it.
+public struct OutlineEntry: Equatable, Sendable {
+    /// 1-based, in reading order: what `--section` takes.
+    public var number: Int
+    public var section: TextSection
+    /// Words before the section begins, and in it (nested ones included).
+    public var startWord: Int
+    public var words: Int
+
+    public init(number: Int, section: TextSection, startWord: Int, words: Int) {
+        self.number = number
+        self.section = section
+        self.startWord = startWord
+        self.words = words
+    }
+}
+
+/// Where a person stopped in a book, kept apart from the text: it outlives
+/// the text's removal and survives a new edition (`anchor` finds the same
+/// paragraph in it).
+public struct ReadingPosition: Equatable, Sendable {
+    public var position: TextPosition
+    /// The first words of the block, to find it again in another edition.
+    public var anchor: String
+    /// How far into the book, 0–100, for when the anchor is not found.
+    public var percent: Double
+    /// The 1-based section it is in, if any.
+    public var section: Int?
+    public var at: Date
+
+    public init(position: TextPosition, anchor: String, percent: Double, section: Int?, at: Date) {
+        self.position = position
+        self.anchor = anchor
+        self.percent = percent
+        self.section = section
+        self.at = at
+    }
+}
+
+/// The texts part of the cache: books' texts, their outlines, and the
+/// places people stopped reading.
+public protocol TextStore: AnyObject {
+    /// Replaces any earlier text of the book, in one transaction.
+    func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws
+    func textInfo(_ ref: ItemRef) throws -> TextInfo?
+    func textInfos() throws -> [TextInfo]
+    /// The text's blocks and sections; nil when none is downloaded.
+    func textContent(_ ref: ItemRef) throws -> BookContent?
+    func outline(_ ref: ItemRef) throws -> [OutlineEntry]
+    func markRead(_ ref: ItemRef, at date: Date) throws
+    func removeTexts(_ refs: [ItemRef]) throws
+    func readingPosition(_ ref: ItemRef) throws -> ReadingPosition?
+    func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition]
+    func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws
+}

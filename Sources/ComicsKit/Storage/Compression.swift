@@ -1,0 +1,35 @@
+import CZlib
+
+/// zlib's deflate for the texts the cache keeps: a book's text costs about
+/// a third of its size. Inflating is bounded by the size recorded beside
+/// the data, so a damaged or planted row cannot make it allocate more.
+enum Compression {
+    static func deflate(_ bytes: [UInt8]) -> [UInt8] {
+        var capacity = compressBound(uLong(bytes.count))
+        var output = [UInt8](repeating: 0, count: Int(capacity))
+        let code = output.withUnsafeMutableBufferPointer { destination in
+            bytes.withUnsafeBufferPointer { source in
+                compress2(destination.baseAddress, &capacity, source.baseAddress, uLong(source.count), 6)
+            }
+        }
+        precondition(code == Z_OK, "compress2 cannot fail with a buffer of compressBound bytes")
+        output.removeLast(output.count - Int(capacity))
+        return output
+    }
+
+    /// The original bytes, or nil when the data is not what `deflate`
+    /// made of exactly `expectedCount` bytes.
+    static func inflate(_ bytes: [UInt8], expectedCount: Int) -> [UInt8]? {
+        guard expectedCount >= 0, expectedCount <= 256 * 1024 * 1024 else { return nil }
+        var length = uLong(expectedCount)
+        var output = [UInt8](repeating: 0, count: max(1, expectedCount))
+        let code = output.withUnsafeMutableBufferPointer { destination in
+            bytes.withUnsafeBufferPointer { source in
+                uncompress(destination.baseAddress, &length, source.baseAddress, uLong(source.count))
+            }
+        }
+        guard code == Z_OK, Int(length) == expectedCount else { return nil }
+        output.removeLast(output.count - expectedCount)
+        return output
+    }
+}

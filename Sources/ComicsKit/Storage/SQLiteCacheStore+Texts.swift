@@ -1,0 +1,180 @@
+import FoundationEssentials
+
+/// Books' texts: the blocks compressed in one row, the outline in rows of
+/// its own (so `toc` reads no text), positions apart from both.
+extension SQLiteCacheStore: TextStore {
+    /// Between blocks: a record separator, a character no cleaned text holds.
+    private static let blockSeparator: UInt8 = 0x1E
+
+    public func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws {
+        let body = Self.serialized(content.blocks)
+        let compressed = Compression.deflate(body)
+        let ref = info.ref
+        try guarded {
+            try database.writeTransaction {
+                try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
+                try database.run("""
+                    INSERT OR REPLACE INTO texts (source, id, url, encoding, rules_version, fetched_at, read_at,
+                        original_bytes, body_bytes, word_count, section_count, body)
+                    VALUES (?, ?, ?, ?, ?, ?, (SELECT read_at FROM texts WHERE source = ?1 AND id = ?2), ?, ?, ?, ?, ?)
+                    """, Self.key(ref) + [
+                        .text(info.url), .text(info.encoding), .integer(Int64(GutenbergText.rulesVersion)), .date(info.fetchedAt),
+                        .integer(Int64(info.originalBytes)), .integer(Int64(body.count)), .integer(Int64(info.wordCount)),
+                        .integer(Int64(outline.count)), .blob(compressed),
+                    ])
+                let insert = try database.prepare("""
+                    INSERT INTO text_sections (source, id, number, level, title, first_block, start_word, words)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for entry in outline {
+                    try insert.bind(Self.key(ref) + [
+                        .integer(Int64(entry.number)), .integer(Int64(entry.section.level)), .text(entry.section.title),
+                        .integer(Int64(entry.section.firstBlock)), .integer(Int64(entry.startWord)), .integer(Int64(entry.words)),
+                    ])
+                    _ = try insert.allRows()
+                }
+            }
+        }
+    }
+
+    public func textInfo(_ ref: ItemRef) throws -> TextInfo? {
+        try textInfos(where: "source = ? AND id = ?", Self.key(ref)).first
+    }
+
+    public func textInfos() throws -> [TextInfo] {
+        try textInfos(where: "1", [])
+    }
+
+    private func textInfos(where condition: String, _ values: [SQLiteValue]) throws -> [TextInfo] {
+        try guarded {
+            try database.query("""
+                SELECT source, id, url, encoding, fetched_at, read_at, original_bytes, length(body), section_count, word_count
+                FROM texts WHERE \(condition) ORDER BY source, id
+                """, values).compactMap { (row: [SQLiteValue]) -> TextInfo? in
+                guard let source = row[0].text.flatMap(SourceName.init(rawValue:)), let id = row[1].int,
+                      let ref = try? ItemRef(source: source, checking: id)
+                else { return nil }
+                return TextInfo(
+                    ref: ref, url: row[2].text ?? "", encoding: row[3].text ?? "",
+                    fetchedAt: Date(timeIntervalSince1970: row[4].double ?? 0), readAt: row[5].double.map(Date.init(timeIntervalSince1970:)),
+                    originalBytes: row[6].int ?? 0, storedBytes: row[7].int ?? 0, sectionCount: row[8].int ?? 0, wordCount: row[9].int ?? 0)
+            }
+        }
+    }
+
+    public func textContent(_ ref: ItemRef) throws -> BookContent? {
+        let row = try guarded {
+            try database.readTransaction {
+                try database.query("SELECT body, body_bytes FROM texts WHERE source = ? AND id = ?", Self.key(ref)).first
+            }
+        }
+        guard let row else { return nil }
+        guard let compressed = row[0].bytes, let count = row[1].int,
+              let body = Compression.inflate(compressed, expectedCount: count)
+        else {
+            throw ComicsError.database("the text of \(ref) in \(database.path) is damaged; 'comics get \(ref)' downloads it again")
+        }
+        let blocks = Self.blocks(from: body)
+        let sections = try outline(ref).map(\.section).filter { $0.firstBlock < blocks.count }
+        return BookContent(blocks: blocks, sections: sections)
+    }
+
+    public func outline(_ ref: ItemRef) throws -> [OutlineEntry] {
+        try guarded {
+            try database.query("""
+                SELECT number, level, title, first_block, start_word, words FROM text_sections
+                WHERE source = ? AND id = ? ORDER BY number
+                """, Self.key(ref)).map { row in
+                OutlineEntry(
+                    number: row[0].int ?? 0,
+                    section: TextSection(level: max(0, row[1].int ?? 0), title: row[2].text ?? "", firstBlock: max(0, row[3].int ?? 0)),
+                    startWord: row[4].int ?? 0, words: row[5].int ?? 0)
+            }
+        }
+    }
+
+    public func markRead(_ ref: ItemRef, at date: Date) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("UPDATE texts SET read_at = ? WHERE source = ? AND id = ?", [.date(date)] + Self.key(ref))
+            }
+        }
+    }
+
+    public func removeTexts(_ refs: [ItemRef]) throws {
+        guard !refs.isEmpty else { return }
+        try guarded {
+            try database.writeTransaction {
+                for ref in refs {
+                    try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
+                    try database.run("DELETE FROM texts WHERE source = ? AND id = ?", Self.key(ref))
+                }
+            }
+        }
+    }
+
+    public func readingPosition(_ ref: ItemRef) throws -> ReadingPosition? {
+        try readingPositions([ref])[ref]
+    }
+
+    public func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition] {
+        guard !refs.isEmpty else { return [:] }
+        let keys = JSONValue.array(refs.map { .array([.string($0.source.rawValue), .int($0.id)]) })
+        return try guarded {
+            var positions: [ItemRef: ReadingPosition] = [:]
+            for row in try database.query("""
+                SELECT source, id, block, block_offset, anchor, percent, section, at FROM reading_positions
+                WHERE (source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))
+                """, [.text(keys.serialized)]) {
+                guard let source = row[0].text.flatMap(SourceName.init(rawValue:)), let id = row[1].int,
+                      let ref = try? ItemRef(source: source, checking: id)
+                else { continue }
+                positions[ref] = ReadingPosition(
+                    position: TextPosition(block: max(0, row[2].int ?? 0), offset: max(0, row[3].int ?? 0)),
+                    anchor: row[4].text ?? "", percent: min(100, max(0, row[5].double ?? 0)), section: row[6].int,
+                    at: Date(timeIntervalSince1970: row[7].double ?? 0))
+            }
+            return positions
+        }
+    }
+
+    public func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("""
+                    INSERT OR REPLACE INTO reading_positions (source, id, block, block_offset, anchor, percent, section, at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, Self.key(ref) + [
+                        .integer(Int64(position.position.block)), .integer(Int64(position.position.offset)), .text(position.anchor),
+                        .real(position.percent), position.section.map { .integer(Int64($0)) } ?? .null, .date(position.at),
+                    ])
+            }
+        }
+    }
+
+    private static func key(_ ref: ItemRef) -> [SQLiteValue] {
+        [.text(ref.source.rawValue), .integer(Int64(ref.id))]
+    }
+
+    static func serialized(_ blocks: [TextBlock]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(blocks.reduce(0) { $0 + $1.text.utf8.count + 2 })
+        for (index, block) in blocks.enumerated() {
+            if index > 0 { bytes.append(blockSeparator) }
+            bytes.append(contentsOf: String(block.kind.rawValue).utf8)
+            bytes.append(contentsOf: block.text.utf8.lazy.filter { $0 != blockSeparator })
+        }
+        return bytes
+    }
+
+    /// Blocks of an unknown kind (a damaged row) read as prose; the text
+    /// passes the terminal sanitizer again when it is shown.
+    static func blocks(from bytes: [UInt8]) -> [TextBlock] {
+        guard !bytes.isEmpty else { return [] }
+        return bytes.split(separator: blockSeparator, omittingEmptySubsequences: false).map { record in
+            guard let first = record.first else { return TextBlock(.prose, "") }
+            let kind = TextBlock.Kind(rawValue: Character(Unicode.Scalar(first))) ?? .prose
+            return TextBlock(kind, String(decoding: record.dropFirst(), as: UTF8.self))
+        }
+    }
+}

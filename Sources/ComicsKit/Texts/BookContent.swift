@@ -1,0 +1,107 @@
+/// A book's text as comics keeps and shows it: the work alone (no header,
+/// licence or credits), as blocks in reading order, and the sections its
+/// headings open. Positions in it are a block and an offset into that
+/// block's text, so they do not depend on the width it is shown at.
+public struct BookContent: Equatable, Sendable {
+    public var blocks: [TextBlock]
+    public var sections: [TextSection]
+
+    public init(blocks: [TextBlock], sections: [TextSection]) {
+        self.blocks = blocks
+        self.sections = sections
+    }
+
+    public var wordCount: Int { blocks.reduce(0) { $0 + $1.wordCount } }
+
+    /// The blocks of section `index` (0-based) and those nested in it.
+    public func blockRange(ofSection index: Int) -> Range<Int> {
+        let section = sections[index]
+        let next = sections[(index + 1)...].first { $0.level <= section.level }
+        return section.firstBlock..<(next?.firstBlock ?? blocks.count)
+    }
+
+    /// The sections with their numbers, where each begins (in words) and
+    /// how many words each holds, nested sections included.
+    public func outline() -> [OutlineEntry] {
+        var wordsBefore = [Int](repeating: 0, count: blocks.count + 1)
+        for (index, block) in blocks.enumerated() { wordsBefore[index + 1] = wordsBefore[index] + block.wordCount }
+        return sections.indices.map { index in
+            let range = blockRange(ofSection: index)
+            return OutlineEntry(
+                number: index + 1, section: sections[index], startWord: wordsBefore[range.lowerBound],
+                words: wordsBefore[range.upperBound] - wordsBefore[range.lowerBound])
+        }
+    }
+
+    /// The innermost section a block belongs to, if any.
+    public func sectionIndex(containing block: Int) -> Int? {
+        var low = 0, high = sections.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sections[middle].firstBlock <= block { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+}
+
+public struct TextBlock: Equatable, Sendable {
+    public enum Kind: Character, Sendable {
+        /// A paragraph: its lines joined, to be reflowed to any width.
+        case prose = "p"
+        /// Verse, tables, indented blocks: lines kept as they are, with
+        /// their indentation.
+        case lines = "l"
+        /// A heading that opens a section (its lines as in the file).
+        case heading = "h"
+        /// The caption of an `[Illustration: …]` (may be empty).
+        case illustration = "i"
+        /// A note, `[1] …` or `[Footnote …]`, reflowed like prose.
+        case footnote = "f"
+    }
+
+    public var kind: Kind
+    public var text: String
+
+    public init(_ kind: Kind, _ text: String) {
+        self.kind = kind
+        self.text = text
+    }
+
+    public var wordCount: Int {
+        var count = 0
+        var inWord = false
+        for byte in text.utf8 {
+            let isSpace = byte == 0x20 || byte == 0x0A
+            if !isSpace && !inWord { count += 1 }
+            inWord = !isSpace
+        }
+        return count
+    }
+}
+
+public struct TextSection: Equatable, Sendable {
+    /// 0 for the outermost headings (books, acts, or the chapters of a
+    /// book that has nothing above them).
+    public var level: Int
+    public var title: String
+    public var firstBlock: Int
+
+    public init(level: Int, title: String, firstBlock: Int) {
+        self.level = level
+        self.title = title
+        self.firstBlock = firstBlock
+    }
+}
+
+/// Where a person is in a book: a block and a character offset in it.
+public struct TextPosition: Equatable, Sendable {
+    public var block: Int
+    public var offset: Int
+
+    public init(block: Int, offset: Int = 0) {
+        self.block = block
+        self.offset = offset
+    }
+
+    public static let start = TextPosition(block: 0)
+}

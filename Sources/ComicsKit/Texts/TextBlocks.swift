@@ -1,0 +1,177 @@
+/// The work's lines as blocks: paragraphs split at blank lines, each kept
+/// as prose (to be reflowed) or as lines (verse, tables, indented blocks),
+/// illustrations and footnotes told apart. Linear in the text; a block
+/// holds at most `maximumLines` lines of at most `maximumLineLength`
+/// characters, so no file makes one block a whole screen cannot hold.
+enum TextBlocks {
+    static let maximumLines = 400
+    static let maximumLineLength = 2_000
+
+    /// A block with the file's own lines, before headings are decided.
+    struct Paragraph {
+        var kind: TextBlock.Kind
+        var lines: [String]
+        /// For an illustration: the last line of its caption, which some
+        /// editions make the chapter's only heading.
+        var captionLastLine: String?
+    }
+
+    static func paragraphs(of lines: ArraySlice<Substring>) -> [Paragraph] {
+        let proseWidth = typicalWidth(of: lines)
+        var paragraphs: [Paragraph] = []
+        var pending: [String] = []
+        var illustrationDepth = 0
+        func flush() {
+            guard !pending.isEmpty else { return }
+            paragraphs.append(paragraph(of: pending, proseWidth: proseWidth))
+            pending.removeAll(keepingCapacity: true)
+        }
+        for raw in lines {
+            let line = expanded(raw)
+            let blank = line.allSatisfy { $0 == " " }
+            if illustrationDepth > 0 {
+                pending.append(line)
+                illustrationDepth = max(0, illustrationDepth + bracketBalance(line))
+                if illustrationDepth == 0 || pending.count >= maximumLines {
+                    illustrationDepth = 0
+                    flush()
+                }
+                continue
+            }
+            if blank {
+                flush()
+                continue
+            }
+            if pending.isEmpty, line.drop(while: { $0 == " " }).hasPrefix("[Illustration") {
+                illustrationDepth = bracketBalance(line)
+                pending.append(line)
+                if illustrationDepth <= 0 {
+                    illustrationDepth = 0
+                    flush()
+                }
+                continue
+            }
+            pending.append(line)
+            if pending.count >= maximumLines { flush() }
+        }
+        flush()
+        return paragraphs
+    }
+
+    /// Tabs to the next multiple of eight, trailing spaces off, and a line
+    /// no longer than `maximumLineLength`.
+    private static func expanded(_ line: Substring) -> String {
+        var text = line.contains("\t") ? expandingTabs(line) : String(line)
+        while text.last == " " { text.removeLast() }
+        if text.count > maximumLineLength { text = String(text.prefix(maximumLineLength)) }
+        return text
+    }
+
+    private static func expandingTabs(_ line: Substring) -> String {
+        var result = ""
+        var column = 0
+        for character in line {
+            if character == "\t" {
+                let spaces = 8 - column % 8
+                result.append(String(repeating: " ", count: spaces))
+                column += spaces
+            } else {
+                result.append(character)
+                column += 1
+            }
+        }
+        return result
+    }
+
+    private static func bracketBalance(_ line: String) -> Int {
+        var balance = 0
+        for byte in line.utf8 {
+            if byte == UInt8(ascii: "[") { balance += 1 } else if byte == UInt8(ascii: "]") { balance -= 1 }
+        }
+        return balance
+    }
+
+    /// The width the file's prose was wrapped at: most lines of a
+    /// paragraph come close to it, verse stays well short of it.
+    private static func typicalWidth(of lines: ArraySlice<Substring>) -> Int {
+        var counts = [Int](repeating: 0, count: 201)
+        var total = 0
+        for line in lines {
+            let length = min(200, line.utf8.count)
+            if length >= 20 {
+                counts[length] += 1
+                total += 1
+            }
+        }
+        guard total >= 20 else { return 72 }
+        var seen = 0
+        for length in stride(from: 200, through: 20, by: -1) {
+            seen += counts[length]
+            if seen * 10 >= total { return min(length, 100) }
+        }
+        return 72
+    }
+
+    private static func paragraph(of lines: [String], proseWidth: Int) -> Paragraph {
+        let first = lines[0].drop { $0 == " " }
+        if first.hasPrefix("[Illustration") {
+            return Paragraph(kind: .illustration, lines: lines, captionLastLine: captionLastLine(of: lines))
+        }
+        if isFootnoteOpening(first) {
+            return Paragraph(kind: .footnote, lines: lines)
+        }
+        return Paragraph(kind: isProse(lines, proseWidth: proseWidth) ? .prose : .lines, lines: lines)
+    }
+
+    /// Prose: no line indented, and every line but the last reaching near
+    /// the width the file wraps at (verse lines end well before it).
+    private static func isProse(_ lines: [String], proseWidth: Int) -> Bool {
+        if lines.contains(where: { $0.first == " " }) { return false }
+        guard lines.count > 1 else { return true }
+        let shortest = lines.dropLast().map(\.count).min() ?? 0
+        return shortest * 10 >= proseWidth * 6
+    }
+
+    private static func isFootnoteOpening(_ text: Substring) -> Bool {
+        if text.hasPrefix("[Footnote") { return true }
+        guard text.first == "[" else { return false }
+        let inside = text.dropFirst().prefix { $0 != "]" }
+        guard !inside.isEmpty, inside.count <= 4, text.dropFirst(inside.count + 1).first == "]" else { return false }
+        return inside.allSatisfy { $0.isNumber || ("A"..."Z").contains($0) || $0 == "*" }
+    }
+
+    private static func captionLastLine(of lines: [String]) -> String? {
+        guard var last = lines.last(where: { !$0.allSatisfy { $0 == " " } })?.trimmingWhitespace() else { return nil }
+        while last.hasSuffix("]") { last.removeLast() }
+        if last.hasPrefix("[Illustration") { return nil }
+        return last.trimmingWhitespace()
+    }
+
+    /// The text a block keeps: prose and notes as one line of words,
+    /// lines as they are, an illustration's caption without its brackets.
+    static func text(of paragraph: Paragraph) -> String {
+        switch paragraph.kind {
+        case .prose, .footnote:
+            return joinedWords(paragraph.lines)
+        case .lines, .heading:
+            return paragraph.lines.joined(separator: "\n")
+        case .illustration:
+            var caption = joinedWords(paragraph.lines)
+            if caption.hasPrefix("[Illustration") { caption.removeFirst("[Illustration".count) }
+            if caption.hasPrefix(":") { caption.removeFirst() }
+            if caption.hasSuffix("]") { caption.removeLast() }
+            return caption.trimmingWhitespace()
+        }
+    }
+
+    private static func joinedWords(_ lines: [String]) -> String {
+        var result = ""
+        for line in lines {
+            for word in line.split(separator: " ") {
+                if !result.isEmpty { result.append(" ") }
+                result.append(contentsOf: word)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,93 @@
+/// Project Gutenberg's bytes as text. The bytes decide, not the label:
+/// Gutendex calls most UTF-8 files us-ascii, and 1990s files declare one
+/// thing and hold another. A BOM means UTF-8; valid UTF-8 is UTF-8;
+/// otherwise the header's `Character set encoding:` line, else Windows-1252
+/// (which reads ISO-8859-1 the same, except that its C1 range holds the
+/// punctuation such files meant).
+public enum TextDecoding {
+    public enum Encoding: String, Sendable {
+        case utf8 = "UTF-8"
+        case windows1252 = "Windows-1252"
+    }
+
+    /// The text with line breaks as LF, without a BOM, escape sequences or
+    /// control characters other than newline and tab.
+    public static func decode(_ bytes: [UInt8]) -> (text: String, encoding: Encoding) {
+        let (raw, encoding) = characters(of: unifyingLineBreaks(bytes))
+        return (normalized(raw), encoding)
+    }
+
+    private static func characters(of bytes: [UInt8]) -> (String, Encoding) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            return (String(decoding: bytes.dropFirst(3), as: UTF8.self), .utf8)
+        }
+        if let text = String(validating: bytes, as: UTF8.self) {
+            return (text, .utf8)
+        }
+        if declaresUTF8(bytes.prefix(64 * 1024)) {
+            return (String(decoding: bytes, as: UTF8.self), .utf8)
+        }
+        var scalars = String.UnicodeScalarView()
+        scalars.reserveCapacity(bytes.count)
+        for byte in bytes {
+            if byte < 0x80 || byte >= 0xA0 {
+                scalars.append(Unicode.Scalar(byte))
+            } else if let character = Mojibake.windows1252Character[byte] {
+                scalars.append(character)
+            }
+        }
+        return (String(scalars), .windows1252)
+    }
+
+    /// True when the header's "Character set encoding:" line names UTF-8.
+    private static func declaresUTF8(_ header: ArraySlice<UInt8>) -> Bool {
+        let label = Array("character set encoding:".utf8)
+        var index = header.startIndex
+        while index + label.count <= header.endIndex {
+            if header[index..<index + label.count].elementsEqual(label, by: { lowercased($0) == $1 }) {
+                let rest = header[(index + label.count)...].prefix { $0 != 0x0A && $0 != 0x0D }
+                let name = String(decoding: rest, as: UTF8.self).trimmingWhitespace().lowercased()
+                return name == "utf-8" || name == "utf8"
+            }
+            index += 1
+        }
+        return false
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+    }
+
+    /// Line breaks become LF before decoding (CR is one byte in every
+    /// encoding here, never part of a character), then nothing a terminal
+    /// would act on is left; tabs stay for the lines to expand.
+    private static func normalized(_ text: String) -> String {
+        TerminalText.sanitize(text).replacingZeroWidthNoBreakSpaces()
+    }
+
+    static func unifyingLineBreaks(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(0x0D) else { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x0D {
+                result.append(0x0A)
+                if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+            } else {
+                result.append(byte)
+            }
+            index += 1
+        }
+        return result
+    }
+}
+
+private extension String {
+    /// A BOM in the middle of a file (files joined together) is no character.
+    func replacingZeroWidthNoBreakSpaces() -> String {
+        guard unicodeScalars.contains("\u{FEFF}") else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.filter { $0 != "\u{FEFF}" }))
+    }
+}

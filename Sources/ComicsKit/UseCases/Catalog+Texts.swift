@@ -1,0 +1,140 @@
+import FoundationEssentials
+
+/// What `get` did for one book.
+public enum TextDownload: Equatable, Sendable {
+    case downloaded(TextInfo)
+    /// It was in the cache already; nothing was fetched.
+    case alreadyHad(TextInfo)
+
+    public var info: TextInfo {
+        switch self {
+        case let .downloaded(info), let .alreadyHad(info): info
+        }
+    }
+}
+
+/// A book's text as `read` shows it, and where its reader stopped.
+public struct OpenedText: Sendable {
+    public var info: TextInfo
+    public var content: BookContent
+    /// Mapped onto this text: a position saved against another edition
+    /// lands on the same paragraph, or as far into the book.
+    public var position: ReadingPosition?
+}
+
+extension Catalog {
+    /// Downloads a book's text into the cache, unless it is there already.
+    public func getText(_ ref: ItemRef) throws -> TextDownload {
+        try requireText(ref)
+        if let info = try store.textInfo(ref) { return .alreadyHad(info) }
+        return .downloaded(try downloadText(ref))
+    }
+
+    /// The text, cache-first: a downloaded text is used as it is; one that
+    /// is not is downloaded first.
+    public func openText(_ ref: ItemRef) throws -> OpenedText {
+        try requireText(ref)
+        if try store.textInfo(ref) == nil { _ = try downloadText(ref) }
+        guard let info = try store.textInfo(ref), let content = try store.textContent(ref) else {
+            throw ComicsError.notFound("the text of \(ref) is no longer in the cache")
+        }
+        let position = try store.readingPosition(ref).map { Self.mapped($0, onto: content) }
+        return OpenedText(info: info, content: content, position: position)
+    }
+
+    /// The outline alone, without reading the text.
+    public func textOutline(_ ref: ItemRef) throws -> (info: TextInfo, outline: [OutlineEntry]) {
+        try requireText(ref)
+        if try store.textInfo(ref) == nil { _ = try downloadText(ref) }
+        guard let info = try store.textInfo(ref) else { throw ComicsError.notFound("the text of \(ref) is no longer in the cache") }
+        return (info, try store.outline(ref))
+    }
+
+    public func textInfo(_ ref: ItemRef) throws -> TextInfo? {
+        try store.textInfo(ref)
+    }
+
+    public func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition] {
+        try store.readingPositions(refs.filter { $0.source == .books })
+    }
+
+    /// Remembers where a person stopped, and that the book was read now.
+    public func recordReading(_ ref: ItemRef, at position: TextPosition, in content: BookContent) throws {
+        let reading = Self.readingPosition(position, in: content, at: clock.now)
+        try store.setReadingPosition(ref, reading)
+        try store.markRead(ref, at: clock.now)
+    }
+
+    /// A position with what outlives the text: the paragraph's first
+    /// words, how far into the book, and the section.
+    static func readingPosition(_ position: TextPosition, in content: BookContent, at date: Date) -> ReadingPosition {
+        let block = min(max(0, position.block), max(0, content.blocks.count - 1))
+        let text = content.blocks.indices.contains(block) ? content.blocks[block].text : ""
+        let offset = min(max(0, position.offset), text.utf8.count)
+        let total = max(1, content.wordCount)
+        let before = content.blocks.prefix(block).reduce(0) { $0 + $1.wordCount }
+        let percent = min(100, Double(before) * 100 / Double(total))
+        return ReadingPosition(
+            position: TextPosition(block: block, offset: offset), anchor: anchor(of: text), percent: percent,
+            section: content.sectionIndex(containing: block).map { $0 + 1 }, at: date)
+    }
+
+    private static func anchor(of text: String) -> String {
+        String(text.prefix(60))
+    }
+
+    /// The same paragraph when this text has it (where it was, or the
+    /// nearest one that begins the same way), else as far into the book.
+    static func mapped(_ reading: ReadingPosition, onto content: BookContent) -> ReadingPosition {
+        var mapped = reading
+        let blocks = content.blocks
+        let block = reading.position.block
+        if blocks.indices.contains(block), reading.anchor.isEmpty || blocks[block].text.hasPrefix(reading.anchor) {
+            return mapped
+        }
+        let total = max(1, content.wordCount)
+        var wordsBefore = 0
+        var proportional = max(0, blocks.count - 1)
+        for (index, candidate) in blocks.enumerated() {
+            if Double(wordsBefore) * 100 / Double(total) >= reading.percent { proportional = index; break }
+            wordsBefore += candidate.wordCount
+        }
+        let matches = reading.anchor.isEmpty ? [] : blocks.indices.filter { blocks[$0].text.hasPrefix(reading.anchor) }
+        let chosen = matches.min { abs($0 - proportional) < abs($1 - proportional) } ?? proportional
+        mapped.position = TextPosition(block: chosen, offset: matches.isEmpty ? 0 : reading.position.offset)
+        mapped.section = content.sectionIndex(containing: chosen).map { $0 + 1 }
+        return mapped
+    }
+
+    private func requireText(_ ref: ItemRef) throws {
+        guard ref.source == .books else {
+            throw ComicsError.usage("\(ref) is a comic; only books have texts to read", hint: "give a book, such as books:1342")
+        }
+    }
+
+    /// Fetches the record (cache-first), then its plain text, one file.
+    private func downloadText(_ ref: ItemRef) throws -> TextInfo {
+        let record = try show(.item(ref))
+        let formats: [(type: String, url: String)] = {
+            guard case let .object(members)? = record.item["formats"] else { return [] }
+            return members.compactMap { type, url in url.stringValue.map { (type, $0) } }
+        }()
+        guard let url = GutenbergTexts.plainTextURLs(in: formats).first else {
+            let kinds = MessageText.listed(formats.map(\.type))
+            throw ComicsError.notFound("\(ref) has no plain-text edition to read" + (kinds.isEmpty ? "" : "; it has \(kinds)"))
+        }
+        guard mode != .offline else {
+            throw ComicsError.network("the text of \(ref) is not downloaded, and --offline forbids the network")
+        }
+        guard let texts else { throw ComicsError.network("comics cannot download texts here") }
+        log?("downloading the text of \(ref) from \(url)")
+        let bytes = try texts.download(url).get()
+        let (content, encoding) = GutenbergText.content(of: bytes)
+        let outline = content.outline()
+        let info = TextInfo(
+            ref: ref, url: url, encoding: encoding.rawValue, fetchedAt: clock.now, originalBytes: bytes.count,
+            sectionCount: outline.count, wordCount: content.wordCount)
+        try store.saveText(content, outline: outline, info: info)
+        return try store.textInfo(ref) ?? info
+    }
+}

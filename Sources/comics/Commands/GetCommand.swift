@@ -1,0 +1,57 @@
+import ComicsKit
+
+/// `comics get REF...`: books' texts into the cache for offline reading,
+/// one at a time; `--favorites` gets every favourite book's.
+enum GetCommand {
+    static func run(_ context: CommandContext) throws {
+        let catalog = try context.catalog()
+        var refs = try context.arguments.positionals.map(context.bookReference)
+        if context.arguments.has("favorites") {
+            refs += try catalog.favorites(source: .books).map(\.ref)
+        } else if refs.isEmpty {
+            throw ComicsError.usage("'comics get' needs a book (REF) or --favorites", hint: "see 'comics get --help'")
+        }
+        var seen = Set<ItemRef>()
+        refs = refs.filter { seen.insert($0).inserted }
+        var failures: [ComicsError] = []
+        var records: [JSONValue] = []
+        for (index, ref) in refs.enumerated() {
+            if refs.count > 1 { context.progress("getting \(ref) (\(index + 1) of \(refs.count))…") } else { context.progress("getting \(ref)…") }
+            do {
+                let outcome = try catalog.getText(ref)
+                context.endProgress()
+                records.append(record(outcome))
+                switch outcome {
+                case let .alreadyHad(info): context.note("the text of \(ref) is downloaded already (\(ByteCount.describe(info.originalBytes)), \(sectionsPhrase(info.sectionCount))); nothing to do")
+                case let .downloaded(info):
+                    if context.format == .table {
+                        try context.write("got \(ref): \(ByteCount.describe(info.originalBytes)), \(sectionsPhrase(info.sectionCount)), \(info.wordCount) words\n")
+                    }
+                }
+            } catch let error as ComicsError where refs.count > 1 {
+                context.endProgress()
+                context.warn("\(ref): \(error.message)")
+                failures.append(error)
+            }
+        }
+        if context.format != .table {
+            try context.write(Records.render(records, as: context.format, columns: ["ref", "status", "bytes", "sections", "words"]))
+        }
+        if let first = failures.first {
+            throw failures.count == refs.count ? first : ComicsError(first.kind, "\(failures.count) of \(refs.count) texts could not be got")
+        }
+    }
+
+    static func sectionsPhrase(_ count: Int) -> String {
+        count == 1 ? "1 section" : "\(count) sections"
+    }
+
+    private static func record(_ outcome: TextDownload) -> JSONValue {
+        let info = outcome.info
+        let status: String = if case .downloaded = outcome { "downloaded" } else { "already downloaded" }
+        return .object([
+            ("ref", .string(info.ref.description)), ("status", .string(status)), ("bytes", .int(info.originalBytes)),
+            ("sections", .int(info.sectionCount)), ("words", .int(info.wordCount)),
+        ])
+    }
+}

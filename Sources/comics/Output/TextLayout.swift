@@ -1,0 +1,74 @@
+import ComicsKit
+
+/// A book's blocks as lines of a given width: prose and notes reflowed,
+/// verse and indented blocks line by line with their indentation (a line
+/// wider than the column goes on under itself), headings set apart by a
+/// second blank line before them, illustrations marked. On a terminal `_italics_` are drawn
+/// in italics; elsewhere they stay as written. One blank line between blocks.
+struct TextLayout {
+    let width: Int
+    let terminal: Terminal
+
+    /// The default column: the terminal's width up to 80, 80 off one.
+    static func defaultWidth(for terminal: Terminal) -> Int {
+        guard terminal.isTerminal, let width = terminal.width else { return 80 }
+        return max(20, min(80, width))
+    }
+
+    func render(_ blocks: ArraySlice<TextBlock>) -> String {
+        var output = ""
+        for block in blocks {
+            if !output.isEmpty { output += "\n" }
+            for line in lines(of: block) {
+                output += line
+                output += "\n"
+            }
+        }
+        return output
+    }
+
+    func lines(of block: TextBlock) -> [String] {
+        let text = TerminalText.sanitize(block.text)
+        switch block.kind {
+        case .prose, .footnote:
+            return styled(DisplayWidth.wrap(text, width: width))
+        case .illustration:
+            let caption = text.isEmpty ? "[Illustration]" : "[Illustration: \(text)]"
+            return DisplayWidth.wrap(caption, width: width).map(terminal.dim)
+        case .heading:
+            let lines = text.split(separator: "\n").flatMap { DisplayWidth.wrap($0.trimmingWhitespace(), width: width) }
+            return [""] + lines.map(terminal.bold)
+        case .lines:
+            return styled(text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { kept(String($0)) })
+        }
+    }
+
+    /// A kept line as it is; one wider than the column continues below,
+    /// indented as it began.
+    private func kept(_ line: String) -> [String] {
+        guard DisplayWidth.of(line) > width else { return [line] }
+        let indentation = String(line.prefix { $0 == " " }.prefix(width / 2))
+        return DisplayWidth.wrap(String(line.dropFirst(indentation.count)), width: max(1, width - indentation.count))
+            .map { indentation + $0 }
+    }
+
+    /// `_italics_` in italics on a terminal that takes colour; the pair may
+    /// span lines, so the state runs on from one line to the next.
+    private func styled(_ lines: [String]) -> [String] {
+        guard terminal.useColor else { return lines }
+        var italic = false
+        return lines.map { line in
+            guard line.contains("_") || italic else { return line }
+            var result = italic ? "\u{1B}[3m" : ""
+            for character in line {
+                if character == "_" {
+                    italic.toggle()
+                    result += italic ? "\u{1B}[3m" : "\u{1B}[23m"
+                } else {
+                    result.append(character)
+                }
+            }
+            return italic ? result + "\u{1B}[23m" : result
+        }
+    }
+}
