@@ -114,6 +114,11 @@ enum HeadingPattern {
         return table
     }()
 
+    /// A heading word alone (`SCENE`): no title of the heading before it.
+    static func isKeyword(_ line: some StringProtocol) -> Bool {
+        keyword(line.trimmingWhitespace()) != nil
+    }
+
     private static func keyword(_ word: some StringProtocol) -> HeadingLine.Kind? {
         keywords[trimmedPunctuation(String(word)).uppercased()]
     }

@@ -109,7 +109,7 @@ enum SectionOutline {
             let paragraph = paragraphs[next]
             guard paragraph.kind == .prose || paragraph.kind == .lines, paragraph.lines.count <= 2,
                   paragraph.lines.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= 20,
-                  HeadingPattern.match(paragraph.lines[0]) == nil
+                  HeadingPattern.match(paragraph.lines[0]) == nil, !HeadingPattern.isKeyword(paragraph.lines[0])
             else { return nil }
             return [paragraph.lines.map { $0.trimmingWhitespace() }.joined(separator: " ")]
         }
@@ -131,7 +131,7 @@ enum SectionOutline {
         let line = paragraph.lines[0].trimmingWhitespace()
         guard line.count <= 60, line.split(separator: " ").count <= 8, HeadingPattern.match(line) == nil,
               let first = line.unicodeScalars.first, first.properties.isUppercase,
-              !line.hasSuffix(","), !line.hasSuffix(";"), line.uppercased() != "SCENE"
+              !line.hasSuffix(","), !line.hasSuffix(";"), !HeadingPattern.isKeyword(line)
         else { return nil }
         let sentenceEnd = line.hasSuffix(".") && line.split(separator: " ").count > 4
         return sentenceEnd || line.hasSuffix("?") || line.hasSuffix("!") || line.hasSuffix("”") || line.hasSuffix("\"") ? nil : line

@@ -24,7 +24,7 @@ public enum TextDecoding {
         if let text = String(validating: bytes, as: UTF8.self) {
             return (text, .utf8)
         }
-        if declaresUTF8(bytes.prefix(64 * 1024)) {
+        if declaresUTF8(bytes.prefix(64 * 1024)) && mostlyUTF8(bytes) {
             return (String(decoding: bytes, as: UTF8.self), .utf8)
         }
         var scalars = String.UnicodeScalarView()
@@ -52,6 +52,28 @@ public enum TextDecoding {
             index += 1
         }
         return false
+    }
+
+    /// A file that says UTF-8 and is not valid UTF-8 is taken at its word
+    /// only when its well-formed multi-byte characters outnumber the bytes
+    /// that fit none: a damaged UTF-8 file, not a Latin-1 one mislabelled.
+    private static func mostlyUTF8(_ bytes: [UInt8]) -> Bool {
+        var characters = 0, strays = 0, index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = byte < 0x80 ? 1 : byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0
+            if length == 1 {
+                index += 1
+            } else if length > 1, index + length <= bytes.count,
+                      bytes[(index + 1)..<(index + length)].allSatisfy({ $0 & 0xC0 == 0x80 }) {
+                characters += 1
+                index += length
+            } else {
+                strays += 1
+                index += 1
+            }
+        }
+        return characters > strays
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

@@ -1,0 +1,135 @@
+import ComicsKit
+import TestSupport
+import XCTest
+
+/// Every fixture text, end to end through the rules: where the work
+/// begins and ends, its outline, and nothing of the licence left.
+final class GutenbergTextTests: XCTestCase {
+    struct Expected {
+        let file: String
+        let encoding: TextDecoding.Encoding
+        let firstWords: String
+        let lastWords: String
+        /// Sentences of the work that must survive (its first, its last).
+        let sentences: [String]
+        let sectionsByLevel: [Int: Int]
+        let titles: [Int: String]
+    }
+
+    static let expected: [Expected] = [
+        Expected(file: "pg1041.txt", encoding: .utf8, firstWords: "THE SONNETS", lastWords: "water cools not love.",
+                 sentences: ["From fairest creatures we desire increase,"], sectionsByLevel: [0: 154], titles: [0: "I", 153: "CLIV"]),
+        Expected(file: "pg11.txt", encoding: .utf8, firstWords: "ALICE’S ADVENTURES IN WONDERLAND", lastWords: "THE END",
+                 sentences: ["Alice was beginning to get very tired", "remembering her own child-life, and the happy summer days."],
+                 sectionsByLevel: [0: 12], titles: [0: "CHAPTER I. Down the Rabbit-Hole", 11: "CHAPTER XII. Alice’s Evidence"]),
+        Expected(file: "pg1342.pandp10.txt", encoding: .utf8, firstWords: "Pride and Prejudice", lastWords: "the means of uniting them.",
+                 sentences: ["It is a truth universally acknowledged, that a single man in possession of a large fortune must be in want of a wife."],
+                 sectionsByLevel: [0: 61], titles: [0: "Chapter 1", 60: "CHAPTER 61"]),
+        Expected(file: "pg1342.txt", encoding: .utf8, firstWords: "GEORGE ALLEN", lastWords: "CHANCERY LANE, LONDON.",
+                 sentences: ["It is a truth universally acknowledged, that a single man in possession of a good fortune must be in want of a wife.",
+                             "had been the means of uniting them."],
+                 sectionsByLevel: [0: 61], titles: [0: "Chapter I.", 12: "CHAPTER XIII", 45: "Chapter XLVI.", 60: "CHAPTER LXI."]),
+        Expected(file: "pg22367.txt", encoding: .windows1252, firstWords: "DIE VERWANDLUNG", lastWords: "ihren jungen Körper dehnte.",
+                 sentences: ["Als Gregor Samsa eines Morgens aus unruhigen Träumen erwachte"], sectionsByLevel: [0: 3],
+                 titles: [0: "I.", 1: "II.", 2: "III."]),
+        Expected(file: "pg2600.txt", encoding: .utf8, firstWords: "WAR AND PEACE", lastWords: "of which we are not conscious.",
+                 sentences: ["“Well, Prince, so Genoa and Lucca are now just family estates of the Buonapartes."],
+                 sectionsByLevel: [0: 17, 1: 365], titles: [0: "BOOK ONE: 1805", 1: "CHAPTER I", 381: "CHAPTER XII"]),
+        Expected(file: "pg2701.txt", encoding: .utf8, firstWords: "MOBY-DICK;", lastWords: "only found another orphan.",
+                 sentences: ["Call me Ishmael."], sectionsByLevel: [0: 138],
+                 titles: [0: "ETYMOLOGY.", 1: "EXTRACTS. (Supplied by a Sub-Sub-Librarian).", 2: "CHAPTER 1. Loomings.", 137: "Epilogue"]),
+        Expected(file: "pg4650.txt", encoding: .utf8, firstWords: "We thank the Bibliotheque", lastWords: "FIN DE CANDIDE.",
+                 sentences: ["Il y avait en Vestphalie, dans le château de M. le baron de Thunder-ten-tronckh"],
+                 sectionsByLevel: [0: 30],
+                 titles: [0: "CHAPITRE I. Comment Candide fut élevé dans un beau château, et comment il fut chassé d'icelui.",
+                          29: "CHAPITRE XXX. Conclusion."]),
+        Expected(file: "pg844.txt", encoding: .utf8, firstWords: "The Importance of Being Earnest", lastWords: "TABLEAU",
+                 sentences: ["Algernon. Did you hear what I was playing, Lane?"], sectionsByLevel: [0: 3],
+                 titles: [0: "FIRST ACT", 1: "SECOND ACT", 2: "THIRD ACT"]),
+    ]
+
+    static let licencePhrases = [
+        "START OF THE PROJECT GUTENBERG", "START OF THIS PROJECT GUTENBERG", "END OF THE PROJECT GUTENBERG",
+        "END OF THIS PROJECT GUTENBERG", "SMALL PRINT", "Small Print", "Project Gutenberg-tm", "PROJECT GUTENBERG LICENSE",
+        "Project Gutenberg License", "This eBook is for the use of anyone", "Produced by", "This file should be named",
+        "End of Project Gutenberg", "End of the Project Gutenberg",
+    ]
+
+    func testEachFixtureTextIsTheWorkAloneWithItsOutline() throws {
+        for expected in Self.expected {
+            let (content, encoding) = GutenbergText.content(of: try Fixtures.gutenberg(expected.file))
+            let name = expected.file
+            XCTAssertEqual(encoding, expected.encoding, name)
+            let text = content.blocks.map(\.text).joined(separator: "\n")
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+            XCTAssertTrue(words.hasPrefix(expected.firstWords), "\(name) begins \(words.prefix(60))")
+            XCTAssertTrue(words.hasSuffix(expected.lastWords), "\(name) ends \(words.suffix(60))")
+            for sentence in expected.sentences {
+                XCTAssertTrue(words.contains(sentence), "\(name) lost \(sentence)")
+            }
+            for phrase in Self.licencePhrases {
+                XCTAssertFalse(text.contains(phrase), "\(name) keeps \(phrase)")
+            }
+            XCTAssertFalse(text.contains("\u{FFFD}"), "\(name) has a replacement character")
+            XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name) keeps a control")
+            XCTAssertEqual(Dictionary(grouping: content.sections, by: \.level).mapValues(\.count), expected.sectionsByLevel, name)
+            for (index, title) in expected.titles {
+                XCTAssertEqual(content.sections[index].title, title, "\(name) section \(index + 1)")
+            }
+            XCTAssertEqual(content.sections.map(\.firstBlock), content.sections.map(\.firstBlock).sorted(), "\(name) in order")
+        }
+    }
+
+    func testWarAndPeaceNestsChaptersUnderBooksAndEpilogues() throws {
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg2600.txt"))
+        let top = content.sections.filter { $0.level == 0 }.map(\.title)
+        XCTAssertEqual(top.first, "BOOK ONE: 1805")
+        XCTAssertEqual(top[14], "BOOK FIFTEEN: 1812 - 13")
+        XCTAssertEqual(Array(top.suffix(2)), ["FIRST EPILOGUE: 1813 - 20", "SECOND EPILOGUE"])
+        let outline = content.outline()
+        XCTAssertEqual(outline[0].words, outline[1..<outline.firstIndex { $0.section.title == "BOOK TWO: 1805" }!].reduce(0) { $0 + $1.words }
+            + content.blocks[outline[0].section.firstBlock].wordCount)
+    }
+
+    func testTheIllustratedEditionFindsChapterOneInsideACaption() throws {
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg1342.txt"))
+        let first = content.sections[0]
+        XCTAssertEqual(content.blocks[first.firstBlock].kind, .illustration)
+        let firstProse = content.blocks[(first.firstBlock + 1)...].first { $0.kind == .prose }
+        XCTAssertTrue(firstProse?.text.hasPrefix("It is a truth universally acknowledged") ?? false)
+        XCTAssertGreaterThanOrEqual(content.blocks.filter { $0.kind == .illustration }.count, 150)
+    }
+
+    func testVerseKeepsItsLinesAndIndentation() throws {
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg1041.txt"))
+        let sonnet = content.blocks[content.sections[0].firstBlock + 1]
+        XCTAssertEqual(sonnet.kind, .lines)
+        let lines = sonnet.text.split(separator: "\n")
+        XCTAssertEqual(lines.count, 14)
+        XCTAssertTrue(lines[12].hasPrefix("    "), "the couplet is indented further: \(lines[12])")
+    }
+
+    func testFootnotesAreMarked() throws {
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg4650.txt"))
+        XCTAssertTrue(content.blocks.contains { $0.kind == .footnote && $0.text.hasPrefix("[1] De _pan_, tout") })
+    }
+
+    func testAFloodOfHeadingsIsOneSectionAndLinear() {
+        let words = "Some words follow each heading here, twenty of them in all, so that no rule takes it for a contents line."
+        var lines: [String] = []
+        for number in 1...6_000 { lines += ["PART \(number)", "", words, "", "CHAPTER 1", "", words, ""] }
+        let (content, _) = GutenbergText.content(of: Array(lines.joined(separator: "\n").utf8))
+        XCTAssertTrue(content.sections.isEmpty, "\(content.sections.count) sections")
+        let (fewer, _) = GutenbergText.content(of: Array(lines.prefix(8 * 100).joined(separator: "\n").utf8))
+        XCTAssertEqual(fewer.sections.count, 200, "below the bound the same shape is an outline")
+        var repeated: [String] = []
+        for _ in 1...200_000 { repeated += ["CHAPTER I", ""] }
+        XCTAssertLessThanOrEqual(GutenbergText.content(of: Array(repeated.joined(separator: "\n").utf8)).content.sections.count, 1)
+    }
+
+    func testEscapesAndControlsInATextAreRemoved() {
+        let hostile = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\nA \u{1B}[2J\u{1B}]0;owned\u{07}line\u{9B}31m with \u{202E}tricks.\r\n"
+        let text = GutenbergText.content(of: Array(hostile.utf8)).content.blocks.map(\.text).joined()
+        XCTAssertEqual(text, "A line with tricks.")
+    }
+}
