@@ -50,6 +50,7 @@ public final class ComicsRunner {
             "COMICS_DB": home.file("data/comics.db"),
             "COMICS_XKCD_URL": server?.baseURL ?? "http://127.0.0.1:9",
             "COMICS_GUTENDEX_URL": server?.baseURL ?? "http://127.0.0.1:9",
+            "COMICS_GUTENBERG_URL": server?.baseURL ?? "http://127.0.0.1:9",
             "LANG": "C.UTF-8",
             // A terminal in a test (through `script`) must never wait in less.
             "PAGER": "cat",

@@ -19,7 +19,7 @@ struct TextLayout {
         var output = ""
         for block in blocks {
             if !output.isEmpty { output += "\n" }
-            for line in lines(of: block) {
+            for line in lines(of: block).drop(while: { output.isEmpty && $0.isEmpty }) {
                 output += line
                 output += "\n"
             }
