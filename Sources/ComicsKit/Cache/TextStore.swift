@@ -70,6 +70,23 @@ public struct ReadingPosition: Equatable, Sendable {
     }
 }
 
+/// A block of a downloaded text that a search matched.
+public struct TextHit: Equatable, Sendable {
+    public var ref: ItemRef
+    public var block: Int
+    /// Words around the match, the matched ones between `SearchMatch` markers.
+    public var snippet: String
+    /// How far into the book the block begins, 0–100.
+    public var percent: Double
+
+    public init(ref: ItemRef, block: Int, snippet: String, percent: Double) {
+        self.ref = ref
+        self.block = block
+        self.snippet = snippet
+        self.percent = percent
+    }
+}
+
 /// The texts part of the cache: books' texts, their outlines, and the
 /// places people stopped reading.
 public protocol TextStore: AnyObject {
@@ -85,4 +102,7 @@ public protocol TextStore: AnyObject {
     func readingPosition(_ ref: ItemRef) throws -> ReadingPosition?
     func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition]
     func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws
+    /// Blocks holding the query (the same language as `search`), best
+    /// first, in one book or in every downloaded text; with how many match.
+    func searchTexts(_ query: String, in ref: ItemRef?, limit: Int) throws -> (hits: [TextHit], total: Int)
 }

@@ -234,6 +234,7 @@ enum Migrations {
                 at REAL NOT NULL,
                 PRIMARY KEY (source, id)
             ) WITHOUT ROWID;
+            \(TextSearchIndex.definition);
             """),
     ]
 
@@ -340,7 +341,7 @@ enum Migrations {
         "8e0bc4122a5d62c730904205eff2f3e71f4b537e6cea4cc95b9cd4d3b0136663",
         "61d650898d708059214c2cbff234c31e96691ec26681a9dd7f3a558f821913dd",
         "278ad9a7fb0d7fa017fda8c829de2cf7ee489bb1ceb0044dc6612dcb59e32a2d",
-        "d6cbd71efe4a951773a1db350fbd1987230616ba662c27ebde20a473d4c276af",
+        "b120cb00f298ea0b824b852952476b48a1a000800f4fbc83ec197ec3bc5911d2",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

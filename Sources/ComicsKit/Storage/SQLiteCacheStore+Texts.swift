@@ -1,3 +1,4 @@
+import CSQLite
 import FoundationEssentials
 
 /// Books' texts: the blocks compressed in one row, the outline in rows of
@@ -12,6 +13,7 @@ extension SQLiteCacheStore: TextStore {
         let ref = info.ref
         try guarded {
             try database.writeTransaction {
+                try unindexText(ref)
                 try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
                 try database.run("""
                     INSERT OR REPLACE INTO texts (source, id, url, encoding, rules_version, fetched_at, read_at,
@@ -33,8 +35,39 @@ extension SQLiteCacheStore: TextStore {
                     ])
                     _ = try insert.allRows()
                 }
+                try index(content.blocks, of: ref)
             }
         }
+    }
+
+    private func index(_ blocks: [TextBlock], of ref: ItemRef) throws {
+        let insert = try database.prepare("INSERT INTO text_search (rowid, body) VALUES (?, ?)")
+        for (index, block) in blocks.prefix(TextSearchIndex.blocksPerText).enumerated() {
+            try insert.bind([.integer(TextSearchIndex.rowID(book: ref.id, block: index)), .text(block.text)])
+            _ = try insert.allRows()
+        }
+    }
+
+    /// A contentless index forgets a row only when told its text again.
+    private func unindexText(_ ref: ItemRef) throws {
+        guard let blocks = try storedBlocks(ref) else { return }
+        let delete = try database.prepare("INSERT INTO text_search (text_search, rowid, body) VALUES ('delete', ?, ?)")
+        for (index, block) in blocks.prefix(TextSearchIndex.blocksPerText).enumerated() {
+            try delete.bind([.integer(TextSearchIndex.rowID(book: ref.id, block: index)), .text(block.text)])
+            _ = try delete.allRows()
+        }
+    }
+
+    private func storedBlocks(_ ref: ItemRef) throws -> [TextBlock]? {
+        guard let row = try database.query("SELECT body, body_bytes FROM texts WHERE source = ? AND id = ?", Self.key(ref)).first else {
+            return nil
+        }
+        guard let compressed = row[0].bytes, let count = row[1].int,
+              let body = Compression.inflate(compressed, expectedCount: count)
+        else {
+            throw ComicsError.database("the text of \(ref) in \(database.path) is damaged; 'comics rebuild' makes a new database with your favourites")
+        }
+        return Self.blocks(from: body)
     }
 
     public func textInfo(_ ref: ItemRef) throws -> TextInfo? {
@@ -63,18 +96,7 @@ extension SQLiteCacheStore: TextStore {
     }
 
     public func textContent(_ ref: ItemRef) throws -> BookContent? {
-        let row = try guarded {
-            try database.readTransaction {
-                try database.query("SELECT body, body_bytes FROM texts WHERE source = ? AND id = ?", Self.key(ref)).first
-            }
-        }
-        guard let row else { return nil }
-        guard let compressed = row[0].bytes, let count = row[1].int,
-              let body = Compression.inflate(compressed, expectedCount: count)
-        else {
-            throw ComicsError.database("the text of \(ref) in \(database.path) is damaged; 'comics get \(ref)' downloads it again")
-        }
-        let blocks = Self.blocks(from: body)
+        guard let blocks = try guarded({ try database.readTransaction { try storedBlocks(ref) } }) else { return nil }
         let sections = try outline(ref).map(\.section).filter { $0.firstBlock < blocks.count }
         return BookContent(blocks: blocks, sections: sections)
     }
@@ -106,6 +128,7 @@ extension SQLiteCacheStore: TextStore {
         try guarded {
             try database.writeTransaction {
                 for ref in refs {
+                    try unindexText(ref)
                     try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
                     try database.run("DELETE FROM texts WHERE source = ? AND id = ?", Self.key(ref))
                 }
@@ -151,6 +174,64 @@ extension SQLiteCacheStore: TextStore {
             }
         }
     }
+
+    /// Candidates from the index, then the query itself over them alone.
+    public func searchTexts(_ query: String, in ref: ItemRef?, limit: Int) throws -> (hits: [TextHit], total: Int) {
+        let expression = SearchExpression(query).expression
+        do {
+            var range: [SQLiteValue] = [.integer(0), .integer(Int64.max)]
+            if let ref { range = [.integer(TextSearchIndex.rowID(book: ref.id, block: 0)), .integer(TextSearchIndex.rowID(book: ref.id + 1, block: 0) - 1)] }
+            let candidates = try database.query("""
+                SELECT rowid FROM text_search WHERE text_search MATCH ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4
+                """, [.text(TextSearchIndex.loosened(expression))] + range + [.integer(Int64(Self.candidateLimit))])
+            var byBook: [Int: [Int]] = [:]
+            for row in candidates {
+                guard case let .integer(rowID) = row[0] else { continue }
+                let (book, block) = TextSearchIndex.block(of: rowID)
+                byBook[book, default: []].append(block)
+            }
+            try database.execute(TextSearchIndex.candidatesDefinition)
+            try database.execute("DELETE FROM temp.text_candidates")
+            var percents: [Int64: Double] = [:]
+            let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
+            for (book, blocks) in byBook {
+                let bookRef = ItemRef(source: .books, id: book)
+                guard let stored = try storedBlocks(bookRef) else { continue }
+                var wordsBefore = [Int](repeating: 0, count: stored.count + 1)
+                for (index, block) in stored.enumerated() { wordsBefore[index + 1] = wordsBefore[index] + block.wordCount }
+                let total = Double(max(1, wordsBefore[stored.count]))
+                for block in blocks where block < stored.count {
+                    let rowID = TextSearchIndex.rowID(book: book, block: block)
+                    try insert.bind([.integer(rowID), .text(stored[block].text)])
+                    _ = try insert.allRows()
+                    percents[rowID] = Double(wordsBefore[block]) * 100 / total
+                }
+            }
+            let rows = try database.query("""
+                SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
+                WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?4
+                """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)), .integer(Int64(limit))])
+            let hits: [TextHit] = rows.compactMap { row in
+                guard case let .integer(rowID) = row[0] else { return nil }
+                let (book, block) = TextSearchIndex.block(of: rowID)
+                return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: row[1].text ?? "", percent: percents[rowID] ?? 0)
+            }
+            let total = hits.count < limit ? hits.count
+                : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? hits.count
+            try database.execute("DELETE FROM temp.text_candidates")
+            return (hits, total)
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
+            throw ComicsError.usage(
+                "cannot search for \(query): \(Self.explainQueryError(error.message))",
+                hint: "words match anywhere; \"a phrase\" in double quotes, word* for a prefix, AND, OR, NOT and ( ) between them")
+        } catch let error as SQLiteError {
+            throw Self.describe(error, path: database.path)
+        }
+    }
+
+    /// The most blocks one search looks at closely: a word in every
+    /// paragraph of fifty books is not read through whole.
+    static let candidateLimit = 20_000
 
     private static func key(_ ref: ItemRef) -> [SQLiteValue] {
         [.text(ref.source.rawValue), .integer(Int64(ref.id))]

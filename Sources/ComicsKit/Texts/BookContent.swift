@@ -102,6 +102,4 @@ public struct TextPosition: Equatable, Sendable {
         self.block = block
         self.offset = offset
     }
-
-    public static let start = TextPosition(block: 0)
 }

@@ -89,8 +89,7 @@ enum SectionOutline {
                 titleLines.append(subtitle)
             }
             let parent = parents.filter { $0.key < heading.kind }.max { $0.key < $1.key }?.value
-            var candidate = Candidate(paragraph: index, heading: heading, titleLines: titleLines, parentKey: parent)
-            candidate.parentKey = parent
+            let candidate = Candidate(paragraph: index, heading: heading, titleLines: titleLines, parentKey: parent)
             parents[heading.kind] = Key(kind: heading.kind, number: heading.number, parentKind: nil, parentNumber: nil)
             for kind in parents.keys where heading.kind < kind { parents[kind] = nil }
             candidates.append(candidate)

@@ -84,7 +84,7 @@ public enum TextDecoding {
     /// encoding here, never part of a character), then nothing a terminal
     /// would act on is left; tabs stay for the lines to expand.
     private static func normalized(_ text: String) -> String {
-        TerminalText.sanitize(text).replacingZeroWidthNoBreakSpaces()
+        TerminalText.sanitize(text).removingInvisibleMarks()
     }
 
     static func unifyingLineBreaks(_ bytes: [UInt8]) -> [UInt8] {
@@ -107,9 +107,12 @@ public enum TextDecoding {
 }
 
 private extension String {
-    /// A BOM in the middle of a file (files joined together) is no character.
-    func replacingZeroWidthNoBreakSpaces() -> String {
-        guard unicodeScalars.contains("\u{FEFF}") else { return self }
-        return String(String.UnicodeScalarView(unicodeScalars.filter { $0 != "\u{FEFF}" }))
+    /// A BOM in the middle of a file (files joined together) is no
+    /// character, and the private characters comics marks search matches
+    /// with must not come from a text.
+    func removingInvisibleMarks() -> String {
+        let marks: Set<Unicode.Scalar> = ["\u{FEFF}", SearchMatch.start.unicodeScalars.first!, SearchMatch.end.unicodeScalars.first!]
+        guard unicodeScalars.contains(where: marks.contains) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.filter { !marks.contains($0) }))
     }
 }

@@ -21,10 +21,8 @@ extension Catalog {
     public static let searchWordLimit = 32
     public static let searchByteLimit = 1_000
 
-    /// Full-text search over everything cached, best match first.
-    /// `remote` first asks Gutendex's own search, so books not cached yet
-    /// can be found; a network failure there is a warning, not an error.
-    public func search(_ terms: String, source: SourceName?, remote: Bool, limit: Int) throws -> SearchResults {
+    /// Something to search for, within the size a search may have.
+    func checkSearchSize(_ terms: String) throws {
         guard terms.contains(where: { !$0.isWhitespace }) else {
             throw ComicsError.usage("'comics search' needs something to search for", hint: "see 'comics search --help'")
         }
@@ -35,6 +33,13 @@ extension Catalog {
                     + "\(words) word\(words == 1 ? "" : "s") and \(terms.utf8.count) bytes",
                 hint: "search for the few words that matter")
         }
+    }
+
+    /// Full-text search over everything cached, best match first.
+    /// `remote` first asks Gutendex's own search, so books not cached yet
+    /// can be found; a network failure there is a warning, not an error.
+    public func search(_ terms: String, source: SourceName?, remote: Bool, limit: Int) throws -> SearchResults {
+        try checkSearchSize(terms)
         if remote && mode == .offline {
             throw ComicsError.usage("--remote asks Gutendex, and --offline forbids the network", hint: "use one of them")
         }

@@ -138,3 +138,33 @@ extension Catalog {
         return try store.textInfo(ref) ?? info
     }
 }
+
+/// One place in a downloaded text that a search found.
+public struct TextSearchResult: Equatable, Sendable {
+    public var hit: TextHit
+    /// The book's title, when its record is cached.
+    public var bookTitle: String?
+    /// The innermost section holding the hit, if the book has sections.
+    public var section: OutlineEntry?
+}
+
+extension Catalog {
+    /// Searches inside one book's text (`--in`, downloading it first when
+    /// needed) or every downloaded text (`--texts`), best match first.
+    public func searchTexts(_ terms: String, in ref: ItemRef?, limit: Int) throws -> (results: [TextSearchResult], total: Int) {
+        try checkSearchSize(terms)
+        if let ref {
+            try requireText(ref)
+            if try store.textInfo(ref) == nil { _ = try downloadText(ref) }
+        }
+        let (hits, total) = try store.searchTexts(terms, in: ref, limit: limit)
+        var outlines: [ItemRef: [OutlineEntry]] = [:]
+        let records = try store.cachedItems(Array(Set(hits.map(\.ref))))
+        let results = try hits.map { hit in
+            if outlines[hit.ref] == nil { outlines[hit.ref] = try store.outline(hit.ref) }
+            let section = outlines[hit.ref]?.last { $0.section.firstBlock <= hit.block }
+            return TextSearchResult(hit: hit, bookTitle: records[hit.ref]?.item.title, section: section)
+        }
+        return (results, total)
+    }
+}

@@ -270,10 +270,13 @@ enum CommandTable {
                     help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them")],
                 options: [
                     OptionSpec("remote", "also ask Gutendex's own search and cache what it finds (books)"),
+                    OptionSpec("in", value: "REF", "search inside this book's text (downloaded first if needed): each hit's section, place and words"),
+                    OptionSpec("texts", "search inside every downloaded text instead of the catalogue"),
                 ],
                 examples: [
                     "comics search python", "comics search '\"little bobby tables\"'", "comics search -s books --remote dickens",
                     "comics search astro* -n 5 --format json", "comics search c++",
+                    "comics search natasha --in 2600", "comics search '\"white whale\"' --texts",
                 ],
                 sections: [searchRules]),
             CommandSpec(
