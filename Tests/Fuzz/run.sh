@@ -11,7 +11,7 @@ if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer image arguments import stderr keys); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer image gutenberg arguments import stderr keys); fi
 
 scratch=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -use-ld=lld)
@@ -19,11 +19,12 @@ swift build --target ComicsKit --scratch-path "$scratch" -Xswiftc -sanitize=fuzz
 swift build --target CImaging --scratch-path "$scratch" >&2
 swift build --target CTerminal --scratch-path "$scratch" >&2
 debug="$scratch/debug"
-# ComicsKit's module needs the C modules it imports: CSQLite (a module map
-# in its source folder), CCurl and CProcess (module maps SwiftPM generated).
-modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap"
+# ComicsKit's module needs the C modules it imports: CSQLite and CZlib
+# (module maps in their source folders), CCurl and CProcess (module maps
+# SwiftPM generated).
+modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap"
          -I Sources/CProcess/include -Xcc -fmodule-map-file="$debug/CProcess.build/module.modulemap")
-library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o -lsqlite3 -ldl)
+library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o -lsqlite3 -lz -ldl)
 imaging=("$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)
@@ -35,6 +36,7 @@ build() {
         gutendex) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutendex.swift "${library[@]}" -o "$output" ;;
         sanitizer) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzSanitizer.swift "${library[@]}" -o "$output" ;;
         image) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzImage.swift "${library[@]}" -o "$output" ;;
+        gutenberg) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutenberg.swift "${library[@]}" -o "$output" ;;
         arguments | import | stderr | keys)
             local file=Tests/Fuzz/FuzzArguments.swift
             [ "$target" = import ] && file=Tests/Fuzz/FuzzImport.swift
@@ -55,6 +57,8 @@ seed() {
         xkcd) for file in Tests/Fixtures/xkcd/*/info.0.json Tests/Fixtures/xkcd-quirks/*/info.0.json; do
                   cp "$file" "$corpus/$(basename "$(dirname "$file")").json"; done ;;
         gutendex) cp Tests/Fixtures/gutendex/*.json "$corpus/" ;;
+        gutenberg) for file in Tests/Fixtures/gutenberg/pg11.txt Tests/Fixtures/gutenberg/pg1041.txt; do
+                       head -c 16384 "$file" > "$corpus/$(basename "$file")"; tail -c 16384 "$file" > "$corpus/end-$(basename "$file")"; done ;;
         image) cp Tests/Fixtures/images/*.png Tests/Fixtures/images/*.jpg Tests/Fixtures/images/*.gif "$corpus/" ;;
         sanitizer) printf 'plain title' > "$corpus/plain"; printf 'a\033[31mred\033]8;;http://x\007link\302\233\342\200\256' > "$corpus/escapes";
                    printf 'Au \302\230 100\nlabel \303\242\302\206\302\220 sun' > "$corpus/stray-controls" ;;
