@@ -72,8 +72,9 @@ final class BooksTests: EndToEndTestCase {
         guard case let .object(members) = book else { return XCTFail(json.stdout) }
         XCTAssertEqual(members.map(\.0), [
             "source", "id", "title", "url", "favorite", "cached_at", "stale", "authors", "translators", "editors", "languages",
-            "subjects", "bookshelves", "summaries", "media_type", "copyright", "download_count", "cover_url", "formats",
+            "subjects", "bookshelves", "summaries", "media_type", "copyright", "download_count", "cover_url", "formats", "text",
         ])
+        XCTAssertEqual(book["text"], .null, "no text downloaded")
         XCTAssertEqual(book["source"], .string("books"))
         XCTAssertEqual(book["id"], .int(1342))
         XCTAssertEqual(book["authors"]?.arrayValue?.first?["birth_year"], .int(1775))

@@ -87,6 +87,18 @@ public struct TextHit: Equatable, Sendable {
     }
 }
 
+/// What the downloaded texts cost, for `info`.
+public struct TextUsage: Equatable, Sendable {
+    public var texts = 0
+    /// The files as downloaded, and what the cache spends on them.
+    public var bytes = 0
+    public var storedBytes = 0
+    /// Books with a place where reading stopped.
+    public var positions = 0
+
+    public init() {}
+}
+
 /// The texts part of the cache: books' texts, their outlines, and the
 /// places people stopped reading.
 public protocol TextStore: AnyObject {
@@ -97,6 +109,7 @@ public protocol TextStore: AnyObject {
     /// The text's blocks and sections; nil when none is downloaded.
     func textContent(_ ref: ItemRef) throws -> BookContent?
     func outline(_ ref: ItemRef) throws -> [OutlineEntry]
+    func textUsage() throws -> TextUsage
     func markRead(_ ref: ItemRef, at date: Date) throws
     func removeTexts(_ refs: [ItemRef]) throws
     func readingPosition(_ ref: ItemRef) throws -> ReadingPosition?

@@ -115,6 +115,21 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
+    public func textUsage() throws -> TextUsage {
+        try guarded {
+            let row = try database.query("""
+                SELECT (SELECT count(*) FROM texts), (SELECT total(original_bytes) FROM texts), (SELECT total(length(body)) FROM texts),
+                       (SELECT count(*) FROM reading_positions)
+                """)[0]
+            var usage = TextUsage()
+            usage.texts = row[0].int ?? 0
+            usage.bytes = row[1].int ?? 0
+            usage.storedBytes = row[2].int ?? 0
+            usage.positions = row[3].int ?? 0
+            return usage
+        }
+    }
+
     public func markRead(_ ref: ItemRef, at date: Date) throws {
         try guarded {
             try database.writeTransaction {

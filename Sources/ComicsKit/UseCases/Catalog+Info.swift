@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// Everything `comics info` reports: the database, what it holds per
-/// source, its health, the last cleanup and the picture cache.
+/// source, its health, the last cleanup, the picture cache and the texts.
 public struct CatalogInfo: Sendable {
     public let cache: CacheStatistics
     /// Empty when the quick check found nothing wrong.
@@ -9,6 +9,7 @@ public struct CatalogInfo: Sendable {
     public let lastCleanup: Date?
     public let images: ImageCacheUsage
     public let imagesLocation: String?
+    public let texts: TextUsage
     /// Per source: the last refresh that reached upstream, and the last that failed.
     public let refreshes: [SourceName: RefreshRecord]
 }
@@ -20,7 +21,7 @@ extension Catalog {
         return CatalogInfo(
             cache: try store.statistics(), integrityProblems: try store.integrityProblems(),
             lastCleanup: lastCleanup, images: images?.cache.usage() ?? ImageCacheUsage(),
-            imagesLocation: images?.cache.location,
+            imagesLocation: images?.cache.location, texts: try store.textUsage(),
             refreshes: Dictionary(uniqueKeysWithValues: try SourceName.allCases.map { ($0, try refreshRecord(of: $0)) }))
     }
 }

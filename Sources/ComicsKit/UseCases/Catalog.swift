@@ -630,6 +630,8 @@ public final class Catalog {
         public let compaction: Compaction?
         /// The queries `sync` mirrored, per source: max-items spares what they hold.
         public let mirroredQueries: [SourceName: [String]]
+        /// Texts removed (or that would be): with their book, or past texts.max-bytes.
+        public let textsRemoved: [TextInfo]
     }
 
     /// `only`: the sources to clean (`-s`); nil for every source.
@@ -644,9 +646,16 @@ public final class Catalog {
         // Measured before anything is removed: the deletions themselves
         // grow the WAL, and the size reported must be the one `info` showed.
         let bytesBefore = store.bytesOnDisk()
+        let texts = try store.textInfos()
+        // A book whose text was read within max-age is in use, as a favourite is.
+        let beingRead = Set(texts.filter { text in
+            text.readAt.map { now.timeIntervalSince($0) < rules[text.ref.source].maxAge } ?? false
+        }.map(\.ref))
         let removed = try store.removeItems(dryRun: dryRun) { candidates in
-            rules.selectForRemoval(from: candidates.filter { sources.contains($0.ref.source) }, now: now)
+            rules.selectForRemoval(from: candidates.filter { sources.contains($0.ref.source) && !beingRead.contains($0.ref) }, now: now)
         }
+        let textsRemoved = sources.contains(.books) ? try textsToRemove(texts, withItems: Set(removed.map(\.ref))) : []
+        if !dryRun { try store.removeTexts(textsRemoved.map(\.ref)) }
         var imagesRemoved = ImageCacheUsage()
         var compaction: Compaction?
         if !dryRun {
@@ -661,7 +670,24 @@ public final class Catalog {
         return CleanupReport(
             rules: rules, removed: removed, wouldRemove: removed.compactMap { details[$0.ref] },
             favoritesKept: try store.favoriteCount(), imagesRemoved: imagesRemoved, compaction: compaction,
-            mirroredQueries: Dictionary(uniqueKeysWithValues: try SourceName.allCases.map { ($0, try store.mirroredQueries(of: $0)) }))
+            mirroredQueries: Dictionary(uniqueKeysWithValues: try SourceName.allCases.map { ($0, try store.mirroredQueries(of: $0)) }),
+            textsRemoved: textsRemoved)
+    }
+
+    /// The texts of removed books, then, while the rest pass texts.max-bytes,
+    /// the least recently read (or fetched) that are no favourite's.
+    private func textsToRemove(_ texts: [TextInfo], withItems removedItems: Set<ItemRef>) throws -> [TextInfo] {
+        var doomed = texts.filter { removedItems.contains($0.ref) }
+        let limit = Int(try configValue(.textsMaxBytes).value) ?? Int.max
+        let favorites = Set(try store.favorites(source: .books).map(\.ref))
+        var kept = texts.filter { !removedItems.contains($0.ref) }
+        var total = kept.reduce(0) { $0 + $1.storedBytes }
+        kept.sort { ($0.readAt ?? $0.fetchedAt) < ($1.readAt ?? $1.fetchedAt) }
+        for text in kept where total > limit && !favorites.contains(text.ref) {
+            doomed.append(text)
+            total -= text.storedBytes
+        }
+        return doomed
     }
 
     /// Shrinking the file is a courtesy: when another process holds the

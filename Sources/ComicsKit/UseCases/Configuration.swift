@@ -44,6 +44,9 @@ public struct ConfigKey: Sendable {
     public static let backgroundRefresh = ConfigKey(
         "background-refresh", .toggle, default: "on",
         "on: stale data is shown at once and refreshed in the background; off: it is refreshed first")
+    public static let textsMaxBytes = ConfigKey(
+        "texts.max-bytes", .count(0...(1 << 40)), default: String(512 * 1024 * 1024),
+        "cleanup keeps at most this many bytes of downloaded texts, the least recently read going first (favourites' stay)")
     public static let autoCleanup = ConfigKey(
         "auto-cleanup", .toggle, default: "on", "run cleanup by itself once a day, after a command")
 
@@ -71,7 +74,7 @@ public struct ConfigKey: Sendable {
 
     public static let all: [ConfigKey] = [images, maxAge, maxItems]
         + SourceName.allCases.sorted().flatMap { [maxAge(of: $0), maxItems(of: $0), mirror(of: $0)] }
-        + [pageSize, backgroundRefresh, autoCleanup]
+        + [pageSize, textsMaxBytes, backgroundRefresh, autoCleanup]
 
     public static func named(_ name: String) throws -> ConfigKey {
         guard let key = all.first(where: { $0.name == name.lowercased() }) else {

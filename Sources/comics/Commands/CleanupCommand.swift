@@ -50,7 +50,10 @@ enum CleanupCommand {
         if let compaction = report.compaction, compaction.bytesAfter < compaction.bytesBefore {
             shrank = "; the database shrank from \(ByteCount.describe(compaction.bytesBefore)) to \(ByteCount.describe(compaction.bytesAfter))"
         }
-        return "\(verb) \(count) item\(count == 1 ? "" : "s")\(detail)\(pictures); kept \(report.favoritesKept) favourite\(report.favoritesKept == 1 ? "" : "s"); \(limits)\(shrank)"
+        let textCount = report.textsRemoved.count
+        let texts = textCount == 0 ? ""
+            : " and \(textCount) text\(textCount == 1 ? "" : "s") (\(ByteCount.describe(report.textsRemoved.reduce(0) { $0 + $1.storedBytes })))"
+        return "\(verb) \(count) item\(count == 1 ? "" : "s")\(detail)\(pictures)\(texts); kept \(report.favoritesKept) favourite\(report.favoritesKept == 1 ? "" : "s"); \(limits)\(shrank)"
     }
 
     /// The whole report for scripts: what went, what stayed, the limits
@@ -68,6 +71,9 @@ enum CleanupCommand {
             ("removed", .array(removed)),
             ("favorites_kept", .int(report.favoritesKept)),
             ("images_removed", .object([("files", .int(report.imagesRemoved.files)), ("bytes", .int(report.imagesRemoved.bytes))])),
+            ("texts_removed", .array(report.textsRemoved.map { text in
+                .object([("ref", .string(text.ref.description)), ("stored_bytes", .int(text.storedBytes))])
+            })),
             ("database_bytes_before", report.compaction.map { .int($0.bytesBefore) } ?? .null),
             ("database_bytes_after", report.compaction.map { .int($0.bytesAfter) } ?? .null),
             ("limits", .object(limits)),

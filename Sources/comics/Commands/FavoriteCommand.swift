@@ -43,7 +43,15 @@ enum FavoriteCommand {
         let sources = context.explicitSource.map { [$0] } ?? SourceName.allCases
         guard context.format == .table else {
             let columns = Records.columns(for: try sources.sorted().map(catalog.source))
-            let cached = items.map { ($0.ref, Records.item($0, stale: catalog.isStale($0))) }
+            let positions = try catalog.readingPositions(items.map(\.ref))
+            let cached = items.map { item -> (ItemRef, JSONValue) in
+                var record = Records.item(item, stale: catalog.isStale(item))
+                if let position = positions[item.ref], case var .object(members) = record {
+                    members.append(("reading", TextRecords.reading(position)))
+                    record = .object(members)
+                }
+                return (item.ref, record)
+            }
             let pending = try notCached.map { ($0, Records.notCached($0, url: try catalog.source($0.source).pageURL(of: $0.id))) }
             let records = (cached + pending).sorted { ($0.0.source, $0.0.id) < ($1.0.source, $1.0.id) }.map(\.1)
             return try context.write(Records.render(records, as: context.format, columns: columns))

@@ -75,6 +75,10 @@ enum InfoCommand {
                 ("files", .int(info.images.files)),
                 ("bytes", .int(info.images.bytes)),
             ])),
+            ("texts", .object([
+                ("books", .int(info.texts.texts)), ("bytes", .int(info.texts.bytes)),
+                ("stored_bytes", .int(info.texts.storedBytes)), ("reading_positions", .int(info.texts.positions)),
+            ])),
             ("last_cleanup", timestamp(info.lastCleanup)),
         ])
     }
@@ -97,6 +101,9 @@ enum InfoCommand {
         var pictures = "\(info.images.files) file\(info.images.files == 1 ? "" : "s"), \(ByteCount.describe(info.images.bytes))"
         if let location = info.imagesLocation { pictures += " in \(location)" }
         rows.append(("pictures", pictures))
+        let texts = info.texts
+        rows.append(("texts", "\(texts.texts) book\(texts.texts == 1 ? "" : "s"), \(ByteCount.describe(texts.bytes)) "
+            + "(\(ByteCount.describe(texts.storedBytes)) stored); \(texts.positions) with a reading position"))
         rows.append(("last cleanup", info.lastCleanup.map {
             "\(Records.timestamp($0)) (\(RelativeAge.describe(now.timeIntervalSince($0))))"
         } ?? "never"))

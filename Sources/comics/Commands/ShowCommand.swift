@@ -9,11 +9,25 @@ enum ShowCommand {
         let wantsPicture = try picture.isWanted()
         let catalog = try context.catalog()
         let item = try catalog.show(reference)
+        let ref = item.ref
+        let isBook = ref.source == .books
+        let textInfo = isBook ? try catalog.textInfo(ref) : nil
+        let position = isBook ? try catalog.readingPositions([ref])[ref] : nil
         if context.format == .table {
-            try context.write(TableRenderer(terminal: context.terminal, catalog: catalog).detail(item))
+            var extra: [(String, String)] = []
+            if isBook {
+                var title: String?
+                if textInfo != nil, let number = position?.section {
+                    title = try catalog.textOutline(ref).outline.first { $0.number == number }?.section.title
+                }
+                extra = TextRecords.fields(ref, info: textInfo, position: position, sectionTitle: title)
+            }
+            try context.write(TableRenderer(terminal: context.terminal, catalog: catalog).detail(item, extra: extra))
         } else {
-            let columns = Records.columns(for: [try catalog.source(item.ref.source)])
-            try context.write(Records.render([Records.item(item, stale: catalog.isStale(item))], as: context.format, columns: columns, single: true))
+            let columns = Records.columns(for: [try catalog.source(ref.source)])
+            var record = Records.item(item, stale: catalog.isStale(item))
+            if isBook { record = TextRecords.adding(textInfo, position, to: record) }
+            try context.write(Records.render([record], as: context.format, columns: columns, single: true))
         }
         if wantsPicture {
             try picture.draw(item, format: format)

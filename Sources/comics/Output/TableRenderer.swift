@@ -87,7 +87,8 @@ struct TableRenderer {
     /// text as wrapped paragraphs. Every line fits the terminal (at most
     /// 100 columns): a value too wide for its field goes on under the
     /// label's column, and a URL too wide for the line goes alone on one.
-    func detail(_ cached: CachedItem) -> String {
+    /// `extra`: fields of the command's own, shown before the favourite.
+    func detail(_ cached: CachedItem, extra: [(String, String)] = []) -> String {
         let item = cached.item
         let width = min(terminal.width ?? 100, 100)
         var output = DisplayWidth.wrap("\(item.ref.source.rawValue) \(item.ref.id): \(clean(item.title))", width: width)
@@ -103,6 +104,7 @@ struct TableRenderer {
                 fields.append((label(attribute.key), text))
             }
         }
+        fields += extra
         fields.append(("Favourite", cached.isFavorite ? terminal.yellow("★ yes") : "no"))
         fields.append(("Cached", Records.timestamp(cached.cachedAt)))
         let labelWidth = fields.map { DisplayWidth.of($0.0) }.max() ?? 0

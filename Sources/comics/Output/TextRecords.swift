@@ -1,0 +1,44 @@
+import ComicsKit
+
+/// What `show` and `fav list` say of a book's text and of where its
+/// reader stopped.
+enum TextRecords {
+    /// `reading: {section, percent, at}` for scripts.
+    static func reading(_ position: ReadingPosition) -> JSONValue {
+        .object([
+            ("section", position.section.map { .int($0) } ?? .null), ("percent", .int(Int(position.percent))),
+            ("at", .string(Records.timestamp(position.at))),
+        ])
+    }
+
+    static func text(_ info: TextInfo) -> JSONValue {
+        .object([
+            ("bytes", .int(info.originalBytes)), ("stored_bytes", .int(info.storedBytes)), ("sections", .int(info.sectionCount)),
+            ("words", .int(info.wordCount)), ("fetched_at", .string(Records.timestamp(info.fetchedAt))),
+        ])
+    }
+
+    /// A book's record with its text and reading members added.
+    static func adding(_ info: TextInfo?, _ position: ReadingPosition?, to record: JSONValue) -> JSONValue {
+        guard case var .object(members) = record else { return record }
+        members.append(("text", info.map(text) ?? .null))
+        if let position { members.append(("reading", reading(position))) }
+        return .object(members)
+    }
+
+    /// The lines `show` prints for a book: its text, and where reading stopped.
+    static func fields(_ ref: ItemRef, info: TextInfo?, position: ReadingPosition?, sectionTitle: String?) -> [(String, String)] {
+        var fields: [(String, String)] = []
+        if let info {
+            fields.append(("Text", "downloaded, \(ByteCount.describe(info.originalBytes)), \(GetCommand.sectionsPhrase(info.sectionCount)), \(info.wordCount) words"))
+        } else {
+            fields.append(("Text", "not downloaded ('comics get \(ref)')"))
+        }
+        if let position {
+            let place = [position.section.map { "§\($0)" }, sectionTitle.map { TerminalText.sanitize($0, singleLine: true) }]
+                .compactMap { $0 }.joined(separator: " ")
+            fields.append(("Reading", (place.isEmpty ? "" : place + ", ") + "\(Int(position.percent))%, \(Records.timestamp(position.at))"))
+        }
+        return fields
+    }
+}
