@@ -121,3 +121,127 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertEqual(read.stderr, "comics: error: xkcd:353 is a comic; only books have texts to read; give a book, such as books:1342\n")
     }
 }
+
+/// Where reading stopped: kept across runs, shown by `show`, carried by
+/// `fav list`, and found again in a new edition.
+final class ReadingPositionTests: EndToEndTestCase {
+    /// `comics read ARGUMENTS` on a terminal (through `script`), as a person runs it.
+    private func readOnTerminal(_ arguments: String) throws -> RunResult {
+        try comics.shell("script -qec '\"$COMICS\" read \(arguments) --no-pager' /dev/null")
+    }
+
+    func testReadingResumesWhereItStoppedAndFromStartOnRequest() throws {
+        XCTAssertEqual(try readOnTerminal("11 --section 3").status, 0)
+        let resumed = try readOnTerminal("11")
+        XCTAssertEqual(resumed.status, 0, "\(resumed)")
+        XCTAssertTrue(resumed.stdout.hasPrefix("\u{1B}[1mCHAPTER III. A Caucus-Race and a Long Tale"), String(resumed.stdout.prefix(80)).debugDescription)
+        let fromStart = try readOnTerminal("11 --from-start")
+        XCTAssertTrue(fromStart.stdout.hasPrefix("ALICE’S ADVENTURES IN WONDERLAND"), String(fromStart.stdout.prefix(80)).debugDescription)
+
+        let shown = try comics.run(["show", "books:11"])
+        XCTAssertTrue(shown.stdoutLines.contains { $0.hasPrefix("Reading:        0%, 20") }, "--from-start read from the front matter: \(shown.stdout)")
+        XCTAssertTrue(shown.stdoutLines.contains("Text:           downloaded, 169.5 KiB, 12 sections, 26449 words"), shown.stdout)
+
+        XCTAssertEqual(try readOnTerminal("11 --section 3").status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "books:11"]).status, 0)
+        let favorites = try JSONValue.parse(try comics.run(["fav", "list", "-f", "json"]).stdout)
+        let reading = favorites.arrayValue?.first?["reading"]
+        XCTAssertEqual(reading?["section"], .int(3))
+        XCTAssertEqual(reading?["percent"], .int(16))
+        let piped = try comics.run(["read", "11"])
+        XCTAssertTrue(piped.stdout.hasPrefix("CHAPTER III."), "off a terminal read starts there too, and records nothing")
+    }
+
+    func testAPositionFindsItsParagraphInANewEdition() throws {
+        XCTAssertEqual(try readOnTerminal("11 --section 5").status, 0)
+        let original = try Fixtures.gutenberg("pg11.txt")
+        let marker = Array("*** START OF THIS PROJECT GUTENBERG EBOOK".utf8)
+        let start = (0...(original.count - marker.count)).first { Array(original[$0..<($0 + marker.count)]) == marker }!
+        let lineEnd = original[start...].firstIndex(of: 0x0A)! + 1
+        let preface = Array("\r\nA NEW PREFACE\r\n\r\n".utf8) + Array(repeating: Array("A paragraph of a preface this edition adds, long enough to move every block along.\r\n\r\n".utf8), count: 40).flatMap { $0 }
+        let edition = Array(original[..<lineEnd]) + preface + Array(original[lineEnd...])
+        try server.control(.object([("texts", .object([("11", .string(edition.map { String(format: "%02x", $0) }.joined()))]))]))
+        let refreshed = try comics.run(["get", "11", "--refresh"])
+        XCTAssertEqual(refreshed.status, 0, "\(refreshed)")
+        let resumed = try comics.run(["read", "11"])
+        XCTAssertTrue(resumed.stdout.hasPrefix("CHAPTER V. Advice from a Caterpillar"), String(resumed.stdout.prefix(80)))
+        let whole = try comics.run(["read", "11", "--from-start"])
+        XCTAssertTrue(whole.stdout.contains("A NEW PREFACE"), "the new edition is what is read")
+    }
+}
+
+/// Cleanup and texts: a text goes with its book, a favourite's stays, and
+/// past texts.max-bytes the least recently read go first.
+final class TextCleanupTests: EndToEndTestCase {
+    func testTextsBeyondTheirBudgetGoLeastRecentlyReadFirstButNeverAFavourites() throws {
+        for book in ["2701", "11", "844"] { XCTAssertEqual(try comics.run(["get", book]).status, 0) }
+        XCTAssertEqual(try comics.run(["fav", "add", "books:2701"]).status, 0)
+        XCTAssertEqual(try comics.shell("script -qec '\"$COMICS\" read 844 --section 1 --no-pager' /dev/null").status, 0)
+        XCTAssertEqual(try comics.run(["config", "set", "texts.max-bytes", "100000"]).status, 0)
+        let dry = try comics.run(["cleanup", "--dry-run", "-f", "json"])
+        XCTAssertEqual(dry.status, 0, "\(dry)")
+        let doomed = try JSONValue.parse(dry.stdout)["texts_removed"]?.arrayValue?.compactMap { $0["ref"]?.stringValue }
+        XCTAssertEqual(doomed, ["books:11", "books:844"], "never read goes before read; the favourite stays over the budget")
+        XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 0, "a dry run removes nothing")
+        let done = try comics.run(["cleanup"])
+        XCTAssertTrue(done.stdout.hasPrefix("removed 0 items and 2 texts ("), done.stdout)
+        XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 4)
+        XCTAssertEqual(try comics.run(["--offline", "toc", "2701"]).status, 0)
+        let info = try comics.run(["info", "-f", "json"])
+        XCTAssertEqual(try JSONValue.parse(info.stdout)["texts"]?["books"], .int(1))
+    }
+
+    func testATextGoesWithItsBook() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        XCTAssertEqual(try comics.run(["get", "844"]).status, 0)
+        XCTAssertEqual(try comics.shell("script -qec '\"$COMICS\" read 844 --no-pager' /dev/null").status, 0)
+        let cleaned = try comics.run(["cleanup", "--max-items", "0", "-s", "books"])
+        XCTAssertEqual(cleaned.status, 0, "\(cleaned)")
+        XCTAssertEqual(try comics.run(["--offline", "show", "books:11"]).status, 4, "the book went")
+        XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 4, "and its text with it")
+        XCTAssertEqual(try comics.run(["--offline", "toc", "844"]).status, 0, "a book being read stays, with its text")
+    }
+}
+
+/// `search --in` and `--texts`: the same query language as `search`.
+final class TextSearchTests: EndToEndTestCase {
+    func testSearchInsideOneBookAndAcrossDownloadedTexts() throws {
+        let inBook = try comics.run(["search", "caterpillar", "--in", "11", "-n", "2"])
+        XCTAssertEqual(inBook.status, 0, "\(inBook)")
+        XCTAssertTrue(inBook.line(0).hasPrefix("books:11 §5 CHAPTER V. Advice from a Caterpillar"), inBook.stdout)
+        XCTAssertTrue(inBook.stderr.hasPrefix("comics: note: 2 of "), inBook.stderr)
+        XCTAssertEqual(try server.requests().filter { $0.contains("pg11") }.count, 1, "--in downloaded the text first")
+
+        let stemmed = try comics.run(["search", "caterpillars", "--in", "11", "-f", "json", "-n", "100"])
+        let plain = try comics.run(["search", "caterpillar", "--in", "11", "-f", "json", "-n", "100"])
+        XCTAssertEqual(try JSONValue.parse(stemmed.stdout).arrayValue?.count, try JSONValue.parse(plain.stdout).arrayValue?.count)
+
+        let phrase = try comics.run(["search", "\"mad tea-party\"", "--in", "11", "-f", "json"])
+        let hits = try JSONValue.parse(phrase.stdout).arrayValue ?? []
+        XCTAssertFalse(hits.isEmpty)
+        XCTAssertTrue(hits.allSatisfy { ($0["snippet"]?.stringValue ?? "").lowercased().contains("mad tea-party") }, phrase.stdout)
+        XCTAssertEqual(hits.first?["section"], .int(7))
+
+        XCTAssertEqual(try comics.run(["get", "2701"]).status, 0)
+        let across = try comics.run(["search", "porpoise", "--texts", "-f", "json", "-n", "200"])
+        let refs = Set((try JSONValue.parse(across.stdout).arrayValue ?? []).compactMap { $0["ref"]?.stringValue })
+        XCTAssertEqual(refs, ["books:2701", "books:11"], "a porpoise in both")
+        let none = try comics.run(["search", "zzzqqq", "--texts"])
+        XCTAssertEqual(none.status, 0)
+        XCTAssertEqual(none.stderr, "comics: note: no downloaded text matches zzzqqq ('comics get REF' downloads one)\n")
+        let bad = try comics.run(["search", "\"unclosed", "--in", "11"])
+        XCTAssertEqual(bad.status, 2, "\(bad)")
+        XCTAssertEqual(try comics.run(["search", "x", "--in", "11", "--texts"]).status, 2)
+    }
+
+    func testARemovedTextIsNoLongerFound() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        XCTAssertEqual(try comics.run(["config", "set", "texts.max-bytes", "0"]).status, 0)
+        XCTAssertEqual(try comics.run(["cleanup"]).status, 0)
+        let after = try comics.run(["search", "caterpillar", "--texts", "-f", "json"])
+        XCTAssertEqual(after.stdout, "[]\n")
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let again = try comics.run(["search", "caterpillar", "--texts", "-f", "json"])
+        XCTAssertFalse((try JSONValue.parse(again.stdout).arrayValue ?? []).isEmpty, "indexed again, once")
+    }
+}

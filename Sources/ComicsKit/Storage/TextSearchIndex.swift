@@ -31,7 +31,7 @@ enum TextSearchIndex {
         (Int(rowID >> 20), Int(rowID & Int64(blocksPerText - 1)))
     }
 
-    /// The query with its phrases as words that must all appear: the
+    /// The query with its phrases as tokens that must all appear: the
     /// index has no positions to match a phrase by.
     static func loosened(_ expression: String) -> String {
         var result = ""
@@ -47,7 +47,8 @@ enum TextSearchIndex {
                 if inQuotes { endWord() }
                 inQuotes.toggle()
             } else if inQuotes {
-                if character.isWhitespace { endWord() } else { word.append(character) }
+                // What the tokenizer would split ("tea-party") is a phrase too.
+                if character.isLetter || character.isNumber || character == "+" || character == "#" { word.append(character) } else { endWord() }
             } else {
                 result.append(character)
             }

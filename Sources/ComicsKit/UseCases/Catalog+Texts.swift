@@ -23,10 +23,12 @@ public struct OpenedText: Sendable {
 }
 
 extension Catalog {
-    /// Downloads a book's text into the cache, unless it is there already.
+    /// Downloads a book's text into the cache, unless it is there already
+    /// (with `--refresh`, again: a new edition; the place where reading
+    /// stopped finds its paragraph in it).
     public func getText(_ ref: ItemRef) throws -> TextDownload {
         try requireText(ref)
-        if let info = try store.textInfo(ref) { return .alreadyHad(info) }
+        if mode != .refresh, let info = try store.textInfo(ref) { return .alreadyHad(info) }
         return .downloaded(try downloadText(ref))
     }
 

@@ -120,7 +120,7 @@ enum CommandTable {
         "browse": ["source"],
         "open": ["source", "refresh"],
         "rebuild": [],
-        "get": ["format"],
+        "get": ["format", "refresh"],
         "read": ["format"],
         "toc": ["format"],
         "config": ["format"], "config list": ["format"], "config get": ["format"], "config set": ["format"],
@@ -130,6 +130,7 @@ enum CommandTable {
     /// What a global option means for one command, where its general help
     /// would say something else.
     static let globalHelp: [String: [String: String]] = [
+        "get": ["refresh": "download again even when downloaded (a new edition); where reading stopped follows it"],
         "list": ["limit": "comics per xkcd page, 1 to \(ListQuery.maximumLimit) (default \(ListQuery.defaultLimit)); books: show the first N of the page"],
         "more": ["limit": "comics per xkcd page (default: as many as the listing before); books: show the first N of the page"],
         "search": ["limit": "show at most N matches (default \(SearchCommand.defaultLimit))"],
@@ -234,7 +235,10 @@ enum CommandTable {
                 name: "get", abstract: "download books' texts into the cache for reading offline (one at a time)",
                 arguments: [ArgumentSpec(name: "REF", help: "books: numbers (1342; a bare number is a book here), books:1342, or pasted addresses", isOptional: true)],
                 options: [OptionSpec("favorites", "get the text of every favourite book too")],
-                examples: ["comics get 1342", "comics get books:2600 books:11", "comics get --favorites --quiet   # from cron"]),
+                examples: [
+                    "comics get 1342", "comics get books:2600 books:11", "comics get --favorites --quiet   # from cron",
+                    "comics get 1342 --refresh   # a new edition",
+                ]),
             CommandSpec(
                 name: "read", abstract: "print a book's text without its header and licence, reflowed, from where reading stopped",
                 arguments: [bookReference],
