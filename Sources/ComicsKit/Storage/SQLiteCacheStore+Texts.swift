@@ -194,6 +194,12 @@ extension SQLiteCacheStore: TextStore {
     public func searchTexts(_ query: String, in ref: ItemRef?, limit: Int) throws -> (hits: [TextHit], total: Int) {
         let expression = SearchExpression(query).expression
         do {
+            // The candidates' index lives in memory, never in a temporary file.
+            try database.execute("PRAGMA temp_store = MEMORY")
+            try database.execute(TextSearchIndex.candidatesDefinition)
+            // One transaction: one snapshot of the texts, and the candidates
+            // indexed at once (one insert a transaction costs a segment each).
+            return try database.readTransaction { () throws -> (hits: [TextHit], total: Int) in
             var range: [SQLiteValue] = [.integer(0), .integer(Int64.max)]
             if let ref { range = [.integer(TextSearchIndex.rowID(book: ref.id, block: 0)), .integer(TextSearchIndex.rowID(book: ref.id + 1, block: 0) - 1)] }
             let candidates = try database.query("""
@@ -205,7 +211,6 @@ extension SQLiteCacheStore: TextStore {
                 let (book, block) = TextSearchIndex.block(of: rowID)
                 byBook[book, default: []].append(block)
             }
-            try database.execute(TextSearchIndex.candidatesDefinition)
             try database.execute("DELETE FROM temp.text_candidates")
             var percents: [Int64: Double] = [:]
             let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
@@ -222,19 +227,31 @@ extension SQLiteCacheStore: TextStore {
                     percents[rowID] = Double(wordsBefore[block]) * 100 / total
                 }
             }
-            let rows = try database.query("""
+            // Ranked first, then snippets for the best alone: a snippet in
+            // the ranking query would be made for every match before sorting.
+            let ranked = try database.query("""
+                SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?2
+                """, [.text(expression), .integer(Int64(limit))]).compactMap { row -> Int64? in
+                if case let .integer(rowID) = row[0] { return rowID }
+                return nil
+            }
+            var snippets: [Int64: String] = [:]
+            for row in try database.query("""
                 SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
-                WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?4
-                """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)), .integer(Int64(limit))])
-            let hits: [TextHit] = rows.compactMap { row in
-                guard case let .integer(rowID) = row[0] else { return nil }
+                WHERE text_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?4))
+                """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
+                      .text(JSONValue.array(ranked.map { .int(Int($0)) }).serialized)]) {
+                if case let .integer(rowID) = row[0] { snippets[rowID] = row[1].text ?? "" }
+            }
+            let hits: [TextHit] = ranked.map { rowID in
                 let (book, block) = TextSearchIndex.block(of: rowID)
-                return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: row[1].text ?? "", percent: percents[rowID] ?? 0)
+                return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: snippets[rowID] ?? "", percent: percents[rowID] ?? 0)
             }
             let total = hits.count < limit ? hits.count
                 : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? hits.count
             try database.execute("DELETE FROM temp.text_candidates")
             return (hits, total)
+            }
         } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
             throw ComicsError.usage(
                 "cannot search for \(query): \(Self.explainQueryError(error.message))",

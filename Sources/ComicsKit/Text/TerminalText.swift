@@ -9,6 +9,8 @@ public enum TerminalText {
     public static func sanitize(_ text: String, singleLine: Bool = false) -> String {
         // Printable ASCII, most of what is printed, has nothing to remove.
         if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
+        // Most text outside ASCII (a book's curly quotes) has nothing to remove either.
+        if !text.unicodeScalars.contains(where: { needsWork($0, singleLine: singleLine) }) { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
@@ -21,6 +23,15 @@ public enum TerminalText {
             index += 1
         }
         return String(output)
+    }
+
+    /// A scalar `emit` would not copy as it is, or that starts a sequence.
+    private static func needsWork(_ scalar: Unicode.Scalar, singleLine: Bool) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: singleLine
+        case 0x00..<0x20, 0x7F, 0x80...0x9F, 0x2028, 0x2029: true
+        default: isBidiControl(scalar)
+        }
     }
 
     /// True for the scalars that reorder text: LRE…RLO, LRI…PDI, LRM, RLM, ALM.

@@ -68,14 +68,17 @@ public struct TextBlock: Equatable, Sendable {
     }
 
     public var wordCount: Int {
-        var count = 0
-        var inWord = false
-        for byte in text.utf8 {
-            let isSpace = byte == 0x20 || byte == 0x0A
-            if !isSpace && !inWord { count += 1 }
-            inWord = !isSpace
+        func count(_ bytes: some Sequence<UInt8>) -> Int {
+            var count = 0
+            var inWord = false
+            for byte in bytes {
+                let isSpace = byte == 0x20 || byte == 0x0A
+                if !isSpace && !inWord { count += 1 }
+                inWord = !isSpace
+            }
+            return count
         }
-        return count
+        return text.utf8.withContiguousStorageIfAvailable(count) ?? count(text.utf8)
     }
 }
 

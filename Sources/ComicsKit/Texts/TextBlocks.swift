@@ -28,7 +28,7 @@ enum TextBlocks {
         }
         for raw in lines {
             let line = expanded(raw)
-            let blank = line.allSatisfy { $0 == " " }
+            let blank = line.isEmpty
             if illustrationDepth > 0 {
                 pending.append(line)
                 illustrationDepth = max(0, illustrationDepth + bracketBalance(line))
@@ -61,9 +61,12 @@ enum TextBlocks {
     /// Tabs to the next multiple of eight, trailing spaces off, and a line
     /// no longer than `maximumLineLength`.
     private static func expanded(_ line: Substring) -> String {
-        var text = line.contains("\t") ? expandingTabs(line) : String(line)
-        while text.last == " " { text.removeLast() }
-        if text.count > maximumLineLength { text = String(text.prefix(maximumLineLength)) }
+        let bytes = line.utf8
+        var text = bytes.contains(0x09) ? expandingTabs(line) : String(line)
+        if text.utf8.last == 0x20 {
+            text = String(text[..<(text.utf8.lastIndex { $0 != 0x20 }.map { text.utf8.index(after: $0) } ?? text.startIndex)])
+        }
+        if text.utf8.count > maximumLineLength, text.count > maximumLineLength { text = String(text.prefix(maximumLineLength)) }
         return text
     }
 
@@ -164,14 +167,24 @@ enum TextBlocks {
         }
     }
 
+    /// The lines' words one space apart, worked on bytes (a space is one
+    /// byte in UTF-8 and never part of another character).
     private static func joinedWords(_ lines: [String]) -> String {
-        var result = ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        var pendingSpace = false
         for line in lines {
-            for word in line.split(separator: " ") {
-                if !result.isEmpty { result.append(" ") }
-                result.append(contentsOf: word)
+            for byte in line.utf8 {
+                if byte == 0x20 {
+                    pendingSpace = true
+                } else {
+                    if pendingSpace && !bytes.isEmpty { bytes.append(0x20) }
+                    pendingSpace = false
+                    bytes.append(byte)
+                }
             }
+            pendingSpace = true
         }
-        return result
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -111,8 +111,11 @@ private extension String {
     /// character, and the private characters comics marks search matches
     /// with must not come from a text.
     func removingInvisibleMarks() -> String {
-        let marks: Set<Unicode.Scalar> = ["\u{FEFF}", SearchMatch.start.unicodeScalars.first!, SearchMatch.end.unicodeScalars.first!]
-        guard unicodeScalars.contains(where: marks.contains) else { return self }
-        return String(String.UnicodeScalarView(unicodeScalars.filter { !marks.contains($0) }))
+        func isMark(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\u{FEFF}" || scalar == SearchMatch.start.unicodeScalars.first || scalar == SearchMatch.end.unicodeScalars.first
+        }
+        // Each mark's UTF-8 begins with 0xEE or 0xEF: most texts have neither.
+        guard utf8.contains(where: { $0 == 0xEE || $0 == 0xEF }), unicodeScalars.contains(where: isMark) else { return self }
+        return String(String.UnicodeScalarView(unicodeScalars.filter { !isMark($0) }))
     }
 }

@@ -75,8 +75,13 @@ struct Terminal {
 /// How many terminal columns text takes: wide East Asian characters and
 /// emoji take two, combining marks none.
 enum DisplayWidth {
-    static func of(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + of($1) }
+    static func of(_ text: some StringProtocol) -> Int {
+        var width = 0
+        for byte in text.utf8 {
+            guard byte >= 0x20 && byte < 0x7F else { return text.unicodeScalars.reduce(0) { $0 + of($1) } }
+            width += 1
+        }
+        return width
     }
 
     static func of(_ scalar: Unicode.Scalar) -> Int {
@@ -124,18 +129,70 @@ enum DisplayWidth {
         let width = max(1, width)
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let fast = wrapSingleSpaced(paragraph, width: width) {
+                lines += fast
+                continue
+            }
             var line = ""
-            for word in paragraph.split(separator: " ").flatMap({ pieces(of: String($0), width: width) }) {
-                let candidate = line.isEmpty ? word : "\(line) \(word)"
-                if of(candidate) > width, !line.isEmpty {
+            var used = 0
+            func place(_ word: Substring, _ wordWidth: Int) {
+                if line.isEmpty {
+                    line.append(contentsOf: word)
+                    used = wordWidth
+                } else if used + 1 + wordWidth > width {
                     lines.append(line)
-                    line = word
+                    line = String(word)
+                    used = wordWidth
                 } else {
-                    line = candidate
+                    line.append(" ")
+                    line.append(contentsOf: word)
+                    used += 1 + wordWidth
+                }
+            }
+            for word in paragraph.split(separator: " ") {
+                let wordWidth = of(word)
+                if wordWidth > width, !isURL(String(word)) {
+                    for piece in pieces(of: String(word), width: width) { place(piece[...], of(piece)) }
+                } else {
+                    place(word, wordWidth)
                 }
             }
             lines.append(line)
         }
+        return lines
+    }
+
+    /// The common case of `wrap`, a book's paragraph: words one space apart
+    /// and none wider than the line, so each line is a slice of the text.
+    /// Nil when the paragraph is not like that.
+    private static func wrapSingleSpaced(_ paragraph: Substring, width: Int) -> [String]? {
+        let utf8 = paragraph.utf8
+        guard let first = utf8.first, first != 0x20, utf8.last != 0x20 else { return paragraph.isEmpty ? [""] : nil }
+        var lines: [String] = []
+        var lineStart = utf8.startIndex, lineEnd = utf8.startIndex, used = 0
+        var wordStart = utf8.startIndex
+        while wordStart < utf8.endIndex {
+            var wordEnd = wordStart, wordWidth = 0, isASCII = true
+            while wordEnd < utf8.endIndex, utf8[wordEnd] != 0x20 {
+                let byte = utf8[wordEnd]
+                if byte < 0x20 || byte >= 0x7F { isASCII = false }
+                wordWidth += 1
+                utf8.formIndex(after: &wordEnd)
+            }
+            if wordEnd == wordStart { return nil }
+            if !isASCII { wordWidth = of(paragraph[wordStart..<wordEnd]) }
+            if wordWidth > width { return nil }
+            if lineEnd == lineStart {
+                (lineEnd, used) = (wordEnd, wordWidth)
+            } else if used + 1 + wordWidth > width {
+                lines.append(String(paragraph[lineStart..<lineEnd]))
+                (lineStart, lineEnd, used) = (wordStart, wordEnd, wordWidth)
+            } else {
+                (lineEnd, used) = (wordEnd, used + 1 + wordWidth)
+            }
+            wordStart = wordEnd < utf8.endIndex ? utf8.index(after: wordEnd) : wordEnd
+        }
+        lines.append(String(paragraph[lineStart..<lineEnd]))
         return lines
     }
 
