@@ -163,7 +163,7 @@ def main():
     server = Server()
     database = os.path.join(work, "comics.db")
     env = dict(os.environ, COMICS_DB=database, COMICS_XKCD_URL=server.url, COMICS_GUTENDEX_URL=server.url,
-               HOME=work, LANG="C.UTF-8")
+               COMICS_GUTENBERG_URL=server.url, HOME=work, LANG="C.UTF-8")
     env.pop("COLUMNS", None)
     report = Report()
     print("%-44s %9s   %-34s %9s   %6s   %s" % ("benchmark", "comics", "floor", "floor", "ratio", "goal"))
@@ -277,6 +277,8 @@ def main():
                    "", None, "<= 100 ms")
         server.control({"bloat": 0})
 
+        texts(binary, env, server, work, runs, report, fresh_database)
+
         # 4. A large cache: 100,000 books and 3,000 comics.
         server.control({"latest": 3000})
         fresh_database()
@@ -357,6 +359,54 @@ def main():
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def texts(binary, env, server, work, runs, report, fresh_database):
+    """6. Books' texts: War and Peace downloaded, read, outlined and
+    searched; a search through fifty downloaded texts; what a text costs
+    the database and what reading it costs in memory."""
+    fresh_database()
+    run([binary, "config", "set", "auto-cleanup", "off"], env)
+    run([binary, "show", "books:2600"], env)
+    database = env["COMICS_DB"]
+
+    def size_on_disk():
+        connection = sqlite3.connect(database)
+        connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.close()
+        return os.path.getsize(database)
+
+    before = size_on_disk()
+    copy = os.path.join(work, "pg2600.txt")
+    floor = median(["curl", "-s", "-L", "-o", copy, server.url + "/ebooks/2600.txt.utf-8"], env, runs)
+    first = run([binary, "get", "2600", "-q"], env)[0]
+    growth = (size_on_disk() - before) / os.path.getsize(copy)
+    report.add("6. get War and Peace (3.4 MB)", statistics.median([first] + [
+        run([binary, "get", "2600", "--refresh", "-q"], env)[0] for _ in range(runs - 1)]),
+        "curl of the same file to disk", floor, "<= 1.3x")
+    report.add("6. database growth for War and Peace", "%.2fx" % growth, "its text", "1.00x", "<= 0.6x")
+    report.add("6. read 2600 --section 200 > /dev/null", median([binary, "read", "2600", "--section", "200"], env, runs),
+               "", None, "<= 50 ms")
+    report.add("6. toc 2600", median([binary, "toc", "2600"], env, runs), "", None, "<= 30 ms")
+    report.add("6. search natasha --in 2600", median([binary, "search", "natasha", "--in", "2600", "-q"], env, runs),
+               "", None, "<= 20 ms")
+    rss = max(peak_rss([binary, "read", "2600", "--from-start"], env) for _ in range(3))
+    report.add("6. peak RSS of read 2600 (the whole book)", "%d MiB" % (rss // 1024), "", None, "<= 40 MB")
+    # Fifty books of the fixture catalogue, each given one of the fixture
+    # texts (Alice, the Sonnets, Earnest, Candide, Die Verwandlung).
+    samples = [open(os.path.join(ROOT, "Tests", "Fixtures", "gutenberg", name), "rb").read().hex()
+               for name in ("pg11.txt", "pg1041.txt", "pg844.txt", "pg4650.txt", "pg22367.txt")]
+    listed = []
+    for name in ("books-list-page1.json", "books-list-page2.json"):
+        with open(os.path.join(ROOT, "Tests", "Fixtures", "gutendex", name)) as handle:
+            listed += [book["id"] for book in json.load(handle)["results"]]
+    fifty = [n for n in listed if n != 2600][:49]
+    server.control({"texts": {str(n): samples[index % len(samples)] for index, n in enumerate(fifty)}})
+    run([binary, "-s", "books", "list"], env)
+    run([binary, "-s", "books", "more"], env)
+    run([binary, "get", "-q"] + [str(n) for n in fifty], env)
+    report.add("6. search porpoise --texts (50 books)", median([binary, "search", "porpoise", "--texts", "-q"], env, runs),
+               "", None, "<= 100 ms")
 
 
 def fill(database):
