@@ -275,7 +275,12 @@ extension SQLiteCacheStore: TextStore {
         for (index, block) in blocks.enumerated() {
             if index > 0 { bytes.append(blockSeparator) }
             bytes.append(contentsOf: String(block.kind.rawValue).utf8)
-            bytes.append(contentsOf: block.text.utf8.lazy.filter { $0 != blockSeparator })
+            let text = block.text.utf8
+            if text.contains(blockSeparator) {
+                bytes.append(contentsOf: text.lazy.filter { $0 != blockSeparator })
+            } else {
+                bytes.append(contentsOf: text)
+            }
         }
         return bytes
     }

@@ -8,7 +8,9 @@ public enum GutenbergText {
 
     public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding) {
         let (text, encoding) = TextDecoding.decode(bytes)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Split on the byte: splitting on the Character would walk grapheme
+        // boundaries through the whole text.
+        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
         let work = GutenbergFrame.work(in: lines)
         let paragraphs = TextBlocks.paragraphs(of: lines[work])
         let (headings, sections) = SectionOutline.outline(paragraphs)
