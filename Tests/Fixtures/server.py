@@ -327,6 +327,20 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_body(404, b"<html>404 Not Found</html>", "text/html")
         if fault == "truncated":
             body = body[: len(body) // 2]
+        if fault == "endless":
+            # A text that never ends (no length): the client must stop it.
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            line = b"All work and no play makes Jack a dull boy. " * 1489 + b"\n"
+            try:
+                for _ in range(16384):  # 1 GiB at most
+                    self.wfile.write(line)
+            except OSError:
+                pass
+            return
         self.send_body(200, body, "text/plain; charset=utf-8")
 
     def serve_books(self, path, parts, fault):

@@ -245,3 +245,33 @@ final class TextSearchTests: EndToEndTestCase {
         XCTAssertFalse((try JSONValue.parse(again.stdout).arrayValue ?? []).isEmpty, "indexed again, once")
     }
 }
+
+/// Texts that try to cost too much: bounded in bytes, time and sections.
+final class HostileTextTests: EndToEndTestCase {
+    func testATextThatNeverEndsIsStoppedAtItsCap() throws {
+        XCTAssertEqual(try comics.run(["show", "books:11"]).status, 0)
+        try server.control(.object([("fault", .string("endless")), ("count", .int(2))]))
+        let started = Date()
+        let got = try comics.run(["get", "11"], timeout: 120)
+        XCTAssertEqual(got.status, 4, "\(got)")
+        XCTAssertEqual(got.stderr, "comics: error: the text at https://www.gutenberg.org/ebooks/11.txt.utf-8 is larger than 64 MiB; not kept\n")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 100, "stopped at the cap, not at the server's gigabyte")
+        XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 4, "nothing kept")
+    }
+
+    func testAMillionHeadingLinesMakeNoMillionSections() throws {
+        var flood = "*** START OF THE PROJECT GUTENBERG EBOOK FLOOD ***\n\n"
+        for number in 0..<100_000 { flood += "CHAPTER \(number % 9999 + 1)\n\n" }
+        flood += "The only paragraph of the book, which every heading above claims for itself.\n"
+        try server.control(.object([
+            ("books", .object([("70010", FixtureServer.book(70010, title: "Flood"))])),
+            ("texts", .object([("70010", .string(Array(flood.utf8).map { String(format: "%02x", $0) }.joined()))])),
+        ]))
+        let got = try comics.run(["get", "70010"], timeout: 120)
+        XCTAssertEqual(got.status, 0, "\(got)")
+        let toc = try comics.run(["toc", "70010", "-f", "json"])
+        XCTAssertLessThanOrEqual(try JSONValue.parse(toc.stdout).arrayValue?.count ?? 99, 1, toc.stdout)
+        let read = try comics.run(["read", "70010"])
+        XCTAssertTrue(read.stdout.contains("The only paragraph of the book"), "nothing of the work lost")
+    }
+}
