@@ -275,3 +275,15 @@ final class HostileTextTests: EndToEndTestCase {
         XCTAssertTrue(read.stdout.contains("The only paragraph of the book"), "nothing of the work lost")
     }
 }
+
+/// A large text on a terminal shows how much has come; off one, nothing.
+final class TextProgressTests: EndToEndTestCase {
+    func testALargeDownloadShowsItsProgressOnATerminalOnly() throws {
+        let onTerminal = try comics.shell("script -qec '\"$COMICS\" get 2600' /dev/null")
+        XCTAssertEqual(onTerminal.status, 0, "\(onTerminal)")
+        XCTAssertTrue(onTerminal.stdout.contains(" of 3.2 MiB (8%)\u{1B}[K\rdownloading "), onTerminal.stdout.debugDescription.prefix(400).description)
+        XCTAssertTrue(onTerminal.stdout.hasSuffix("\r\u{1B}[Kgot books:2600: 3.2 MiB, 382 sections, 563286 words\r\n"), onTerminal.stdout.suffix(120).debugDescription)
+        let piped = try comics.run(["get", "1342"])
+        XCTAssertEqual(piped.stderr, "", "no progress off a terminal")
+    }
+}

@@ -152,7 +152,9 @@ public final class CurlHTTPClient: HTTPClient {
         if let limit = meter.exhausted {
             return .failure(HTTPError(.tooLarge, url: pending.request.url, detail: limit.detail))
         }
-        guard let attempt = Attempt(pending: pending, settings: settings, meter: meter) else {
+        let url = pending.request.url
+        let progress: ((Int, Int?) -> Void)? = observer.map { observer in { observer.bodyArrived(url: url, bytes: $0, of: $1) } }
+        guard let attempt = Attempt(pending: pending, settings: settings, meter: meter, progress: progress) else {
             return .failure(HTTPError(.other, url: pending.request.url, detail: "libcurl could not create a request"))
         }
         comics_curl_multi_add_handle(multi, attempt.handle)
@@ -225,10 +227,15 @@ public final class CurlHTTPClient: HTTPClient {
         private(set) var bodyTooLarge = false
         private(set) var passedLimit: DownloadMeter.Limit?
 
-        init?(pending: PendingRequest, settings: HTTPSettings, meter: DownloadMeter) {
+        /// Told the bytes so far (and the length announced) as a body arrives.
+        private let progress: ((Int, Int?) -> Void)?
+        private var progressReportedAt = 0
+
+        init?(pending: PendingRequest, settings: HTTPSettings, meter: DownloadMeter, progress: ((Int, Int?) -> Void)? = nil) {
             guard let handle = comics_curl_easy_init() else { return nil }
             self.pending = pending
             self.handle = handle
+            self.progress = progress
             self.meter = meter
             maxBodyBytes = settings.maxBodyBytes
             configure(settings)
@@ -282,6 +289,10 @@ public final class CurlHTTPClient: HTTPClient {
                 return 0
             }
             body.append(contentsOf: chunk)
+            if let progress, body.count - progressReportedAt >= 256 * 1024 {
+                progressReportedAt = body.count
+                progress(body.count, headers["content-length"].flatMap(Int.init))
+            }
             return chunk.count
         }
 

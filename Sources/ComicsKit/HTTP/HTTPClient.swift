@@ -98,6 +98,13 @@ public protocol HTTPObserver: AnyObject {
     /// `outcome` is the status (`200`, `304`) or what went wrong.
     func requestEnded(url: String, outcome: String, seconds: Double)
     func stillWaiting(for host: String)
+    /// A large body on its way: the bytes so far, of the length announced
+    /// (every 256 KiB), for a progress bar.
+    func bodyArrived(url: String, bytes: Int, of expected: Int?)
+}
+
+extension HTTPObserver {
+    public func bodyArrived(url: String, bytes: Int, of expected: Int?) {}
 }
 
 public struct HTTPSettings: Equatable, Sendable {

@@ -28,6 +28,8 @@ final class CommandContext {
     /// Says what the network does: each request under -v, and a note on a
     /// terminal when an answer is slow.
     private let reporter: NetworkReporter
+    /// The same, with a progress line while a text downloads.
+    private let textReporter: NetworkReporter
     /// No --db and no COMICS_DB: the XDG location, whose folders comics makes.
     private let isDefaultDatabase: Bool
 
@@ -44,6 +46,7 @@ final class CommandContext {
         isQuiet = arguments.has("quiet")
         isVerbose = arguments.has("verbose") && !isQuiet
         reporter = NetworkReporter(verbose: isVerbose, quiet: isQuiet)
+        textReporter = NetworkReporter(verbose: isVerbose, quiet: isQuiet, showsBodyProgress: true)
         terminal = Terminal.detect(noColorFlag: arguments.has("no-color"), environment: environment)
         databasePath = try Self.databasePath(option: arguments.value("db"), environment: environment)
         isDefaultDatabase = arguments.value("db") == nil && (environment["COMICS_DB"] ?? "").isEmpty
@@ -86,7 +89,7 @@ final class CommandContext {
         ]
         let images = ItemImages(cache: FileImageCache(directory: imagesDirectory), http: http)
         let texts = GutenbergTexts(
-            http: CurlHTTPClient(settings: GutenbergTexts.httpSettings, observer: reportsNetwork ? reporter : nil),
+            http: CurlHTTPClient(settings: GutenbergTexts.httpSettings, observer: reportsNetwork ? textReporter : nil),
             mirror: gutenbergMirror)
         return Catalog(store: store, sources: sources, images: images, texts: texts, mode: mode)
     }
@@ -328,10 +331,24 @@ final class CommandContext {
 final class NetworkReporter: HTTPObserver {
     private let verbose: Bool
     private let quiet: Bool
+    /// Draws a progress line on a terminal while a large body arrives (texts).
+    private let showsBodyProgress: Bool
+    private var progressShown = false
 
-    init(verbose: Bool, quiet: Bool) {
+    init(verbose: Bool, quiet: Bool, showsBodyProgress: Bool = false) {
         self.verbose = verbose
         self.quiet = quiet
+        self.showsBodyProgress = showsBodyProgress
+    }
+
+    func bodyArrived(url: String, bytes: Int, of expected: Int?) {
+        guard showsBodyProgress, !quiet, isatty(STDERR_FILENO) == 1 else { return }
+        var line = "downloading \(ByteCount.describe(bytes))"
+        if let expected, expected > 0 {
+            line += " of \(ByteCount.describe(expected)) (\(min(100, bytes * 100 / expected))%)"
+        }
+        OutputSink.writeStderrRaw("\r\(line)\u{1B}[K")
+        progressShown = true
     }
 
     func info(_ message: String) {
@@ -339,6 +356,10 @@ final class NetworkReporter: HTTPObserver {
     }
 
     func requestEnded(url: String, outcome: String, seconds: Double) {
+        if progressShown {
+            OutputSink.writeStderrRaw("\r\u{1B}[K")
+            progressShown = false
+        }
         info("GET \(url): \(outcome) in \(Int((seconds * 1000).rounded())) ms")
     }
 
