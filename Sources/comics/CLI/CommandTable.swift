@@ -47,6 +47,8 @@ struct ArgumentSpec: Equatable {
     var completion: ValueCompletion = .anything
     /// Shown as `[NAME]`: the command works without it.
     var isOptional = false
+    /// Shown with `...`: the command takes any number of them.
+    var isRepeated = false
 }
 
 /// A command: its name, what it does, what it accepts. The whole CLI is a
@@ -233,7 +235,7 @@ enum CommandTable {
                 ]),
             CommandSpec(
                 name: "get", abstract: "download books' texts into the cache for reading offline (one at a time)",
-                arguments: [ArgumentSpec(name: "REF", help: "books: numbers (1342; a bare number is a book here), books:1342, or pasted addresses", isOptional: true)],
+                arguments: [ArgumentSpec(name: "REF", help: "books: numbers (1342; a bare number is a book here), books:1342, or pasted addresses", isOptional: true, isRepeated: true)],
                 options: [OptionSpec("favorites", "get the text of every favourite book too")],
                 examples: [
                     "comics get 1342", "comics get books:2600 books:11", "comics get --favorites --quiet   # from cron",

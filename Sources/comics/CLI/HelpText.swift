@@ -72,7 +72,10 @@ enum HelpText {
     }
 
     private static func arguments(_ command: CommandSpec) -> String {
-        command.arguments.map { $0.isOptional ? "[\($0.name)]" : "<\($0.name)>" }.joined(separator: " ")
+        command.arguments.map { argument in
+            let name = argument.name + (argument.isRepeated ? "..." : "")
+            return argument.isOptional ? "[\(name)]" : "<\(name)>"
+        }.joined(separator: " ")
     }
 
     private static func usages(_ command: CommandSpec, fullName: String) -> [String] {
