@@ -59,6 +59,11 @@ extension SQLiteCacheStore: TextStore {
     }
 
     private func storedBlocks(_ ref: ItemRef) throws -> [TextBlock]? {
+        try storedBody(ref).map(Self.blocks(from:))
+    }
+
+    /// The serialized blocks, inflated.
+    private func storedBody(_ ref: ItemRef) throws -> [UInt8]? {
         guard let row = try database.query("SELECT body, body_bytes FROM texts WHERE source = ? AND id = ?", Self.key(ref)).first else {
             return nil
         }
@@ -67,7 +72,35 @@ extension SQLiteCacheStore: TextStore {
         else {
             throw ComicsError.database("the text of \(ref) in \(database.path) is damaged; 'comics rebuild' makes a new database with your favourites")
         }
-        return Self.blocks(from: body)
+        return body
+    }
+
+    /// The text of the wanted blocks and how far into the book each
+    /// begins, in one pass over the bytes: no string is made for the rest.
+    static func candidateBlocks(_ wanted: [Int], in body: [UInt8]) -> [(block: Int, text: String, percent: Double)] {
+        let wanted = Set(wanted)
+        var found: [(block: Int, text: String, wordsBefore: Int)] = []
+        var words = 0, block = 0, start = 0, inWord = false
+        body.withUnsafeBufferPointer { bytes in
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : blockSeparator
+                if byte == blockSeparator {
+                    if wanted.contains(block), index > start {
+                        found.append((block, String(decoding: bytes[(start + 1)..<index], as: UTF8.self), words))
+                    }
+                    block += 1
+                    start = index + 1
+                    inWord = false
+                    continue
+                }
+                if index == start { continue }
+                let isSpace = byte == 0x20 || byte == 0x0A
+                if !isSpace && !inWord { words += 1 }
+                inWord = !isSpace
+            }
+        }
+        let total = Double(max(1, words))
+        return found.map { ($0.block, $0.text, Double($0.wordsBefore) * 100 / total) }
     }
 
     public func textInfo(_ ref: ItemRef) throws -> TextInfo? {
@@ -215,16 +248,12 @@ extension SQLiteCacheStore: TextStore {
             var percents: [Int64: Double] = [:]
             let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
             for (book, blocks) in byBook {
-                let bookRef = ItemRef(source: .books, id: book)
-                guard let stored = try storedBlocks(bookRef) else { continue }
-                var wordsBefore = [Int](repeating: 0, count: stored.count + 1)
-                for (index, block) in stored.enumerated() { wordsBefore[index + 1] = wordsBefore[index] + block.wordCount }
-                let total = Double(max(1, wordsBefore[stored.count]))
-                for block in blocks where block < stored.count {
-                    let rowID = TextSearchIndex.rowID(book: book, block: block)
-                    try insert.bind([.integer(rowID), .text(stored[block].text)])
+                guard let body = try storedBody(ItemRef(source: .books, id: book)) else { continue }
+                for candidate in Self.candidateBlocks(blocks, in: body) {
+                    let rowID = TextSearchIndex.rowID(book: book, block: candidate.block)
+                    try insert.bind([.integer(rowID), .text(candidate.text)])
                     _ = try insert.allRows()
-                    percents[rowID] = Double(wordsBefore[block]) * 100 / total
+                    percents[rowID] = candidate.percent
                 }
             }
             // Ranked first, then snippets for the best alone: a snippet in
