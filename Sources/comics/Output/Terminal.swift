@@ -128,7 +128,12 @@ enum DisplayWidth {
     static func wrap(_ text: String, width: Int) -> [String] {
         let width = max(1, width)
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // On the byte unless a CR could make "\r\n" one Character: splitting
+        // on the Character walks grapheme boundaries through the whole text.
+        let paragraphs = text.utf8.contains(0x0D)
+            ? text.split(separator: "\n", omittingEmptySubsequences: false)
+            : text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+        for paragraph in paragraphs {
             if let fast = wrapSingleSpaced(paragraph, width: width) {
                 lines += fast
                 continue
