@@ -32,8 +32,14 @@ public enum GutenbergText {
             }
             index += 1
         }
-        let placed = sections.map { section in
+        var placed = sections.map { section in
             TextSection(level: section.level, title: section.title, firstBlock: blockOfParagraph[section.firstBlock])
+        }
+        // No heading found (or a flood of them): the book is one section,
+        // named by its first line.
+        if placed.isEmpty, let first = blocks.first {
+            let line = first.text.split(separator: "\n").first.map { $0.trimmingWhitespace() } ?? ""
+            placed = [TextSection(level: 0, title: UpstreamText.capped(line.isEmpty ? "Text" : line, 80), firstBlock: 0)]
         }
         return (BookContent(blocks: blocks, sections: placed), encoding)
     }

@@ -20,7 +20,7 @@ enum TocCommand {
             return
         }
         guard !outline.isEmpty else {
-            context.note("\(ref) has no headings comics can find: 'comics read \(ref)' shows it whole")
+            context.note("the text of \(ref) holds nothing to read")
             return
         }
         let numberWidth = String(outline.count).count
