@@ -74,6 +74,10 @@ final class GutenbergTextTests: XCTestCase {
             XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name) keeps a control")
             XCTAssertEqual(Dictionary(grouping: content.sections, by: \.level).mapValues(\.count), expected.sectionsByLevel, name)
             for (index, title) in expected.titles {
+                guard content.sections.indices.contains(index) else {
+                    XCTFail("\(name) has \(content.sections.count) sections, no section \(index + 1)")
+                    continue
+                }
                 XCTAssertEqual(content.sections[index].title, title, "\(name) section \(index + 1)")
             }
             XCTAssertEqual(content.sections.map(\.firstBlock), content.sections.map(\.firstBlock).sorted(), "\(name) in order")
@@ -131,5 +135,29 @@ final class GutenbergTextTests: XCTestCase {
         let hostile = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\nA \u{1B}[2J\u{1B}]0;owned\u{07}line\u{9B}31m with \u{202E}tricks.\r\n"
         let text = GutenbergText.content(of: Array(hostile.utf8)).content.blocks.map(\.text).joined()
         XCTAssertEqual(text, "A line with tricks.")
+    }
+}
+
+/// Headings are short paragraphs: running text that begins like one is text.
+final class HeadingLookalikeTests: XCTestCase {
+    func testAParagraphThatBeginsLikeAHeadingIsText() {
+        let body = """
+            CHAPTER I
+
+            The first chapter begins here and runs on for a good while, so that
+            its lines reach the width the file was wrapped at, as prose does.
+
+            Chapter 2. The lookalike: this paragraph begins as a heading would
+            but runs on over three lines of prose, wrapped at the file's width,
+            and a reader would never take it for the start of a new chapter.
+
+            CHAPTER II
+
+            The second chapter, which is real, with words enough under it to be
+            taken for one and not for a line of a contents list at the front.
+            """
+        let content = GutenbergText.content(of: Array(body.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I", "CHAPTER II"])
+        XCTAssertTrue(content.blocks.contains { $0.kind == .prose && $0.text.hasPrefix("Chapter 2. The lookalike") })
     }
 }

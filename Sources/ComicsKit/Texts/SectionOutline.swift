@@ -73,7 +73,12 @@ enum SectionOutline {
                 guard let caption = paragraph.captionLastLine else { continue }
                 line = caption
             case .prose, .lines:
-                guard paragraph.lines.count <= 3 else { continue }
+                // A heading with its title is a few words (a contents entry
+                // may wrap); a paragraph of running text that happens to begin
+                // "Book I. of the Iliad …" is no heading.
+                guard paragraph.lines.count <= 3,
+                      paragraph.lines.count == 1 || paragraph.lines.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= 20
+                else { continue }
                 line = paragraph.lines[0]
             case .heading, .footnote:
                 continue
