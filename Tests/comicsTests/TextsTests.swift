@@ -134,7 +134,9 @@ final class ReadingPositionTests: EndToEndTestCase {
         XCTAssertEqual(try readOnTerminal("11 --section 3").status, 0)
         let resumed = try readOnTerminal("11")
         XCTAssertEqual(resumed.status, 0, "\(resumed)")
-        XCTAssertTrue(resumed.stdout.hasPrefix("\u{1B}[1mCHAPTER III. A Caucus-Race and a Long Tale"), String(resumed.stdout.prefix(80)).debugDescription)
+        XCTAssertTrue(resumed.stdout.hasPrefix(
+            "comics: note: reading on from where you stopped (§3 CHAPTER III. A Caucus-Race and a Long Tale, 16%); --from-start reads from the beginning\r\n"
+                + "\u{1B}[1mCHAPTER III. A Caucus-Race and a Long Tale"), String(resumed.stdout.prefix(200)).debugDescription)
         let fromStart = try readOnTerminal("11 --from-start")
         XCTAssertTrue(fromStart.stdout.hasPrefix("ALICE’S ADVENTURES IN WONDERLAND"), String(fromStart.stdout.prefix(80)).debugDescription)
 
@@ -150,6 +152,8 @@ final class ReadingPositionTests: EndToEndTestCase {
         XCTAssertEqual(reading?["percent"], .int(16))
         let piped = try comics.run(["read", "11"])
         XCTAssertTrue(piped.stdout.hasPrefix("CHAPTER III."), "off a terminal read starts there too, and records nothing")
+        XCTAssertTrue(piped.stderr.hasPrefix("comics: note: reading on from where you stopped (§3 "), piped.stderr)
+        XCTAssertEqual(try comics.run(["read", "11", "-q"]).stderr, "", "-q keeps it quiet")
     }
 
     func testAPositionFindsItsParagraphInANewEdition() throws {
@@ -285,5 +289,21 @@ final class TextProgressTests: EndToEndTestCase {
         XCTAssertTrue(onTerminal.stdout.hasSuffix("\r\u{1B}[Kgot books:2600: 3.2 MiB, 382 sections, 563286 words\r\n"), onTerminal.stdout.suffix(120).debugDescription)
         let piped = try comics.run(["get", "1342"])
         XCTAssertEqual(piped.stderr, "", "no progress off a terminal")
+    }
+}
+
+/// `get --favorites`: every favourite book's text, one at a time.
+final class GetFavoritesTests: EndToEndTestCase {
+    func testGetFavoritesGetsEachFavouriteBooksTextOnce() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "books:11"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "books:844"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "xkcd:1"]).status, 0)
+        let got = try comics.run(["get", "--favorites"])
+        XCTAssertEqual(got.status, 0, "\(got)")
+        XCTAssertEqual(got.stdoutLines, ["got books:11: 169.5 KiB, 12 sections, 26449 words", "got books:844: 139.0 KiB, 3 sections, 20719 words"])
+        let again = try comics.run(["get", "--favorites", "11"])
+        XCTAssertEqual(again.stdout, "")
+        XCTAssertEqual(again.stderr.split(separator: "\n").count, 2, "each said once: \(again.stderr)")
+        XCTAssertEqual(try comics.run(["get"]).status, 2, "nothing to get is a usage error")
     }
 }

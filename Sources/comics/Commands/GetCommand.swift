@@ -7,7 +7,7 @@ enum GetCommand {
         let catalog = try context.catalog()
         var refs = try context.arguments.positionals.map(context.bookReference)
         if context.arguments.has("favorites") {
-            refs += try catalog.favorites(source: .books).map(\.ref)
+            refs += try catalog.favorites(source: .books).map(\.ref) + catalog.favoritesNotCached(source: .books)
         } else if refs.isEmpty {
             throw ComicsError.usage("'comics get' needs a book (REF) or --favorites", hint: "see 'comics get --help'")
         }

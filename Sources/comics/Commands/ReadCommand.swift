@@ -24,6 +24,10 @@ enum ReadCommand {
             blocks = content.blockRange(ofSection: sectionNumber - 1)
         } else if !context.arguments.has("from-start"), let position = opened.position, position.position.block < content.blocks.count {
             blocks = position.position.block..<content.blocks.count
+            if position.position.block > 0 {
+                let section = content.sectionIndex(containing: position.position.block).map { "§\($0 + 1) \(content.sections[$0].title), " } ?? ""
+                context.note("reading on from where you stopped (\(section)\(Int(position.percent))%); --from-start reads from the beginning")
+            }
         } else {
             blocks = 0..<content.blocks.count
         }
