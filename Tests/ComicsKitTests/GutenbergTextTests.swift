@@ -161,3 +161,22 @@ final class HeadingLookalikeTests: XCTestCase {
         XCTAssertTrue(content.blocks.contains { $0.kind == .prose && $0.text.hasPrefix("Chapter 2. The lookalike") })
     }
 }
+
+/// Some files hold a paragraph a line: a line past the length a block's
+/// line may have is cut in pieces, and no word of it is lost.
+final class LongLineTests: XCTestCase {
+    func testAParagraphOnOneLongLineIsKeptWhole() {
+        let words = (1...3_000).map { "word\($0)" }
+        let body = "CHAPTER I\n\n" + words.joined(separator: " ") + "\n\nThe end.\n"
+        let content = GutenbergText.content(of: Array(body.utf8)).content
+        let prose = content.blocks.first { $0.text.hasPrefix("word1 ") }
+        XCTAssertEqual(prose?.kind, .prose)
+        XCTAssertEqual(prose?.text, words.joined(separator: " "), "every word, in order")
+    }
+
+    func testALineWithNoSpaceIsCutNotDropped() {
+        let run = String(repeating: "x", count: 250_000)
+        let content = GutenbergText.content(of: Array(("A title\n\n" + run + "\n").utf8)).content
+        XCTAssertEqual(content.blocks.map { $0.text.filter { $0 == "x" }.count }.reduce(0, +), 250_000)
+    }
+}

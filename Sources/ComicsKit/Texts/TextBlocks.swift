@@ -2,7 +2,8 @@
 /// as prose (to be reflowed) or as lines (verse, tables, indented blocks),
 /// illustrations and footnotes told apart. Linear in the text; a block
 /// holds at most `maximumLines` lines of at most `maximumLineLength`
-/// characters, so no file makes one block a whole screen cannot hold.
+/// characters (a longer line is cut in pieces, none of it dropped), so no
+/// file makes one block a whole screen cannot hold.
 enum TextBlocks {
     static let maximumLines = 400
     static let maximumLineLength = 2_000
@@ -26,8 +27,7 @@ enum TextBlocks {
             paragraphs.append(paragraph(of: pending, proseWidth: proseWidth))
             pending.removeAll(keepingCapacity: true)
         }
-        for raw in lines {
-            let line = expanded(raw)
+        for line in lines.lazy.flatMap(expanded) {
             let blank = line.isEmpty
             if illustrationDepth > 0 {
                 pending.append(line)
@@ -59,15 +59,26 @@ enum TextBlocks {
     }
 
     /// Tabs to the next multiple of eight, trailing spaces off, and a line
-    /// no longer than `maximumLineLength`.
-    private static func expanded(_ line: Substring) -> String {
+    /// longer than `maximumLineLength` (some files hold a paragraph a line)
+    /// as several, cut at a space where there is one: prose joins them
+    /// again, and nothing is lost.
+    private static func expanded(_ line: Substring) -> [String] {
         let bytes = line.utf8
         var text = bytes.contains(0x09) ? expandingTabs(line) : String(line)
         if text.utf8.last == 0x20 {
             text = String(text[..<(text.utf8.lastIndex { $0 != 0x20 }.map { text.utf8.index(after: $0) } ?? text.startIndex)])
         }
-        if text.utf8.count > maximumLineLength, text.count > maximumLineLength { text = String(text.prefix(maximumLineLength)) }
-        return text
+        guard text.utf8.count > maximumLineLength, text.count > maximumLineLength else { return [text] }
+        var pieces: [String] = []
+        var rest = Substring(text)
+        // Each step walks at most `maximumLineLength` characters: linear.
+        while let limit = rest.index(rest.startIndex, offsetBy: maximumLineLength, limitedBy: rest.endIndex), limit < rest.endIndex {
+            let cut = rest[..<limit].lastIndex(of: " ").flatMap { $0 > rest.startIndex ? $0 : nil } ?? limit
+            pieces.append(String(rest[..<cut]))
+            rest = rest[cut...].drop { $0 == " " }
+        }
+        if !rest.isEmpty { pieces.append(String(rest)) }
+        return pieces
     }
 
     private static func expandingTabs(_ line: Substring) -> String {
