@@ -115,6 +115,18 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertFalse(toc.stdout.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) })
     }
 
+    func testAnOlderRecordsLatin1FileReadsRight() throws {
+        try postBook(22367, formats: [("text/plain; charset=iso-8859-1", "https://www.gutenberg.org/files/22367/22367-8.txt")])
+        let got = try comics.run(["get", "22367"])
+        XCTAssertEqual(got.status, 0, "\(got)")
+        XCTAssertEqual(try server.requests().last, "/files/22367/22367-8.txt")
+        let toc = try comics.run(["toc", "22367", "-f", "json"])
+        XCTAssertEqual((try JSONValue.parse(toc.stdout).arrayValue ?? []).compactMap { $0["title"]?.stringValue }, ["I.", "II.", "III."])
+        let read = try comics.run(["read", "22367", "--section", "1"])
+        XCTAssertTrue(read.stdout.contains("Als Gregor Samsa eines Morgens aus unruhigen Träumen erwachte"), String(read.stdout.prefix(300)))
+        XCTAssertFalse(read.stdout.contains("\u{FFFD}"))
+    }
+
     func testComicsHaveNoText() throws {
         let read = try comics.run(["read", "xkcd:353"])
         XCTAssertEqual(read.status, 2)
