@@ -232,55 +232,9 @@ extension SQLiteCacheStore: TextStore {
             try database.execute(TextSearchIndex.candidatesDefinition)
             // One transaction: one snapshot of the texts, and the candidates
             // indexed at once (one insert a transaction costs a segment each).
-            return try database.readTransaction { () throws -> (hits: [TextHit], total: Int) in
             var range: [SQLiteValue] = [.integer(0), .integer(Int64.max)]
             if let ref { range = [.integer(TextSearchIndex.rowID(book: ref.id, block: 0)), .integer(TextSearchIndex.rowID(book: ref.id + 1, block: 0) - 1)] }
-            let candidates = try database.query("""
-                SELECT rowid FROM text_search WHERE text_search MATCH ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4
-                """, [.text(TextSearchIndex.loosened(expression))] + range + [.integer(Int64(Self.candidateLimit))])
-            var byBook: [Int: [Int]] = [:]
-            for row in candidates {
-                guard case let .integer(rowID) = row[0] else { continue }
-                let (book, block) = TextSearchIndex.block(of: rowID)
-                byBook[book, default: []].append(block)
-            }
-            try database.execute("DELETE FROM temp.text_candidates")
-            var percents: [Int64: Double] = [:]
-            let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
-            for (book, blocks) in byBook {
-                guard let body = try storedBody(ItemRef(source: .books, id: book)) else { continue }
-                for candidate in Self.candidateBlocks(blocks, in: body) {
-                    let rowID = TextSearchIndex.rowID(book: book, block: candidate.block)
-                    try insert.bind([.integer(rowID), .text(candidate.text)])
-                    _ = try insert.allRows()
-                    percents[rowID] = candidate.percent
-                }
-            }
-            // Ranked first, then snippets for the best alone: a snippet in
-            // the ranking query would be made for every match before sorting.
-            let ranked = try database.query("""
-                SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?2
-                """, [.text(expression), .integer(Int64(limit))]).compactMap { row -> Int64? in
-                if case let .integer(rowID) = row[0] { return rowID }
-                return nil
-            }
-            var snippets: [Int64: String] = [:]
-            for row in try database.query("""
-                SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
-                WHERE text_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?4))
-                """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
-                      .text(JSONValue.array(ranked.map { .int(Int($0)) }).serialized)]) {
-                if case let .integer(rowID) = row[0] { snippets[rowID] = row[1].text ?? "" }
-            }
-            let hits: [TextHit] = ranked.map { rowID in
-                let (book, block) = TextSearchIndex.block(of: rowID)
-                return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: snippets[rowID] ?? "", percent: percents[rowID] ?? 0)
-            }
-            let total = hits.count < limit ? hits.count
-                : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? hits.count
-            try database.execute("DELETE FROM temp.text_candidates")
-            return (hits, total)
-            }
+            return try database.readTransaction { try rankedHits(expression, rowIDs: range, limit: limit) }
         } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
             throw ComicsError.usage(
                 "cannot search for \(query): \(Self.explainQueryError(error.message))",
@@ -288,6 +242,55 @@ extension SQLiteCacheStore: TextStore {
         } catch let error as SQLiteError {
             throw Self.describe(error, path: database.path)
         }
+    }
+
+    /// The candidates in the rowid range, indexed in memory and ranked.
+    private func rankedHits(_ expression: String, rowIDs range: [SQLiteValue], limit: Int) throws -> (hits: [TextHit], total: Int) {
+        let candidates = try database.query("""
+            SELECT rowid FROM text_search WHERE text_search MATCH ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4
+            """, [.text(TextSearchIndex.loosened(expression))] + range + [.integer(Int64(Self.candidateLimit))])
+        var byBook: [Int: [Int]] = [:]
+        for row in candidates {
+            guard case let .integer(rowID) = row[0] else { continue }
+            let (book, block) = TextSearchIndex.block(of: rowID)
+            byBook[book, default: []].append(block)
+        }
+        try database.execute("DELETE FROM temp.text_candidates")
+        var percents: [Int64: Double] = [:]
+        let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
+        for (book, blocks) in byBook {
+            guard let body = try storedBody(ItemRef(source: .books, id: book)) else { continue }
+            for candidate in Self.candidateBlocks(blocks, in: body) {
+                let rowID = TextSearchIndex.rowID(book: book, block: candidate.block)
+                try insert.bind([.integer(rowID), .text(candidate.text)])
+                _ = try insert.allRows()
+                percents[rowID] = candidate.percent
+            }
+        }
+        // Ranked first, then snippets for the best alone: a snippet in
+        // the ranking query would be made for every match before sorting.
+        let ranked = try database.query("""
+            SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?2
+            """, [.text(expression), .integer(Int64(limit))]).compactMap { row -> Int64? in
+            if case let .integer(rowID) = row[0] { return rowID }
+            return nil
+        }
+        var snippets: [Int64: String] = [:]
+        for row in try database.query("""
+            SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
+            WHERE text_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?4))
+            """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
+                  .text(JSONValue.array(ranked.map { .int(Int($0)) }).serialized)]) {
+            if case let .integer(rowID) = row[0] { snippets[rowID] = row[1].text ?? "" }
+        }
+        let hits: [TextHit] = ranked.map { rowID in
+            let (book, block) = TextSearchIndex.block(of: rowID)
+            return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: snippets[rowID] ?? "", percent: percents[rowID] ?? 0)
+        }
+        let total = hits.count < limit ? hits.count
+            : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? hits.count
+        try database.execute("DELETE FROM temp.text_candidates")
+        return (hits, total)
     }
 
     /// The most blocks one search looks at closely: a word in every
