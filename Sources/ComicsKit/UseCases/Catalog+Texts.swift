@@ -35,9 +35,8 @@ extension Catalog {
     /// The text, cache-first: a downloaded text is used as it is; one that
     /// is not is downloaded first.
     public func openText(_ ref: ItemRef) throws -> OpenedText {
-        try requireText(ref)
-        if try store.textInfo(ref) == nil { _ = try downloadText(ref) }
-        guard let info = try store.textInfo(ref), let content = try store.textContent(ref) else {
+        let info = try downloadedText(ref)
+        guard let content = try store.textContent(ref) else {
             throw ComicsError.notFound("the text of \(ref) is no longer in the cache")
         }
         let position = try store.readingPosition(ref).map { Self.mapped($0, onto: content) }
@@ -46,10 +45,15 @@ extension Catalog {
 
     /// The outline alone, without reading the text.
     public func textOutline(_ ref: ItemRef) throws -> (info: TextInfo, outline: [OutlineEntry]) {
+        (try downloadedText(ref), try store.outline(ref))
+    }
+
+    /// What the cache knows of the book's text, downloading it first when
+    /// it has none (cache-first).
+    private func downloadedText(_ ref: ItemRef) throws -> TextInfo {
         try requireText(ref)
-        if try store.textInfo(ref) == nil { _ = try downloadText(ref) }
-        guard let info = try store.textInfo(ref) else { throw ComicsError.notFound("the text of \(ref) is no longer in the cache") }
-        return (info, try store.outline(ref))
+        if let info = try store.textInfo(ref) { return info }
+        return try downloadText(ref)
     }
 
     public func textInfo(_ ref: ItemRef) throws -> TextInfo? {
@@ -155,10 +159,7 @@ extension Catalog {
     /// needed) or every downloaded text (`--texts`), best match first.
     public func searchTexts(_ terms: String, in ref: ItemRef?, limit: Int) throws -> (results: [TextSearchResult], total: Int) {
         try checkSearchSize(terms)
-        if let ref {
-            try requireText(ref)
-            if try store.textInfo(ref) == nil { _ = try downloadText(ref) }
-        }
+        if let ref { _ = try downloadedText(ref) }
         let (hits, total) = try store.searchTexts(terms, in: ref, limit: limit)
         var outlines: [ItemRef: [OutlineEntry]] = [:]
         let records = try store.cachedItems(Array(Set(hits.map(\.ref))))
