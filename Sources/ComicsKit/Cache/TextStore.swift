@@ -108,6 +108,9 @@ public protocol TextStore: AnyObject {
     func textInfos() throws -> [TextInfo]
     /// The text's blocks and sections; nil when none is downloaded.
     func textContent(_ ref: ItemRef) throws -> BookContent?
+    /// Blocks `first` up to `end` (nil: the last) alone, the others not
+    /// decoded: one section of a long book costs a fraction of the whole.
+    func textBlocks(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> [TextBlock]?
     func outline(_ ref: ItemRef) throws -> [OutlineEntry]
     func textUsage() throws -> TextUsage
     func markRead(_ ref: ItemRef, at date: Date) throws

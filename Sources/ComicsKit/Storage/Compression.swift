@@ -26,14 +26,15 @@ enum Compression {
     static func inflate(_ bytes: [UInt8], expectedCount: Int) -> [UInt8]? {
         guard expectedCount >= 0, expectedCount <= 256 * 1024 * 1024 else { return nil }
         var length = uLong(expectedCount)
-        var output = [UInt8](repeating: 0, count: max(1, expectedCount))
-        let code = output.withUnsafeMutableBufferPointer { destination in
-            bytes.withUnsafeBufferPointer { source in
+        var code = Z_OK
+        // Uninitialized: zlib writes every byte that is kept.
+        let output = [UInt8](unsafeUninitializedCapacity: max(1, expectedCount)) { destination, initialized in
+            code = bytes.withUnsafeBufferPointer { source in
                 uncompress(destination.baseAddress, &length, source.baseAddress, uLong(source.count))
             }
+            initialized = code == Z_OK ? min(Int(length), destination.count) : 0
         }
         guard code == Z_OK, Int(length) == expectedCount else { return nil }
-        output.removeLast(output.count - expectedCount)
         return output
     }
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import FoundationEssentials
+import Glibc
 
 /// Books' texts: the blocks compressed in one row, the outline in rows of
 /// its own (so `toc` reads no text), positions apart from both.
@@ -75,32 +76,40 @@ extension SQLiteCacheStore: TextStore {
         return body
     }
 
-    /// The text of the wanted blocks and how far into the book each
-    /// begins, in one pass over the bytes: no string is made for the rest.
-    static func candidateBlocks(_ wanted: [Int], in body: [UInt8]) -> [(block: Int, text: String, percent: Double)] {
+    /// Where the wanted blocks' texts lie in the body and how far into the
+    /// book each begins, in one pass over the bytes.
+    static func candidateBlocks(_ wanted: [Int], in body: UnsafeBufferPointer<UInt8>) -> [(block: Int, range: Range<Int>, percent: Double)] {
         let wanted = Set(wanted)
-        var found: [(block: Int, text: String, wordsBefore: Int)] = []
-        var words = 0, block = 0, start = 0, inWord = false
-        body.withUnsafeBufferPointer { bytes in
-            for index in 0...bytes.count {
-                let byte = index < bytes.count ? bytes[index] : blockSeparator
-                if byte == blockSeparator {
-                    if wanted.contains(block), index > start {
-                        found.append((block, String(decoding: bytes[(start + 1)..<index], as: UTF8.self), words))
-                    }
-                    block += 1
-                    start = index + 1
-                    inWord = false
-                    continue
-                }
-                if index == start { continue }
-                let isSpace = byte == 0x20 || byte == 0x0A
-                if !isSpace && !inWord { words += 1 }
-                inWord = !isSpace
+        var found: [(block: Int, range: Range<Int>, wordsBefore: Int)] = []
+        var words = 0
+        forEachBlock(in: body) { block, record in
+            // The first byte is the block's kind.
+            let text = UnsafeBufferPointer(rebasing: record.dropFirst())
+            if wanted.contains(block), !text.isEmpty, let base = body.baseAddress, let start = text.baseAddress {
+                let offset = base.distance(to: start)
+                found.append((block, offset..<(offset + text.count), words))
             }
+            words += TextBlock.wordCount(in: text)
+            return true
         }
         let total = Double(max(1, words))
-        return found.map { ($0.block, $0.text, Double($0.wordsBefore) * 100 / total) }
+        return found.map { ($0.block, $0.range, Double($0.wordsBefore) * 100 / total) }
+    }
+
+    /// Each serialized block's bytes (its kind, then its text) with its
+    /// index, until `body` returns false.
+    private static func forEachBlock(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Bool) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        var start = 0, index = 0
+        while start <= bytes.count {
+            var end = bytes.count
+            if start < bytes.count, let separator = memchr(base + start, Int32(blockSeparator), bytes.count - start) {
+                end = base.distance(to: separator.assumingMemoryBound(to: UInt8.self))
+            }
+            guard body(index, UnsafeBufferPointer(rebasing: bytes[start..<end])) else { return }
+            index += 1
+            start = end + 1
+        }
     }
 
     public func textInfo(_ ref: ItemRef) throws -> TextInfo? {
@@ -132,6 +141,20 @@ extension SQLiteCacheStore: TextStore {
         guard let blocks = try guarded({ try database.readTransaction { try storedBlocks(ref) } }) else { return nil }
         let sections = try outline(ref).map(\.section).filter { $0.firstBlock < blocks.count }
         return BookContent(blocks: blocks, sections: sections)
+    }
+
+    public func textBlocks(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> [TextBlock]? {
+        guard let body = try guarded({ try database.readTransaction { try storedBody(ref) } }) else { return nil }
+        return body.withUnsafeBufferPointer { bytes in
+            var blocks: [TextBlock] = []
+            Self.forEachBlock(in: bytes) { index, record in
+                guard index >= first else { return true }
+                guard end.map({ index < $0 }) ?? true else { return false }
+                blocks.append(Self.block(from: record))
+                return true
+            }
+            return blocks
+        }
     }
 
     public func outline(_ ref: ItemRef) throws -> [OutlineEntry] {
@@ -244,52 +267,74 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
-    /// The candidates in the rowid range, indexed in memory and ranked.
+    /// The candidates in the rowid range, ranked: by `PassageRanking` when
+    /// the index alone decides what matches, else indexed again in memory
+    /// with positions (phrases). Snippets are cut for the best alone.
     private func rankedHits(_ expression: String, rowIDs range: [SQLiteValue], limit: Int) throws -> (hits: [TextHit], total: Int) {
+        let ranking = PassageRanking(expression: expression)
         let candidates = try database.query("""
             SELECT rowid FROM text_search WHERE text_search MATCH ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4
-            """, [.text(TextSearchIndex.loosened(expression))] + range + [.integer(Int64(Self.candidateLimit))])
+            """, [.text(ranking == nil ? TextSearchIndex.loosened(expression) : expression)] + range + [.integer(Int64(Self.candidateLimit))])
         var byBook: [Int: [Int]] = [:]
         for row in candidates {
             guard case let .integer(rowID) = row[0] else { continue }
             let (book, block) = TextSearchIndex.block(of: rowID)
             byBook[book, default: []].append(block)
         }
-        try database.execute("DELETE FROM temp.text_candidates")
-        var percents: [Int64: Double] = [:]
-        let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
-        for (book, blocks) in byBook {
-            guard let body = try storedBody(ItemRef(source: .books, id: book)) else { continue }
-            for candidate in Self.candidateBlocks(blocks, in: body) {
-                let rowID = TextSearchIndex.rowID(book: book, block: candidate.block)
-                try insert.bind([.integer(rowID), .text(candidate.text)])
-                _ = try insert.allRows()
-                percents[rowID] = candidate.percent
+        var bodies: [Int: [UInt8]] = [:]
+        for book in byBook.keys { bodies[book] = try storedBody(ItemRef(source: .books, id: book)) }
+        var found: [(rowID: Int64, book: Int, range: Range<Int>, percent: Double)] = []
+        for (book, blocks) in byBook.sorted(by: { $0.key < $1.key }) {
+            guard let body = bodies[book] else { continue }
+            body.withUnsafeBufferPointer { bytes in
+                for candidate in Self.candidateBlocks(blocks, in: bytes) {
+                    found.append((TextSearchIndex.rowID(book: book, block: candidate.block), book, candidate.range, candidate.percent))
+                }
             }
         }
-        // Ranked first, then snippets for the best alone: a snippet in
-        // the ranking query would be made for every match before sorting.
-        let ranked = try database.query("""
-            SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?2
-            """, [.text(expression), .integer(Int64(limit))]).compactMap { row -> Int64? in
-            if case let .integer(rowID) = row[0] { return rowID }
-            return nil
+        func text(_ candidate: (rowID: Int64, book: Int, range: Range<Int>, percent: Double)) -> String {
+            String(decoding: bodies[candidate.book]![candidate.range], as: UTF8.self)
+        }
+        try database.execute("DELETE FROM temp.text_candidates")
+        defer { try? database.execute("DELETE FROM temp.text_candidates") }
+        let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
+        let best: [Int]
+        let total: Int
+        if let ranking {
+            let scores = ranking.scores(of: found.map { bodies[$0.book]![$0.range] })
+            best = Array(found.indices.sorted { (scores[$0], found[$0].rowID) < (scores[$1], found[$1].rowID) }.prefix(limit))
+            total = found.count
+            for index in best {
+                try insert.bind([.integer(found[index].rowID), .text(text(found[index]))])
+                _ = try insert.allRows()
+            }
+        } else {
+            for candidate in found {
+                try insert.bind([.integer(candidate.rowID), .text(text(candidate))])
+                _ = try insert.allRows()
+            }
+            let position = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1.rowID, $0) })
+            best = try database.query("""
+                SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?2
+                """, [.text(expression), .integer(Int64(limit))]).compactMap { row -> Int? in
+                if case let .integer(rowID) = row[0] { return position[rowID] }
+                return nil
+            }
+            total = best.count < limit ? best.count
+                : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? best.count
         }
         var snippets: [Int64: String] = [:]
         for row in try database.query("""
             SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
             WHERE text_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?4))
             """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
-                  .text(JSONValue.array(ranked.map { .int(Int($0)) }).serialized)]) {
+                  .text(JSONValue.array(best.map { .int(Int(found[$0].rowID)) }).serialized)]) {
             if case let .integer(rowID) = row[0] { snippets[rowID] = row[1].text ?? "" }
         }
-        let hits: [TextHit] = ranked.map { rowID in
-            let (book, block) = TextSearchIndex.block(of: rowID)
-            return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: snippets[rowID] ?? "", percent: percents[rowID] ?? 0)
+        let hits: [TextHit] = best.map { index in
+            let (book, block) = TextSearchIndex.block(of: found[index].rowID)
+            return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: snippets[found[index].rowID] ?? "", percent: found[index].percent)
         }
-        let total = hits.count < limit ? hits.count
-            : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? hits.count
-        try database.execute("DELETE FROM temp.text_candidates")
         return (hits, total)
     }
 
@@ -320,11 +365,19 @@ extension SQLiteCacheStore: TextStore {
     /// Blocks of an unknown kind (a damaged row) read as prose; the text
     /// passes the terminal sanitizer again when it is shown.
     static func blocks(from bytes: [UInt8]) -> [TextBlock] {
-        guard !bytes.isEmpty else { return [] }
-        return bytes.split(separator: blockSeparator, omittingEmptySubsequences: false).map { record in
-            guard let first = record.first else { return TextBlock(.prose, "") }
-            let kind = TextBlock.Kind(rawValue: Character(Unicode.Scalar(first))) ?? .prose
-            return TextBlock(kind, String(decoding: record.dropFirst(), as: UTF8.self))
+        bytes.withUnsafeBufferPointer { buffer in
+            var blocks: [TextBlock] = []
+            forEachBlock(in: buffer) { _, record in
+                blocks.append(block(from: record))
+                return true
+            }
+            return blocks
         }
+    }
+
+    private static func block(from record: UnsafeBufferPointer<UInt8>) -> TextBlock {
+        guard let first = record.first else { return TextBlock(.prose, "") }
+        let kind = TextBlock.Kind(rawValue: Character(Unicode.Scalar(first))) ?? .prose
+        return TextBlock(kind, String(decoding: UnsafeBufferPointer(rebasing: record.dropFirst()), as: UTF8.self))
     }
 }

@@ -68,17 +68,38 @@ public struct TextBlock: Equatable, Sendable {
     }
 
     public var wordCount: Int {
-        func count(_ bytes: some Sequence<UInt8>) -> Int {
-            var count = 0
-            var inWord = false
-            for byte in bytes {
-                let isSpace = byte == 0x20 || byte == 0x0A
-                if !isSpace && !inWord { count += 1 }
-                inWord = !isSpace
-            }
-            return count
+        var text = text
+        return text.withUTF8 { Self.wordCount(in: $0) }
+    }
+
+    /// Words are what spaces and line breaks separate. Eight bytes at a
+    /// time: searches count the words before every block of a book.
+    static func wordCount(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080, lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// The high bit of each byte of `word` that is a space or a line break.
+        func spaces(_ word: UInt64) -> UInt64 {
+            func zeros(_ value: UInt64) -> UInt64 { ~((((value & lows) &+ lows) | value)) & highs }
+            return zeros(word ^ (0x20 &* ones)) | zeros(word ^ (0x0A &* ones))
         }
-        return text.utf8.withContiguousStorageIfAvailable(count) ?? count(text.utf8)
+        var count = 0
+        var previousIsSpace = true
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            let space = spaces(word)
+            let before = (space << 8) | (previousIsSpace ? 0x80 : 0)
+            count += (~space & highs & before).nonzeroBitCount
+            previousIsSpace = space & (0x80 << 56) != 0
+            index += 8
+        }
+        while index < bytes.count {
+            let isSpace = bytes[index] == 0x20 || bytes[index] == 0x0A
+            if !isSpace && previousIsSpace { count += 1 }
+            previousIsSpace = isSpace
+            index += 1
+        }
+        return count
     }
 }
 

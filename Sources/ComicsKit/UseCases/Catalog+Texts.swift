@@ -13,6 +13,14 @@ public enum TextDownload: Equatable, Sendable {
     }
 }
 
+/// One section of a book's text, as `read --section` shows it.
+public struct OpenedSection: Sendable {
+    public var info: TextInfo
+    public var entry: OutlineEntry
+    /// The section's blocks, nested sections' included.
+    public var blocks: [TextBlock]
+}
+
 /// A book's text as `read` shows it, and where its reader stopped.
 public struct OpenedText: Sendable {
     public var info: TextInfo
@@ -43,6 +51,21 @@ extension Catalog {
         return OpenedText(info: info, content: content, position: position)
     }
 
+    /// One section (numbered as `toc` shows it), its blocks alone read
+    /// from the text; cache-first like `openText`. Nil when the text has
+    /// no such section.
+    public func openSection(_ ref: ItemRef, number: Int) throws -> OpenedSection? {
+        let info = try downloadedText(ref)
+        let outline = try store.outline(ref)
+        guard outline.indices.contains(number - 1) else { return nil }
+        let entry = outline[number - 1]
+        let next = outline[number...].first { $0.section.level <= entry.section.level }
+        guard let blocks = try store.textBlocks(ref, from: entry.section.firstBlock, upTo: next?.section.firstBlock) else {
+            throw ComicsError.notFound("the text of \(ref) is no longer in the cache")
+        }
+        return OpenedSection(info: info, entry: entry, blocks: blocks)
+    }
+
     /// The outline alone, without reading the text.
     public func textOutline(_ ref: ItemRef) throws -> (info: TextInfo, outline: [OutlineEntry]) {
         (try downloadedText(ref), try store.outline(ref))
@@ -66,7 +89,19 @@ extension Catalog {
 
     /// Remembers where a person stopped, and that the book was read now.
     public func recordReading(_ ref: ItemRef, at position: TextPosition, in content: BookContent) throws {
-        let reading = Self.readingPosition(position, in: content, at: clock.now)
+        try record(Self.readingPosition(position, in: content, at: clock.now), of: ref)
+    }
+
+    /// Remembers that a person read from the start of a section.
+    public func recordReading(_ opened: OpenedSection) throws {
+        let section = opened.entry
+        let percent = Double(section.startWord) * 100 / Double(max(1, opened.info.wordCount))
+        try record(ReadingPosition(
+            position: TextPosition(block: section.section.firstBlock), anchor: Self.anchor(of: opened.blocks.first?.text ?? ""),
+            percent: min(100, percent), section: section.number, at: clock.now), of: opened.info.ref)
+    }
+
+    private func record(_ reading: ReadingPosition, of ref: ItemRef) throws {
         try store.setReadingPosition(ref, reading)
         try store.markRead(ref, at: clock.now)
     }

@@ -9,20 +9,23 @@ enum ReadCommand {
         let width = try context.wholeNumber("width", in: 20...1_000) ?? TextLayout.defaultWidth(for: context.terminal)
         let catalog = try context.catalog()
         let sectionNumber = try context.wholeNumber("section", in: 1...Int(Int32.max))
+        if let sectionNumber, context.format == .table {
+            guard let section = try catalog.openSection(ref, number: sectionNumber) else {
+                throw noSuchSection(ref, count: try catalog.textInfo(ref)?.sectionCount ?? 0)
+            }
+            try context.write(TextLayout(width: width, terminal: context.terminal).render(section.blocks[...]))
+            if context.terminal.isTerminal, !section.blocks.isEmpty { try? catalog.recordReading(section) }
+            return
+        }
         let opened = try catalog.openText(ref)
         let content = opened.content
-        if let sectionNumber, sectionNumber > content.sections.count {
-            throw ComicsError.notFound(
-                "\(ref) has \(GetCommand.sectionsPhrase(content.sections.count)); 'comics toc \(ref)' lists them")
-        }
+        if let sectionNumber, sectionNumber > content.sections.count { throw noSuchSection(ref, count: content.sections.count) }
         guard context.format == .table else {
             try context.write(Records.render(records(content, only: sectionNumber), as: context.format, columns: ["number", "level", "title", "paragraphs"]))
             return
         }
         let blocks: Range<Int>
-        if let sectionNumber {
-            blocks = content.blockRange(ofSection: sectionNumber - 1)
-        } else if !context.arguments.has("from-start"), let position = opened.position, position.position.block < content.blocks.count {
+        if !context.arguments.has("from-start"), let position = opened.position, position.position.block < content.blocks.count {
             blocks = position.position.block..<content.blocks.count
             if position.position.block > 0 {
                 let section = content.sectionIndex(containing: position.position.block).map { "§\($0 + 1) \(content.sections[$0].title), " } ?? ""
@@ -35,6 +38,10 @@ enum ReadCommand {
         if context.terminal.isTerminal, !blocks.isEmpty {
             try? catalog.recordReading(ref, at: TextPosition(block: blocks.lowerBound), in: content)
         }
+    }
+
+    private static func noSuchSection(_ ref: ItemRef, count: Int) -> ComicsError {
+        ComicsError.notFound("\(ref) has \(GetCommand.sectionsPhrase(count)); 'comics toc \(ref)' lists them")
     }
 
     /// Each section with its own paragraphs (up to the next heading); what

@@ -1,0 +1,357 @@
+import Glibc
+
+/// Ranks the blocks the word index found by bm25 among themselves, as FTS5
+/// ranks the rows of a table, without indexing them again: indexing every
+/// candidate with positions cost more than the rest of a search (a word in
+/// a thousand paragraphs of War and Peace). Each block's words are read
+/// once from its bytes, folded like the index's tokenizer folds them (case,
+/// the accents of Latin letters) and stemmed (Porter's algorithm, as the
+/// index does), and counted. Which blocks match is the index's answer; this
+/// only orders them, so a word folded a little differently from SQLite
+/// changes an order, never a result.
+struct PassageRanking {
+    struct Term: Equatable {
+        /// Folded and stemmed; for a prefix, what the stems begin with.
+        let key: [UInt8]
+        let isPrefix: Bool
+        /// What every word with this stem begins with: the stem but for
+        /// the letters a step may have replaced (y for i, an added e).
+        let lead: [UInt8]
+
+        init(key: [UInt8], isPrefix: Bool) {
+            self.key = key
+            self.isPrefix = isPrefix
+            lead = Array(key.prefix(max(1, key.count - 2)))
+        }
+    }
+
+    let terms: [Term]
+
+    /// The terms of an FTS5 expression as `SearchExpression` writes it, or
+    /// nil when matching needs more than the index knows: a phrase of two
+    /// or more words, NEAR, a column or an initial-token filter.
+    init?(expression: String) {
+        var terms: [Term] = []
+        var characters = Array(expression.utf8)[...]
+        while let byte = characters.first {
+            switch byte {
+            case UInt8(ascii: "\""):
+                characters.removeFirst()
+                var quoted: [UInt8] = []
+                while let next = characters.first {
+                    characters.removeFirst()
+                    if next == UInt8(ascii: "\"") {
+                        // "" inside quotes is a quote character.
+                        if characters.first == UInt8(ascii: "\"") { characters.removeFirst(); quoted.append(next); continue }
+                        break
+                    }
+                    quoted.append(next)
+                }
+                let isPrefix = characters.first == UInt8(ascii: "*")
+                if isPrefix { characters.removeFirst() }
+                let words = Self.words(in: quoted)
+                guard words.count <= 1 else { return nil }
+                if let word = words.first { terms.append(Term(key: Self.stem(word), isPrefix: isPrefix)) }
+            case UInt8(ascii: " "), UInt8(ascii: "("), UInt8(ascii: ")"):
+                characters.removeFirst()
+            default:
+                var bare: [UInt8] = []
+                while let next = characters.first, next != UInt8(ascii: " "), next != UInt8(ascii: "("), next != UInt8(ascii: ")") {
+                    bare.append(next)
+                    characters.removeFirst()
+                }
+                if ["AND", "OR", "NOT"].contains(String(decoding: bare, as: UTF8.self)) { continue }
+                let isPrefix = bare.last == UInt8(ascii: "*")
+                if isPrefix { bare.removeLast() }
+                let words = Self.words(in: bare)
+                // A bare word the tokenizer would split, or FTS5 syntax
+                // such as `body:` or `^`, is left to FTS5 itself.
+                guard words.count == 1, words[0].count == bare.count, !bare.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "^") }),
+                      bare != Array("NEAR".utf8)
+                else { return nil }
+                terms.append(Term(key: Self.stem(words[0]), isPrefix: isPrefix))
+            }
+        }
+        guard !terms.isEmpty else { return nil }
+        self.terms = terms
+    }
+
+    /// FTS5's bm25 for each block (lower is better), with its constants:
+    /// k1 1.2, b 0.75, the documents' count and average length those given.
+    func scores(of blocks: [ArraySlice<UInt8>]) -> [Double] {
+        var frequencies = [[Int]](repeating: [Int](repeating: 0, count: terms.count), count: blocks.count)
+        var lengths = [Int](repeating: 0, count: blocks.count)
+        for (index, block) in blocks.enumerated() {
+            block.withUnsafeBufferPointer { bytes in
+                Self.forEachWord(in: bytes) { word in
+                    lengths[index] += 1
+                    for (term, wanted) in terms.enumerated() where matches(word, wanted) {
+                        frequencies[index][term] += 1
+                    }
+                }
+            }
+        }
+        let count = Double(blocks.count)
+        let averageLength = max(1, Double(lengths.reduce(0, +)) / max(1, count))
+        let idf = terms.indices.map { term -> Double in
+            let holding = Double(frequencies.lazy.filter { $0[term] > 0 }.count)
+            let value = log((count - holding + 0.5) / (holding + 0.5))
+            return value > 0 ? value : 1e-6
+        }
+        let k1 = 1.2, b = 0.75
+        return blocks.indices.map { index in
+            let lengthFactor: Double = k1 * (1 - b + b * Double(lengths[index]) / averageLength)
+            var score = 0.0
+            for term in terms.indices {
+                let frequency = Double(frequencies[index][term])
+                let saturated: Double = frequency * (k1 + 1) / (frequency + lengthFactor)
+                score += idf[term] * saturated
+            }
+            return -score
+        }
+    }
+
+    private func matches(_ word: [UInt8], _ term: Term) -> Bool {
+        // Most words do not begin like the stem: no stemming for them.
+        guard word.count + 1 >= term.key.count, word.starts(with: term.lead) else { return false }
+        let stem = Self.stem(word)
+        return term.isPrefix ? stem.starts(with: term.key) : stem == term.key
+    }
+
+    /// The words of `bytes` as the index's tokenizer sees them: letters and
+    /// digits (and + and #), lowercased, Latin letters without accents.
+    static func words(in bytes: [UInt8]) -> [[UInt8]] {
+        var words: [[UInt8]] = []
+        bytes.withUnsafeBufferPointer { buffer in forEachWord(in: buffer) { words.append($0) } }
+        return words
+    }
+
+    static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: ([UInt8]) -> Void) {
+        var word: [UInt8] = []
+        word.reserveCapacity(32)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                index += 1
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "#"):
+                    word.append(byte)
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    word.append(byte | 0x20)
+                default:
+                    if !word.isEmpty { body(word); word.removeAll(keepingCapacity: true) }
+                }
+                continue
+            }
+            let (scalar, length) = decodeScalar(bytes, at: index)
+            index += length
+            guard let scalar, isWordScalar(scalar) else {
+                if !word.isEmpty { body(word); word.removeAll(keepingCapacity: true) }
+                continue
+            }
+            appendFolded(scalar, to: &word)
+        }
+        if !word.isEmpty { body(word) }
+    }
+
+    private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        guard length > 1, index + length <= bytes.count else { return (nil, 1) }
+        var value = UInt32(lead) & (0xFF >> (length + 1))
+        for offset in 1..<length {
+            let continuation = bytes[index + offset]
+            guard continuation & 0xC0 == 0x80 else { return (nil, offset) }
+            value = value << 6 | UInt32(continuation & 0x3F)
+        }
+        return (Unicode.Scalar(value), length)
+    }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark:
+            true
+        default:
+            false
+        }
+    }
+
+    private static func appendFolded(_ scalar: Unicode.Scalar, to word: inout [UInt8]) {
+        if scalar.properties.generalCategory == .nonspacingMark { return }
+        if let base = latinBase(scalar.value) {
+            word.append(contentsOf: base.utf8)
+            return
+        }
+        // Folded as a case-insensitive comparison folds (final sigma and
+        // the kappa symbol as their letters), but ß stays ß.
+        let upper = scalar.properties.uppercaseMapping.unicodeScalars
+        let folded = upper.count == 1 ? upper.first! : scalar
+        word.append(contentsOf: folded.properties.lowercaseMapping.utf8)
+    }
+
+    /// Latin-1 and Latin Extended-A letters as their letters without marks,
+    /// lowercased: what `remove_diacritics` leaves of them.
+    private static func latinBase(_ value: UInt32) -> String? {
+        guard value >= 0xC0, value <= 0x17F else { return nil }
+        let index = Int(value - 0xC0)
+        let table = latinBases
+        guard index < table.count else { return nil }
+        let base = table[index]
+        return base == "-" ? nil : base
+    }
+
+    // U+00C0…U+017F, "-" where the letter has no plainer form to fold to.
+    private static let latinBases: [String] = (
+        "a a a a a a - c e e e e i i i i - n o o o o o - - u u u u y - - "
+            + "a a a a a a - c e e e e i i i i - n o o o o o - - u u u u y - y "
+            + "a a a a a a c c c c c c c c d d - - e e e e e e e e e e g g g g "
+            + "g g g g h h - - i i i i i i i i i - - - j j k k - l l l l l l - "
+            + "- - - n n n n n n - - - o o o o o o - - r r r r r r s s s s s s "
+            + "s s t t t t - - u u u u u u u u u u u u w w y y y z z z z z z -"
+    ).split(separator: " ").map(String.init)
+
+    /// Porter's stemmer (1980), the one FTS5's `porter` tokenizer applies:
+    /// words of three to sixty-four plain letters, others as they are.
+    static func stem(_ word: [UInt8]) -> [UInt8] {
+        guard word.count >= 3, word.count <= 64, word.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return word }
+        var stemmer = PorterStemmer(word)
+        stemmer.run()
+        return stemmer.word
+    }
+}
+
+/// The steps of Porter's algorithm over a lowercase ASCII word.
+private struct PorterStemmer {
+    var word: [UInt8]
+
+    init(_ word: [UInt8]) { self.word = word }
+
+    mutating func run() {
+        step1a(); step1b(); step1c(); step2(); step3(); step4(); step5()
+    }
+
+    private func isConsonant(_ index: Int) -> Bool {
+        switch word[index] {
+        case UInt8(ascii: "a"), UInt8(ascii: "e"), UInt8(ascii: "i"), UInt8(ascii: "o"), UInt8(ascii: "u"): false
+        case UInt8(ascii: "y"): index == 0 ? true : !isConsonant(index - 1)
+        default: true
+        }
+    }
+
+    /// The number of vowel-consonant sequences in the first `length` letters.
+    private func measure(_ length: Int) -> Int {
+        var count = 0, index = 0
+        while index < length, isConsonant(index) { index += 1 }
+        while index < length {
+            while index < length, !isConsonant(index) { index += 1 }
+            guard index < length else { break }
+            count += 1
+            while index < length, isConsonant(index) { index += 1 }
+        }
+        return count
+    }
+
+    private func hasVowel(_ length: Int) -> Bool {
+        (0..<length).contains { !isConsonant($0) }
+    }
+
+    private func endsWithDoubleConsonant(_ length: Int) -> Bool {
+        length >= 2 && word[length - 1] == word[length - 2] && isConsonant(length - 1)
+    }
+
+    /// Consonant, vowel, consonant at the end, the last not w, x or y.
+    private func endsCVC(_ length: Int) -> Bool {
+        guard length >= 3, isConsonant(length - 1), !isConsonant(length - 2), isConsonant(length - 3) else { return false }
+        let last = word[length - 1]
+        return last != UInt8(ascii: "w") && last != UInt8(ascii: "x") && last != UInt8(ascii: "y")
+    }
+
+    private func ends(_ suffix: String) -> Bool {
+        let length = suffix.utf8.count
+        return word.count > length && word[(word.count - length)...].elementsEqual(suffix.utf8)
+    }
+
+    private mutating func replace(_ suffix: String, with replacement: String) {
+        word.removeLast(suffix.utf8.count)
+        word.append(contentsOf: replacement.utf8)
+    }
+
+    /// Replaces the first of `rules` the word ends with, when what stays
+    /// before it measures more than `minimum`.
+    private mutating func replaceFirst(of rules: [(String, String)], measureAbove minimum: Int) {
+        for (suffix, replacement) in rules where ends(suffix) {
+            if measure(word.count - suffix.utf8.count) > minimum { replace(suffix, with: replacement) }
+            return
+        }
+    }
+
+    private mutating func step1a() {
+        if ends("sses") { replace("sses", with: "ss") }
+        else if ends("ies") { replace("ies", with: "i") }
+        else if ends("ss") { return }
+        else if ends("s") { word.removeLast() }
+    }
+
+    private mutating func step1b() {
+        if ends("eed") {
+            if measure(word.count - 3) > 0 { word.removeLast() }
+            return
+        }
+        var removed = false
+        for suffix in ["ed", "ing"] where ends(suffix) && hasVowel(word.count - suffix.utf8.count) {
+            word.removeLast(suffix.utf8.count)
+            removed = true
+            break
+        }
+        guard removed else { return }
+        if ends("at") || ends("bl") || ends("iz") {
+            word.append(UInt8(ascii: "e"))
+        } else if endsWithDoubleConsonant(word.count), !["l", "s", "z"].contains(Character(Unicode.Scalar(word[word.count - 1]))) {
+            word.removeLast()
+        } else if measure(word.count) == 1, endsCVC(word.count) {
+            word.append(UInt8(ascii: "e"))
+        }
+    }
+
+    private mutating func step1c() {
+        if ends("y"), hasVowel(word.count - 1) { word[word.count - 1] = UInt8(ascii: "i") }
+    }
+
+    private mutating func step2() {
+        replaceFirst(of: [
+            ("ational", "ate"), ("tional", "tion"), ("enci", "ence"), ("anci", "ance"), ("izer", "ize"), ("bli", "ble"),
+            ("alli", "al"), ("entli", "ent"), ("eli", "e"), ("ousli", "ous"), ("ization", "ize"), ("ation", "ate"),
+            ("ator", "ate"), ("alism", "al"), ("iveness", "ive"), ("fulness", "ful"), ("ousness", "ous"), ("aliti", "al"),
+            ("iviti", "ive"), ("biliti", "ble"), ("logi", "log"),
+        ], measureAbove: 0)
+    }
+
+    private mutating func step3() {
+        replaceFirst(of: [
+            ("icate", "ic"), ("ative", ""), ("alize", "al"), ("iciti", "ic"), ("ical", "ic"), ("ful", ""), ("ness", ""),
+        ], measureAbove: 0)
+    }
+
+    private mutating func step4() {
+        for suffix in ["al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism",
+                       "ate", "iti", "ous", "ive", "ize"] where ends(suffix) {
+            let stemLength = word.count - suffix.utf8.count
+            if suffix == "ion", !(stemLength > 0 && (word[stemLength - 1] == UInt8(ascii: "s") || word[stemLength - 1] == UInt8(ascii: "t"))) {
+                return
+            }
+            if measure(stemLength) > 1 { word.removeLast(suffix.utf8.count) }
+            return
+        }
+    }
+
+    private mutating func step5() {
+        if ends("e") {
+            let stemLength = word.count - 1
+            let stemMeasure = measure(stemLength)
+            if stemMeasure > 1 || (stemMeasure == 1 && !endsCVC(stemLength)) { word.removeLast() }
+        }
+        if measure(word.count) > 1, endsWithDoubleConsonant(word.count), word.last == UInt8(ascii: "l") { word.removeLast() }
+    }
+}
