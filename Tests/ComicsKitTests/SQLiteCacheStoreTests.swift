@@ -164,6 +164,66 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertEqual(try store.database.query("PRAGMA trusted_schema")[0][0].int, 0, "the schema is not trusted once migrated")
     }
 
+    /// A text kept whole by migration 15 is moved into chunks: the same
+    /// blocks, outline and words found, a section read alone.
+    func testAVersion15TextIsMovedIntoChunksAndReadsTheSame() throws {
+        let path = directory.file("comics.db")
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg11.txt"))
+        let body = SQLiteCacheStore.serialized(content.blocks)
+        let database = try SQLiteDatabase(path: path)
+        try database.writeTransaction {
+            for migration in Migrations.all.prefix(15) {
+                try database.execute(migration.sql)
+                try migration.transform?(database)
+                try database.run("INSERT INTO schema_migrations (name, applied_at) VALUES (?, 0)", [.text(migration.name)])
+            }
+            try database.execute("PRAGMA user_version = 15; PRAGMA application_id = \(Migrations.applicationID)")
+            try database.run("""
+                INSERT INTO texts (source, id, url, encoding, rules_version, fetched_at, original_bytes, body_bytes, word_count, section_count, body)
+                VALUES ('books', 11, 'u', 'utf-8', 1, 0, 1, ?, ?, ?, ?)
+                """, [.integer(Int64(body.count)), .integer(Int64(content.wordCount)), .integer(Int64(content.sections.count)),
+                      .blob(Compression.deflate(body))])
+            for entry in content.outline() {
+                try database.run("INSERT INTO text_sections VALUES ('books', 11, ?, ?, ?, ?, ?, ?)", [
+                    .integer(Int64(entry.number)), .integer(Int64(entry.section.level)), .text(entry.section.title),
+                    .integer(Int64(entry.section.firstBlock)), .integer(Int64(entry.startWord)), .integer(Int64(entry.words)),
+                ])
+            }
+            for (index, block) in content.blocks.enumerated() {
+                try database.run("INSERT INTO text_search (rowid, body) VALUES (?, ?)", [.integer(TextSearchIndex.rowID(book: 11, block: index)), .text(block.text)])
+            }
+        }
+        let store = try SQLiteCacheStore(path: path, now: now)
+        let ref = ItemRef(source: .books, id: 11)
+        XCTAssertEqual(try store.textContent(ref), content)
+        XCTAssertEqual(try store.outline(ref), content.outline())
+        let chapter = content.blockRange(ofSection: 4)
+        XCTAssertEqual(try store.textBlocks(ref, from: chapter.lowerBound, upTo: chapter.upperBound), Array(content.blocks[chapter]))
+        XCTAssertEqual(try store.searchTexts("caterpillar", in: ref, limit: 50).hits.first.map { content.sectionIndex(containing: $0.block) }, 4)
+        XCTAssertGreaterThan(try store.textInfo(ref)?.storedBytes ?? 0, 0)
+        try store.removeTexts([ref])
+        XCTAssertEqual(try DatabaseProbe(path: path).count("SELECT count(*) FROM text_chunks"), 0)
+    }
+
+    /// Chunks are cut between blocks, each about `chunkBytes`; together
+    /// they are the text, and each knows the words before it.
+    func testChunksAreTheTextInRunsOfBlocks() throws {
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg2600.txt"))
+        let chunks = SQLiteCacheStore.chunks(of: content.blocks)
+        XCTAssertGreaterThan(chunks.count, 40)
+        XCTAssertEqual(chunks.flatMap { SQLiteCacheStore.blocks(from: $0.body) }, content.blocks)
+        var words = 0, block = 0
+        for chunk in chunks {
+            XCTAssertEqual(chunk.firstBlock, block)
+            XCTAssertEqual(chunk.firstWord, words)
+            let blocks = SQLiteCacheStore.blocks(from: chunk.body)
+            XCTAssertLessThanOrEqual(chunk.body.count, SQLiteCacheStore.chunkBytes + (blocks.last?.text.utf8.count ?? 0) + 2)
+            block += blocks.count
+            words += blocks.reduce(0) { $0 + $1.wordCount }
+        }
+        XCTAssertEqual(SQLiteCacheStore.chunks(of: []).map(\.body), [[]], "an empty text is one empty chunk")
+    }
+
     /// An older file is compared with its own version's schema before any
     /// migration runs in it: a trigger planted there never fires.
     func testAnOlderFileWithAPlantedTriggerIsRefusedBeforeMigrating() throws {

@@ -236,6 +236,24 @@ enum Migrations {
             ) WITHOUT ROWID;
             \(TextSearchIndex.definition);
             """),
+        // A text's blocks in runs of about 128 KiB, each compressed on its
+        // own with the words before it: a section, a page or a search's
+        // candidates are read without inflating the whole book.
+        Migration(name: "texts-in-chunks", sql: """
+            CREATE TABLE text_chunks (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                chunk INTEGER NOT NULL,
+                first_block INTEGER NOT NULL,
+                first_word INTEGER NOT NULL,
+                body_bytes INTEGER NOT NULL,
+                body BLOB NOT NULL,
+                PRIMARY KEY (source, id, chunk)
+            );
+            """, transform: SQLiteCacheStore.moveTextsIntoChunks),
+        Migration(name: "texts-lose-their-single-body", sql: """
+            ALTER TABLE texts DROP COLUMN body;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -342,6 +360,8 @@ enum Migrations {
         "61d650898d708059214c2cbff234c31e96691ec26681a9dd7f3a558f821913dd",
         "278ad9a7fb0d7fa017fda8c829de2cf7ee489bb1ceb0044dc6612dcb59e32a2d",
         "b120cb00f298ea0b824b852952476b48a1a000800f4fbc83ec197ec3bc5911d2",
+        "e38c7e67b632b8e24a942886683540106cb98a724d9c7bbcee5bdc3265618d66",
+        "9896a0bbb3765c6c4432f2b9da62c87f47fa8e891b4af167644f72533a903f5b",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

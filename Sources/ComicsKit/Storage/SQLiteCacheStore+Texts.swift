@@ -1,30 +1,43 @@
 import CSQLite
+import Dispatch
 import FoundationEssentials
 import Glibc
 
-/// Books' texts: the blocks compressed in one row, the outline in rows of
-/// its own (so `toc` reads no text), positions apart from both.
+/// A text's compressed chunks, made on other threads; read once that is done.
+private final class Deflated: @unchecked Sendable {
+    var chunks: [[UInt8]] = []
+}
+
+/// Books' texts: the blocks in compressed chunks (`text_chunks`), the
+/// outline in rows of its own (so `toc` reads no text), positions apart.
 extension SQLiteCacheStore: TextStore {
     /// Between blocks: a record separator, a character no cleaned text holds.
     private static let blockSeparator: UInt8 = 0x1E
 
     public func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws {
-        let body = Self.serialized(content.blocks)
-        let compressed = Compression.deflate(body)
+        let chunks = Self.chunks(of: content.blocks)
+        // Deflating takes about as long as indexing the words: on the other
+        // cores, side by side with it.
+        let deflated = Deflated()
+        let deflating = DispatchGroup()
+        DispatchQueue.global(qos: .userInitiated).async(group: deflating) { deflated.chunks = Self.deflated(chunks) }
+        defer { deflating.wait() }
         let ref = info.ref
         try guarded {
             try database.writeTransaction {
-                try unindexText(ref)
+                try index(content.blocks, of: ref)
+                deflating.wait()
                 try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
                 try database.run("""
                     INSERT OR REPLACE INTO texts (source, id, url, encoding, rules_version, fetched_at, read_at,
-                        original_bytes, body_bytes, word_count, section_count, body)
-                    VALUES (?, ?, ?, ?, ?, ?, (SELECT read_at FROM texts WHERE source = ?1 AND id = ?2), ?, ?, ?, ?, ?)
+                        original_bytes, body_bytes, word_count, section_count)
+                    VALUES (?, ?, ?, ?, ?, ?, (SELECT read_at FROM texts WHERE source = ?1 AND id = ?2), ?, ?, ?, ?)
                     """, Self.key(ref) + [
                         .text(info.url), .text(info.encoding), .integer(Int64(GutenbergText.rulesVersion)), .date(info.fetchedAt),
-                        .integer(Int64(info.originalBytes)), .integer(Int64(body.count)), .integer(Int64(info.wordCount)),
-                        .integer(Int64(outline.count)), .blob(compressed),
+                        .integer(Int64(info.originalBytes)), .integer(Int64(chunks.reduce(0) { $0 + $1.body.count })),
+                        .integer(Int64(info.wordCount)), .integer(Int64(outline.count)),
                     ])
+                try Self.insertChunks(chunks, compressed: deflated.chunks, of: Self.key(ref), in: database)
                 let insert = try database.prepare("""
                     INSERT INTO text_sections (source, id, number, level, title, first_block, start_word, words)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -36,12 +49,14 @@ extension SQLiteCacheStore: TextStore {
                     ])
                     _ = try insert.allRows()
                 }
-                try index(content.blocks, of: ref)
             }
         }
     }
 
+    /// The words of the blocks in the search index, those of the text
+    /// they replace taken out first.
     private func index(_ blocks: [TextBlock], of ref: ItemRef) throws {
+        try unindexText(ref)
         let insert = try database.prepare("INSERT INTO text_search (rowid, body) VALUES (?, ?)")
         for (index, block) in blocks.prefix(TextSearchIndex.blocksPerText).enumerated() {
             try insert.bind([.integer(TextSearchIndex.rowID(book: ref.id, block: index)), .text(block.text)])
@@ -60,45 +75,33 @@ extension SQLiteCacheStore: TextStore {
     }
 
     private func storedBlocks(_ ref: ItemRef) throws -> [TextBlock]? {
-        try storedBody(ref).map(Self.blocks(from:))
+        try storedChunks(ref).map { chunks in chunks.keys.sorted().flatMap { Self.blocks(from: chunks[$0]!.body) } }
     }
 
-    /// The serialized blocks, inflated.
-    private func storedBody(_ ref: ItemRef) throws -> [UInt8]? {
-        guard let row = try database.query("SELECT body, body_bytes FROM texts WHERE source = ? AND id = ?", Self.key(ref)).first else {
-            return nil
-        }
-        guard let compressed = row[0].bytes, let count = row[1].int,
-              let body = Compression.inflate(compressed, expectedCount: count)
-        else {
-            throw ComicsError.database("the text of \(ref) in \(database.path) is damaged; 'comics rebuild' makes a new database with your favourites")
-        }
-        return body
-    }
-
-    /// Where the wanted blocks' texts lie in the body and how far into the
-    /// book each begins, in one pass over the bytes.
-    static func candidateBlocks(_ wanted: [Int], in body: UnsafeBufferPointer<UInt8>) -> [(block: Int, range: Range<Int>, percent: Double)] {
-        let wanted = Set(wanted)
+    /// Where the wanted blocks' texts lie in a chunk's body and how many
+    /// words of the chunk come before each, in one pass over the bytes.
+    static func candidateBlocks(_ wanted: Set<Int>, in chunk: TextChunk) -> [(block: Int, range: Range<Int>, wordsBefore: Int)] {
         var found: [(block: Int, range: Range<Int>, wordsBefore: Int)] = []
-        var words = 0
-        forEachBlock(in: body) { block, record in
-            // The first byte is the block's kind.
-            let text = UnsafeBufferPointer(rebasing: record.dropFirst())
-            if wanted.contains(block), !text.isEmpty, let base = body.baseAddress, let start = text.baseAddress {
-                let offset = base.distance(to: start)
-                found.append((block, offset..<(offset + text.count), words))
+        var words = chunk.firstWord
+        chunk.body.withUnsafeBufferPointer { body in
+            forEachBlock(in: body) { index, record in
+                // The first byte is the block's kind.
+                let text = UnsafeBufferPointer(rebasing: record.dropFirst())
+                let block = chunk.firstBlock + index
+                if wanted.contains(block), !text.isEmpty, let base = body.baseAddress, let start = text.baseAddress {
+                    let offset = base.distance(to: start)
+                    found.append((block, offset..<(offset + text.count), words))
+                }
+                words += TextBlock.wordCount(in: text)
+                return true
             }
-            words += TextBlock.wordCount(in: text)
-            return true
         }
-        let total = Double(max(1, words))
-        return found.map { ($0.block, $0.range, Double($0.wordsBefore) * 100 / total) }
+        return found
     }
 
     /// Each serialized block's bytes (its kind, then its text) with its
     /// index, until `body` returns false.
-    private static func forEachBlock(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Bool) {
+    static func forEachBlock(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Bool) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var start = 0, index = 0
         while start <= bytes.count {
@@ -123,7 +126,9 @@ extension SQLiteCacheStore: TextStore {
     private func textInfos(where condition: String, _ values: [SQLiteValue]) throws -> [TextInfo] {
         try guarded {
             try database.query("""
-                SELECT source, id, url, encoding, fetched_at, read_at, original_bytes, length(body), section_count, word_count
+                SELECT source, id, url, encoding, fetched_at, read_at, original_bytes,
+                       (SELECT total(length(body)) FROM text_chunks c WHERE c.source = texts.source AND c.id = texts.id),
+                       section_count, word_count
                 FROM texts WHERE \(condition) ORDER BY source, id
                 """, values).compactMap { (row: [SQLiteValue]) -> TextInfo? in
                 guard let source = row[0].text.flatMap(SourceName.init(rawValue:)), let id = row[1].int,
@@ -144,16 +149,30 @@ extension SQLiteCacheStore: TextStore {
     }
 
     public func textBlocks(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> [TextBlock]? {
-        guard let body = try guarded({ try database.readTransaction { try storedBody(ref) } }) else { return nil }
-        return body.withUnsafeBufferPointer { bytes in
-            var blocks: [TextBlock] = []
-            Self.forEachBlock(in: bytes) { index, record in
-                guard index >= first else { return true }
-                guard end.map({ index < $0 }) ?? true else { return false }
-                blocks.append(Self.block(from: record))
-                return true
+        try guarded {
+            try database.readTransaction {
+                let starts = try chunkStarts(ref)
+                guard !starts.isEmpty else { return try storedChunks(ref).map { _ in [] } }
+                let end = end ?? Int.max
+                let wanted = starts.indices.filter { number in
+                    let chunkEnd = number + 1 < starts.count ? starts[number + 1] : Int.max
+                    return starts[number] < end && chunkEnd > first
+                }
+                guard let chunks = try storedChunks(ref, numbered: wanted) else { return nil }
+                var blocks: [TextBlock] = []
+                for number in wanted {
+                    guard let chunk = chunks[number] else { continue }
+                    chunk.body.withUnsafeBufferPointer { body in
+                        Self.forEachBlock(in: body) { index, record in
+                            let block = chunk.firstBlock + index
+                            guard block < end else { return false }
+                            if block >= first { blocks.append(Self.block(from: record)) }
+                            return true
+                        }
+                    }
+                }
+                return blocks
             }
-            return blocks
         }
     }
 
@@ -174,7 +193,7 @@ extension SQLiteCacheStore: TextStore {
     public func textUsage() throws -> TextUsage {
         try guarded {
             let row = try database.query("""
-                SELECT (SELECT count(*) FROM texts), (SELECT total(original_bytes) FROM texts), (SELECT total(length(body)) FROM texts),
+                SELECT (SELECT count(*) FROM texts), (SELECT total(original_bytes) FROM texts), (SELECT total(length(body)) FROM text_chunks),
                        (SELECT count(*) FROM reading_positions)
                 """)[0]
             var usage = TextUsage()
@@ -201,6 +220,7 @@ extension SQLiteCacheStore: TextStore {
                 for ref in refs {
                     try unindexText(ref)
                     try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
+                    try database.run("DELETE FROM text_chunks WHERE source = ? AND id = ?", Self.key(ref))
                     try database.run("DELETE FROM texts WHERE source = ? AND id = ?", Self.key(ref))
                 }
             }
@@ -281,19 +301,26 @@ extension SQLiteCacheStore: TextStore {
             let (book, block) = TextSearchIndex.block(of: rowID)
             byBook[book, default: []].append(block)
         }
-        var bodies: [Int: [UInt8]] = [:]
-        for book in byBook.keys { bodies[book] = try storedBody(ItemRef(source: .books, id: book)) }
-        var found: [(rowID: Int64, book: Int, range: Range<Int>, percent: Double)] = []
+        // Only the chunks holding candidates are read and inflated.
+        var chunks: [ChunkKey: TextChunk] = [:]
+        var found: [(rowID: Int64, chunk: ChunkKey, range: Range<Int>, percent: Double)] = []
         for (book, blocks) in byBook.sorted(by: { $0.key < $1.key }) {
-            guard let body = bodies[book] else { continue }
-            body.withUnsafeBufferPointer { bytes in
-                for candidate in Self.candidateBlocks(blocks, in: bytes) {
-                    found.append((TextSearchIndex.rowID(book: book, block: candidate.block), book, candidate.range, candidate.percent))
+            let ref = ItemRef(source: .books, id: book)
+            let starts = try chunkStarts(ref)
+            let numbers = Set(blocks.map { block in max(0, (starts.lastIndex { $0 <= block }) ?? 0) })
+            let words = Double(max(1, try textInfos(where: "source = ? AND id = ?", Self.key(ref)).first?.wordCount ?? 0))
+            let wanted = Set(blocks)
+            for (number, chunk) in try storedChunks(ref, numbered: numbers.sorted()) ?? [:] {
+                let key = ChunkKey(book: book, number: number)
+                chunks[key] = chunk
+                for candidate in Self.candidateBlocks(wanted, in: chunk) {
+                    found.append((TextSearchIndex.rowID(book: book, block: candidate.block), key, candidate.range, Double(candidate.wordsBefore) * 100 / words))
                 }
             }
         }
-        func text(_ candidate: (rowID: Int64, book: Int, range: Range<Int>, percent: Double)) -> String {
-            String(decoding: bodies[candidate.book]![candidate.range], as: UTF8.self)
+        found.sort { $0.rowID < $1.rowID }
+        func text(_ candidate: (rowID: Int64, chunk: ChunkKey, range: Range<Int>, percent: Double)) -> String {
+            String(decoding: chunks[candidate.chunk]!.body[candidate.range], as: UTF8.self)
         }
         try database.execute("DELETE FROM temp.text_candidates")
         defer { try? database.execute("DELETE FROM temp.text_candidates") }
@@ -301,7 +328,7 @@ extension SQLiteCacheStore: TextStore {
         let best: [Int]
         let total: Int
         if let ranking {
-            let scores = ranking.scores(of: found.map { bodies[$0.book]![$0.range] })
+            let scores = ranking.scores(of: found.map { chunks[$0.chunk]!.body[$0.range] })
             best = Array(found.indices.sorted { (scores[$0], found[$0].rowID) < (scores[$1], found[$1].rowID) }.prefix(limit))
             total = found.count
             for index in best {
@@ -338,11 +365,16 @@ extension SQLiteCacheStore: TextStore {
         return (hits, total)
     }
 
+    private struct ChunkKey: Hashable {
+        let book: Int
+        let number: Int
+    }
+
     /// The most blocks one search looks at closely: a word in every
     /// paragraph of fifty books is not read through whole.
     static let candidateLimit = 20_000
 
-    private static func key(_ ref: ItemRef) -> [SQLiteValue] {
+    static func key(_ ref: ItemRef) -> [SQLiteValue] {
         [.text(ref.source.rawValue), .integer(Int64(ref.id))]
     }
 

@@ -142,7 +142,9 @@ enum TextBlocks {
     private static func isProse(_ lines: [String], proseWidth: Int) -> Bool {
         if lines.contains(where: { $0.first == " " }) { return false }
         guard lines.count > 1 else { return true }
-        let shortest = lines.dropLast().map(\.count).min() ?? 0
+        // Scalars, not characters: grapheme breaking every line of a book
+        // cost more than the rest of this decision.
+        let shortest = lines.dropLast().map(\.unicodeScalars.count).min() ?? 0
         return shortest * 10 >= proseWidth * 6
     }
 
@@ -184,14 +186,16 @@ enum TextBlocks {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
         var pendingSpace = false
-        for line in lines {
-            for byte in line.utf8 {
-                if byte == 0x20 {
-                    pendingSpace = true
-                } else {
-                    if pendingSpace && !bytes.isEmpty { bytes.append(0x20) }
-                    pendingSpace = false
-                    bytes.append(byte)
+        for var line in lines {
+            line.withUTF8 { utf8 in
+                for byte in utf8 {
+                    if byte == 0x20 {
+                        pendingSpace = true
+                    } else {
+                        if pendingSpace && !bytes.isEmpty { bytes.append(0x20) }
+                        pendingSpace = false
+                        bytes.append(byte)
+                    }
                 }
             }
             pendingSpace = true

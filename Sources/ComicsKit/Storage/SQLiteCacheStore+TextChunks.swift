@@ -1,0 +1,138 @@
+import Dispatch
+
+/// A run of a text's blocks stored, and compressed, together: a section,
+/// a page or a search's candidates are read without inflating the book.
+struct TextChunk {
+    var firstBlock: Int
+    /// The words of the text before the chunk's first block.
+    var firstWord: Int
+    /// The chunk's blocks, serialized (`SQLiteCacheStore.serialized`).
+    var body: [UInt8]
+}
+
+extension SQLiteCacheStore {
+    /// About this many bytes of text a chunk: small enough that a section
+    /// of a long book costs a fraction of it, large enough that zlib
+    /// compresses each nearly as well as the whole text.
+    static let chunkBytes = 128 * 1024
+
+    /// The blocks in chunks; a text without blocks is one empty chunk, so
+    /// that a downloaded text always has one.
+    static func chunks(of blocks: [TextBlock]) -> [TextChunk] {
+        var chunks: [TextChunk] = []
+        var start = 0, size = 0, words = 0, wordsAtStart = 0
+        for (index, block) in blocks.enumerated() {
+            let length = block.text.utf8.count + 2
+            if index > start, size + length > chunkBytes {
+                chunks.append(TextChunk(firstBlock: start, firstWord: wordsAtStart, body: serialized(Array(blocks[start..<index]))))
+                (start, size, wordsAtStart) = (index, 0, words)
+            }
+            size += length
+            words += block.wordCount
+        }
+        if start < blocks.count || chunks.isEmpty {
+            chunks.append(TextChunk(firstBlock: start, firstWord: wordsAtStart, body: serialized(Array(blocks[start...]))))
+        }
+        return chunks
+    }
+
+    /// Each chunk's body compressed, on every core.
+    static func deflated(_ chunks: [TextChunk]) -> [[UInt8]] {
+        let results = ParallelResults(count: chunks.count)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
+            results.store(Compression.deflate(chunks[index].body), at: index)
+        }
+        return results.values.map { $0 ?? [] }
+    }
+
+    /// Replaces the text's chunks (inside the caller's transaction).
+    static func insertChunks(_ chunks: [TextChunk], compressed: [[UInt8]], of key: [SQLiteValue], in database: SQLiteDatabase) throws {
+        try database.run("DELETE FROM text_chunks WHERE source = ? AND id = ?", key)
+        let insert = try database.prepare("""
+            INSERT INTO text_chunks (source, id, chunk, first_block, first_word, body_bytes, body) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (number, chunk) in chunks.enumerated() {
+            try insert.bind(key + [
+                .integer(Int64(number)), .integer(Int64(chunk.firstBlock)), .integer(Int64(chunk.firstWord)),
+                .integer(Int64(chunk.body.count)), .blob(compressed[number]),
+            ])
+            _ = try insert.allRows()
+        }
+    }
+
+    /// Where each of the text's chunks begins, in blocks, without reading
+    /// any of them.
+    func chunkStarts(_ ref: ItemRef) throws -> [Int] {
+        try database.query("SELECT first_block FROM text_chunks WHERE source = ? AND id = ? ORDER BY chunk", Self.key(ref)).map { $0[0].int ?? 0 }
+    }
+
+    /// The chunks numbered `numbers` (nil: all), inflated on every core.
+    /// Nil when the book has no text.
+    func storedChunks(_ ref: ItemRef, numbered numbers: [Int]? = nil) throws -> [Int: TextChunk]? {
+        var condition = ""
+        if numbers != nil { condition = " AND chunk IN (SELECT value FROM json_each(?3))" }
+        let values = Self.key(ref) + (numbers.map { [.text(JSONValue.array($0.map { .int($0) }).serialized)] } ?? [])
+        let rows = try database.query("""
+            SELECT chunk, first_block, first_word, body_bytes, body FROM text_chunks WHERE source = ?1 AND id = ?2\(condition) ORDER BY chunk
+            """, values)
+        guard !rows.isEmpty || numbers != nil else {
+            let exists = try !database.query("SELECT 1 FROM texts WHERE source = ? AND id = ?", Self.key(ref)).isEmpty
+            if exists { throw damaged(ref) }
+            return nil
+        }
+        let inflated = ParallelResults(count: rows.count)
+        DispatchQueue.concurrentPerform(iterations: rows.count) { index in
+            guard let compressed = rows[index][4].bytes, let count = rows[index][3].int else { return }
+            if let body = Compression.inflate(compressed, expectedCount: count) { inflated.store(body, at: index) }
+        }
+        var chunks: [Int: TextChunk] = [:]
+        for (row, body) in zip(rows, inflated.values) {
+            guard let number = row[0].int, let firstBlock = row[1].int, let firstWord = row[2].int, let body else { throw damaged(ref) }
+            chunks[number] = TextChunk(firstBlock: firstBlock, firstWord: firstWord, body: body)
+        }
+        return chunks
+    }
+
+    private func damaged(_ ref: ItemRef) -> ComicsError {
+        ComicsError.database("the text of \(ref) in \(database.path) is damaged; 'comics rebuild' makes a new database with your favourites")
+    }
+
+    /// Migration 16: each text's single compressed body becomes chunks
+    /// (migration 17 drops the body).
+    static func moveTextsIntoChunks(_ database: SQLiteDatabase) throws {
+        for row in try database.query("SELECT source, id, body_bytes, body FROM texts") {
+            guard let source = row[0].text, let id = row[1].int, let count = row[2].int, let compressed = row[3].bytes,
+                  let body = Compression.inflate(compressed, expectedCount: count)
+            else {
+                // A damaged text is dropped whole; the book can be got again.
+                try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", [row[0], row[1]])
+                try database.run("DELETE FROM texts WHERE source = ? AND id = ?", [row[0], row[1]])
+                continue
+            }
+            let chunks = chunks(of: blocks(from: body))
+            try insertChunks(chunks, compressed: deflated(chunks), of: [.text(source), .integer(Int64(id))], in: database)
+        }
+    }
+}
+
+/// Results computed on several threads, each written once at its own
+/// index before `concurrentPerform` returns, read after.
+private final class ParallelResults: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<[UInt8]?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        _ = slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func store(_ value: [UInt8], at index: Int) {
+        slots[index] = value
+    }
+
+    var values: [[UInt8]?] { Array(slots) }
+}
