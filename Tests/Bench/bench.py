@@ -379,11 +379,19 @@ def texts(binary, env, server, work, runs, report, fresh_database):
     before = size_on_disk()
     copy = os.path.join(work, "pg2600.txt")
     floor = median(["curl", "-s", "-L", "-o", copy, server.url + "/ebooks/2600.txt.utf-8"], env, runs)
-    first = run([binary, "get", "2600", "-q"], env)[0]
+    # Each get is a first one: the database as it was before, restored.
+    snapshot = os.path.join(work, "before-get.db")
+    shutil.copyfile(database, snapshot)
+
+    def without_the_text():
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
+        shutil.copyfile(snapshot, database)
+
+    report.add("6. get War and Peace (3.4 MB)", median([binary, "get", "2600", "-q"], env, runs, prepare=without_the_text),
+               "curl of the same file to disk", floor, "<= 1.3x")
     growth = (size_on_disk() - before) / os.path.getsize(copy)
-    report.add("6. get War and Peace (3.4 MB)", statistics.median([first] + [
-        run([binary, "get", "2600", "--refresh", "-q"], env)[0] for _ in range(runs - 1)]),
-        "curl of the same file to disk", floor, "<= 1.3x")
     report.add("6. database growth for War and Peace", "%.2fx" % growth, "its text", "1.00x", "<= 0.6x")
     report.add("6. read 2600 --section 200 > /dev/null", median([binary, "read", "2600", "--section", "200"], env, runs),
                "", None, "<= 50 ms")

@@ -82,14 +82,16 @@ struct PassageRanking {
         var frequencies = [[Int]](repeating: [Int](repeating: 0, count: terms.count), count: blocks.count)
         var lengths = [Int](repeating: 0, count: blocks.count)
         for (index, block) in blocks.enumerated() {
+            var length = 0
+            var counts = [Int](repeating: 0, count: terms.count)
             block.withUnsafeBufferPointer { bytes in
                 Self.forEachWord(in: bytes) { word in
-                    lengths[index] += 1
-                    for (term, wanted) in terms.enumerated() where matches(word, wanted) {
-                        frequencies[index][term] += 1
-                    }
+                    length += 1
+                    for term in terms.indices where matches(word, terms[term]) { counts[term] += 1 }
                 }
             }
+            lengths[index] = length
+            frequencies[index] = counts
         }
         let count = Double(blocks.count)
         let averageLength = max(1, Double(lengths.reduce(0, +)) / max(1, count))
@@ -113,7 +115,9 @@ struct PassageRanking {
 
     private func matches(_ word: [UInt8], _ term: Term) -> Bool {
         // Most words do not begin like the stem: no stemming for them.
-        guard word.count + 1 >= term.key.count, word.starts(with: term.lead) else { return false }
+        guard word.count + 1 >= term.key.count, word.first == term.lead.first,
+              word.withUnsafeBufferPointer({ memcmp($0.baseAddress!, term.lead, term.lead.count) == 0 })
+        else { return false }
         let stem = Self.stem(word)
         return term.isPrefix ? stem.starts(with: term.key) : stem == term.key
     }
@@ -169,7 +173,10 @@ struct PassageRanking {
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
+        // General Punctuation (dashes, curly quotes, spaces) is most of
+        // what a book holds beyond ASCII, and none of it is a word.
+        if (0x2000...0x206F).contains(scalar.value) { return false }
+        return switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
              .decimalNumber, .letterNumber, .otherNumber, .privateUse, .nonspacingMark:
             true
