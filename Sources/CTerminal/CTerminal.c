@@ -243,6 +243,9 @@ void comics_terminal_put_colored(int row, int column, const uint32_t *text, int 
     if (attributes & COMICS_TEXT_REVERSE) bits |= A_REVERSE;
     if (attributes & COMICS_TEXT_DIM) bits |= A_DIM;
     if (attributes & COMICS_TEXT_UNDERLINE) bits |= A_UNDERLINE;
+#ifdef A_ITALIC
+    if (attributes & COMICS_TEXT_ITALIC) bits |= A_ITALIC;
+#endif
     WINDOW *window = *ncurses.stdscr;
     ncurses.call_wattr_set(window, bits, (short)pair, NULL);
     ncurses.call_mvwaddnwstr(window, row, column, (const wchar_t *)text, length);

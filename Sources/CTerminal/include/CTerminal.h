@@ -14,6 +14,7 @@ enum {
     COMICS_TEXT_REVERSE = 2,
     COMICS_TEXT_DIM = 4,
     COMICS_TEXT_UNDERLINE = 8,
+    COMICS_TEXT_ITALIC = 16,
 };
 
 /* Enters the full screen (alternate screen, no echo, no line buffering;

@@ -70,6 +70,32 @@ public struct ReadingPosition: Equatable, Sendable {
     }
 }
 
+/// A run of a text's blocks, and how many words come before it (for how
+/// far into the book a place in it is).
+public struct TextPassage: Equatable, Sendable {
+    public var firstBlock: Int
+    public var blocks: [TextBlock]
+    public var wordsBefore: Int
+
+    public init(firstBlock: Int, blocks: [TextBlock], wordsBefore: Int) {
+        self.firstBlock = firstBlock
+        self.blocks = blocks
+        self.wordsBefore = wordsBefore
+    }
+
+    public var endBlock: Int { firstBlock + blocks.count }
+
+    /// The block at a text's block index, if the passage holds it.
+    public func block(_ index: Int) -> TextBlock? {
+        blocks.indices.contains(index - firstBlock) ? blocks[index - firstBlock] : nil
+    }
+
+    /// The words before block `index` of the text (one the passage holds).
+    public func words(before index: Int) -> Int {
+        wordsBefore + blocks.prefix(max(0, min(blocks.count, index - firstBlock))).reduce(0) { $0 + $1.wordCount }
+    }
+}
+
 /// A block of a downloaded text that a search matched.
 public struct TextHit: Equatable, Sendable {
     public var ref: ItemRef
@@ -110,7 +136,11 @@ public protocol TextStore: AnyObject {
     func textContent(_ ref: ItemRef) throws -> BookContent?
     /// Blocks `first` up to `end` (nil: the last) alone, the others not
     /// decoded: one section of a long book costs a fraction of the whole.
-    func textBlocks(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> [TextBlock]?
+    func textPassage(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> TextPassage?
+    /// The block holding the text's word number `word` (from 0).
+    func textBlock(_ ref: ItemRef, atWord word: Int) throws -> Int?
+    /// How many blocks the text has, without decoding them all.
+    func textBlockCount(_ ref: ItemRef) throws -> Int?
     func outline(_ ref: ItemRef) throws -> [OutlineEntry]
     func textUsage() throws -> TextUsage
     func markRead(_ ref: ItemRef, at date: Date) throws
@@ -121,4 +151,7 @@ public protocol TextStore: AnyObject {
     /// Blocks holding the query (the same language as `search`), best
     /// first, in one book or in every downloaded text; with how many match.
     func searchTexts(_ query: String, in ref: ItemRef?, limit: Int) throws -> (hits: [TextHit], total: Int)
+    /// Every block of one text that holds the query, in reading order
+    /// (the reader's n and N go through them).
+    func textMatches(_ query: String, in ref: ItemRef) throws -> [Int]
 }

@@ -114,6 +114,10 @@ struct PassageRanking {
     }
 
     private func matches(_ word: [UInt8], _ term: Term) -> Bool {
+        Self.matches(word, term)
+    }
+
+    static func matches(_ word: [UInt8], _ term: Term) -> Bool {
         // Most words do not begin like the stem: no stemming for them.
         guard word.count + 1 >= term.key.count, word.first == term.lead.first,
               word.withUnsafeBufferPointer({ memcmp($0.baseAddress!, term.lead, term.lead.count) == 0 })
@@ -131,32 +135,45 @@ struct PassageRanking {
     }
 
     static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: ([UInt8]) -> Void) {
+        forEachWord(in: bytes) { word, _ in body(word) }
+    }
+
+    /// Each word, folded, with where it lies in `bytes`.
+    static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: ([UInt8], Range<Int>) -> Void) {
         var word: [UInt8] = []
         word.reserveCapacity(32)
+        var start = 0
         var index = 0
+        func end(at position: Int) {
+            if !word.isEmpty { body(word, start..<position); word.removeAll(keepingCapacity: true) }
+        }
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
-                index += 1
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "#"):
+                    if word.isEmpty { start = index }
                     word.append(byte)
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                    if word.isEmpty { start = index }
                     word.append(byte | 0x20)
                 default:
-                    if !word.isEmpty { body(word); word.removeAll(keepingCapacity: true) }
+                    end(at: index)
                 }
+                index += 1
                 continue
             }
             let (scalar, length) = decodeScalar(bytes, at: index)
-            index += length
             guard let scalar, isWordScalar(scalar) else {
-                if !word.isEmpty { body(word); word.removeAll(keepingCapacity: true) }
+                end(at: index)
+                index += length
                 continue
             }
+            if word.isEmpty { start = index }
             appendFolded(scalar, to: &word)
+            index += length
         }
-        if !word.isEmpty { body(word) }
+        end(at: bytes.count)
     }
 
     private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar?, Int) {
@@ -360,5 +377,38 @@ private struct PorterStemmer {
             if stemMeasure > 1 || (stemMeasure == 1 && !endsCVC(stemLength)) { word.removeLast() }
         }
         if measure(word.count) > 1, endsWithDoubleConsonant(word.count), word.last == UInt8(ascii: "l") { word.removeLast() }
+    }
+}
+
+/// The words of a search inside a text, to mark where a passage holds
+/// them (the reader's highlights): folded and stemmed as the search
+/// index folds and stems, so what is marked is what the search found.
+public struct TextSearchTerms: Equatable, Sendable {
+    private let terms: [PassageRanking.Term]
+
+    /// Nil when the query has no word to look for.
+    public init?(query: String) {
+        if let ranking = PassageRanking(expression: SearchExpression(query).expression) {
+            terms = ranking.terms
+        } else {
+            // A phrase: each of its words is marked.
+            let words = query.split(whereSeparator: \.isWhitespace).filter { !["AND", "OR", "NOT", "NEAR"].contains($0) }
+            terms = words.flatMap { word in
+                PassageRanking.words(in: Array(word.utf8)).map { PassageRanking.Term(key: PassageRanking.stem($0), isPrefix: word.hasSuffix("*")) }
+            }
+        }
+        guard !terms.isEmpty else { return nil }
+    }
+
+    /// Where in `text` (as UTF-8 byte offsets) the words sought are.
+    public func matches(in text: String) -> [Range<Int>] {
+        var text = text
+        var found: [Range<Int>] = []
+        text.withUTF8 { bytes in
+            PassageRanking.forEachWord(in: bytes) { word, range in
+                if terms.contains(where: { PassageRanking.matches(word, $0) }) { found.append(range) }
+            }
+        }
+        return found
     }
 }

@@ -148,11 +148,12 @@ extension SQLiteCacheStore: TextStore {
         return BookContent(blocks: blocks, sections: sections)
     }
 
-    public func textBlocks(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> [TextBlock]? {
+    public func textPassage(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> TextPassage? {
         try guarded {
             try database.readTransaction {
                 let starts = try chunkStarts(ref)
-                guard !starts.isEmpty else { return try storedChunks(ref).map { _ in [] } }
+                let first = max(0, first)
+                guard !starts.isEmpty else { return try storedChunks(ref).map { _ in TextPassage(firstBlock: first, blocks: [], wordsBefore: 0) } }
                 let end = end ?? Int.max
                 let wanted = starts.indices.filter { number in
                     let chunkEnd = number + 1 < starts.count ? starts[number + 1] : Int.max
@@ -160,18 +161,58 @@ extension SQLiteCacheStore: TextStore {
                 }
                 guard let chunks = try storedChunks(ref, numbered: wanted) else { return nil }
                 var blocks: [TextBlock] = []
+                var wordsBefore = 0
                 for number in wanted {
                     guard let chunk = chunks[number] else { continue }
+                    if blocks.isEmpty { wordsBefore = chunk.firstWord }
                     chunk.body.withUnsafeBufferPointer { body in
                         Self.forEachBlock(in: body) { index, record in
                             let block = chunk.firstBlock + index
                             guard block < end else { return false }
-                            if block >= first { blocks.append(Self.block(from: record)) }
+                            if block >= first {
+                                blocks.append(Self.block(from: record))
+                            } else {
+                                wordsBefore += TextBlock.wordCount(in: UnsafeBufferPointer(rebasing: record.dropFirst()))
+                            }
                             return true
                         }
                     }
                 }
-                return blocks
+                return TextPassage(firstBlock: first, blocks: blocks, wordsBefore: wordsBefore)
+            }
+        }
+    }
+
+    public func textBlock(_ ref: ItemRef, atWord word: Int) throws -> Int? {
+        try guarded {
+            try database.readTransaction {
+                let row = try database.query("""
+                    SELECT chunk FROM text_chunks WHERE source = ? AND id = ? AND first_word <= ? ORDER BY chunk DESC LIMIT 1
+                    """, Self.key(ref) + [.integer(Int64(max(0, word)))]).first
+                guard let number = row?[0].int, let chunk = try storedChunks(ref, numbered: [number])?[number] else { return nil }
+                var words = chunk.firstWord
+                var found = chunk.firstBlock
+                chunk.body.withUnsafeBufferPointer { body in
+                    Self.forEachBlock(in: body) { index, record in
+                        found = chunk.firstBlock + index
+                        words += TextBlock.wordCount(in: UnsafeBufferPointer(rebasing: record.dropFirst()))
+                        return words <= word
+                    }
+                }
+                return found
+            }
+        }
+    }
+
+    public func textBlockCount(_ ref: ItemRef) throws -> Int? {
+        try guarded {
+            try database.readTransaction {
+                let starts = try chunkStarts(ref)
+                guard let last = starts.last else { return try storedChunks(ref).map { _ in 0 } }
+                guard let chunk = try storedChunks(ref, numbered: [starts.count - 1])?[starts.count - 1] else { return nil }
+                var count = 0
+                chunk.body.withUnsafeBufferPointer { body in Self.forEachBlock(in: body) { _, _ in count += 1; return true } }
+                return last + count
             }
         }
     }
@@ -268,6 +309,34 @@ extension SQLiteCacheStore: TextStore {
 
     /// Candidates from the index, then the query itself over them alone.
     public func searchTexts(_ query: String, in ref: ItemRef?, limit: Int) throws -> (hits: [TextHit], total: Int) {
+        try searching(query, in: ref) { expression, range in try rankedHits(expression, rowIDs: range, limit: limit) }
+    }
+
+    public func textMatches(_ query: String, in ref: ItemRef) throws -> [Int] {
+        try searching(query, in: ref) { expression, range in
+            guard PassageRanking(expression: expression) == nil else {
+                return try candidateRowIDs(expression, exact: true, rowIDs: range).map { TextSearchIndex.block(of: $0).block }
+            }
+            // A phrase: the candidates indexed with positions, in memory.
+            let (chunks, found) = try candidates(expression, exact: false, rowIDs: range)
+            try database.execute("DELETE FROM temp.text_candidates")
+            defer { try? database.execute("DELETE FROM temp.text_candidates") }
+            let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
+            for candidate in found {
+                try insert.bind([.integer(candidate.rowID), .text(String(decoding: chunks[candidate.chunk]!.body[candidate.range], as: UTF8.self))])
+                _ = try insert.allRows()
+            }
+            return try database.query("SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ? ORDER BY rowid", [.text(expression)])
+                .compactMap { row -> Int? in
+                    if case let .integer(rowID) = row[0] { return TextSearchIndex.block(of: rowID).block }
+                    return nil
+                }
+        }
+    }
+
+    /// Runs a text search in one snapshot, a mistake in the query made a
+    /// usage error.
+    private func searching<Result>(_ query: String, in ref: ItemRef?, _ body: (String, [SQLiteValue]) throws -> Result) throws -> Result {
         let expression = SearchExpression(query).expression
         do {
             // The candidates' index lives in memory, never in a temporary file.
@@ -277,7 +346,7 @@ extension SQLiteCacheStore: TextStore {
             // indexed at once (one insert a transaction costs a segment each).
             var range: [SQLiteValue] = [.integer(0), .integer(Int64.max)]
             if let ref { range = [.integer(TextSearchIndex.rowID(book: ref.id, block: 0)), .integer(TextSearchIndex.rowID(book: ref.id + 1, block: 0) - 1)] }
-            return try database.readTransaction { try rankedHits(expression, rowIDs: range, limit: limit) }
+            return try database.readTransaction { try body(expression, range) }
         } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
             throw ComicsError.usage(
                 "cannot search for \(query): \(Self.explainQueryError(error.message))",
@@ -287,23 +356,30 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
-    /// The candidates in the rowid range, ranked: by `PassageRanking` when
-    /// the index alone decides what matches, else indexed again in memory
-    /// with positions (phrases). Snippets are cut for the best alone.
-    private func rankedHits(_ expression: String, rowIDs range: [SQLiteValue], limit: Int) throws -> (hits: [TextHit], total: Int) {
-        let ranking = PassageRanking(expression: expression)
-        let candidates = try database.query("""
+    /// The rows of the word index that hold the query's words (all of
+    /// them, when `exact`; else its phrases' words anywhere in the row).
+    private func candidateRowIDs(_ expression: String, exact: Bool, rowIDs range: [SQLiteValue]) throws -> [Int64] {
+        try database.query("""
             SELECT rowid FROM text_search WHERE text_search MATCH ?1 AND rowid BETWEEN ?2 AND ?3 ORDER BY rowid LIMIT ?4
-            """, [.text(ranking == nil ? TextSearchIndex.loosened(expression) : expression)] + range + [.integer(Int64(Self.candidateLimit))])
+            """, [.text(exact ? expression : TextSearchIndex.loosened(expression))] + range + [.integer(Int64(Self.candidateLimit))])
+            .compactMap { row -> Int64? in
+                if case let .integer(rowID) = row[0] { return rowID }
+                return nil
+            }
+    }
+
+    private typealias Candidate = (rowID: Int64, chunk: ChunkKey, range: Range<Int>, percent: Double)
+
+    /// The candidates' texts, where each lies in its chunk (only the chunks
+    /// holding candidates are read and inflated), in reading order.
+    private func candidates(_ expression: String, exact: Bool, rowIDs range: [SQLiteValue]) throws -> (chunks: [ChunkKey: TextChunk], found: [Candidate]) {
         var byBook: [Int: [Int]] = [:]
-        for row in candidates {
-            guard case let .integer(rowID) = row[0] else { continue }
+        for rowID in try candidateRowIDs(expression, exact: exact, rowIDs: range) {
             let (book, block) = TextSearchIndex.block(of: rowID)
             byBook[book, default: []].append(block)
         }
-        // Only the chunks holding candidates are read and inflated.
         var chunks: [ChunkKey: TextChunk] = [:]
-        var found: [(rowID: Int64, chunk: ChunkKey, range: Range<Int>, percent: Double)] = []
+        var found: [Candidate] = []
         for (book, blocks) in byBook.sorted(by: { $0.key < $1.key }) {
             let ref = ItemRef(source: .books, id: book)
             let starts = try chunkStarts(ref)
@@ -318,8 +394,16 @@ extension SQLiteCacheStore: TextStore {
                 }
             }
         }
-        found.sort { $0.rowID < $1.rowID }
-        func text(_ candidate: (rowID: Int64, chunk: ChunkKey, range: Range<Int>, percent: Double)) -> String {
+        return (chunks, found.sorted { $0.rowID < $1.rowID })
+    }
+
+    /// The candidates in the rowid range, ranked: by `PassageRanking` when
+    /// the index alone decides what matches, else indexed again in memory
+    /// with positions (phrases). Snippets are cut for the best alone.
+    private func rankedHits(_ expression: String, rowIDs range: [SQLiteValue], limit: Int) throws -> (hits: [TextHit], total: Int) {
+        let ranking = PassageRanking(expression: expression)
+        let (chunks, found) = try candidates(expression, exact: ranking != nil, rowIDs: range)
+        func text(_ candidate: Candidate) -> String {
             String(decoding: chunks[candidate.chunk]!.body[candidate.range], as: UTF8.self)
         }
         try database.execute("DELETE FROM temp.text_candidates")

@@ -13,6 +13,14 @@ public enum TextDownload: Equatable, Sendable {
     }
 }
 
+/// A downloaded text as the reader first needs it.
+public struct TextMap: Equatable, Sendable {
+    public var info: TextInfo
+    public var outline: [OutlineEntry]
+    public var blockCount: Int
+    public var position: ReadingPosition?
+}
+
 /// One section of a book's text, as `read --section` shows it.
 public struct OpenedSection: Sendable {
     public var info: TextInfo
@@ -60,10 +68,60 @@ extension Catalog {
         guard outline.indices.contains(number - 1) else { return nil }
         let entry = outline[number - 1]
         let next = outline[number...].first { $0.section.level <= entry.section.level }
-        guard let blocks = try store.textBlocks(ref, from: entry.section.firstBlock, upTo: next?.section.firstBlock) else {
+        guard let blocks = try store.textPassage(ref, from: entry.section.firstBlock, upTo: next?.section.firstBlock)?.blocks else {
             throw ComicsError.notFound("the text of \(ref) is no longer in the cache")
         }
         return OpenedSection(info: info, entry: entry, blocks: blocks)
+    }
+
+    /// What the reader needs before it reads a line: the outline, how many
+    /// blocks, and where reading stopped, mapped onto this text. Nil when
+    /// the text is not downloaded (this asks no server).
+    public func textMap(_ ref: ItemRef) throws -> TextMap? {
+        try requireText(ref)
+        guard let info = try store.textInfo(ref), let blockCount = try store.textBlockCount(ref) else { return nil }
+        var position = try store.readingPosition(ref)
+        if let saved = position {
+            let block = saved.position.block
+            let here = try store.textPassage(ref, from: block, upTo: block + 1)?.blocks.first
+            if here == nil || !(saved.anchor.isEmpty || here!.text.hasPrefix(saved.anchor)), let content = try store.textContent(ref) {
+                position = Self.mapped(saved, onto: content)
+            }
+        }
+        return TextMap(info: info, outline: try store.outline(ref), blockCount: blockCount, position: position)
+    }
+
+    /// Blocks `first` up to `end` of a downloaded text, from the cache.
+    public func textPassage(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> TextPassage? {
+        try store.textPassage(ref, from: first, upTo: end)
+    }
+
+    /// The text in the cache, downloaded first when it is not (the
+    /// reader's worker asks this; the screen's own catalog never does).
+    public func downloadTextIfNeeded(_ ref: ItemRef) throws -> TextInfo {
+        try downloadedText(ref)
+    }
+
+    /// Remembers where a person stopped in a passage the reader shows.
+    public func recordReading(_ ref: ItemRef, at position: TextPosition, in passage: TextPassage, map: TextMap) throws {
+        guard let block = passage.block(position.block) else { return }
+        let text = block.text
+        let percent = Double(passage.words(before: position.block)) * 100 / Double(max(1, map.info.wordCount))
+        let section = map.outline.last { $0.section.firstBlock <= position.block }?.number
+        try record(ReadingPosition(
+            position: TextPosition(block: position.block, offset: min(max(0, position.offset), text.utf8.count)),
+            anchor: Self.anchor(of: text), percent: min(100, percent), section: section, at: clock.now), of: ref)
+    }
+
+    /// The block `percent` of the way into a downloaded text, by words.
+    public func textBlock(_ ref: ItemRef, atPercent percent: Double, of map: TextMap) throws -> Int? {
+        try store.textBlock(ref, atWord: Int(Double(map.info.wordCount) * min(100, max(0, percent)) / 100))
+    }
+
+    /// The blocks of a downloaded text that hold the query, in order.
+    public func textMatches(_ terms: String, in ref: ItemRef) throws -> [Int] {
+        try checkSearchSize(terms)
+        return try store.textMatches(terms, in: ref)
     }
 
     /// The outline alone, without reading the text.

@@ -47,6 +47,8 @@ public struct ConfigKey: Sendable {
     public static let textsMaxBytes = ConfigKey(
         "texts.max-bytes", .count(0...(1 << 40)), default: String(512 * 1024 * 1024),
         "cleanup keeps at most this many bytes of downloaded texts, the least recently read going first (favourites' stay)")
+    public static let readerWidth = ConfigKey(
+        "reader.width", .count(20...200), default: "72", "the width of a book's text in browse's reader, in columns")
     public static let autoCleanup = ConfigKey(
         "auto-cleanup", .toggle, default: "on", "run cleanup by itself once a day, after a command")
 
@@ -74,7 +76,7 @@ public struct ConfigKey: Sendable {
 
     public static let all: [ConfigKey] = [images, maxAge, maxItems]
         + SourceName.allCases.sorted().flatMap { [maxAge(of: $0), maxItems(of: $0), mirror(of: $0)] }
-        + [pageSize, textsMaxBytes, backgroundRefresh, autoCleanup]
+        + [pageSize, textsMaxBytes, readerWidth, backgroundRefresh, autoCleanup]
 
     public static func named(_ name: String) throws -> ConfigKey {
         guard let key = all.first(where: { $0.name == name.lowercased() }) else {
@@ -178,6 +180,11 @@ extension Catalog {
         try store.removeSetting(key.storageKey)
         try forgetMirrorsIfOff(key, value: key.defaultValue)
         return try configValue(key)
+    }
+
+    /// The reader's column, as `config` set it.
+    public var readerWidth: Int {
+        get throws { Int(try configValue(.readerWidth).value) ?? 72 }
     }
 
     public var imagePreference: ImagePreference {

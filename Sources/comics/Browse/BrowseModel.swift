@@ -55,6 +55,10 @@ enum BrowsePromptKind: Hashable {
     case booksQuery
     /// A comic number or a book's position to go to (digits, or `:` on xkcd).
     case jump
+    /// In the reader: a section number or a percentage to go to.
+    case readerGo
+    /// In the reader: words to find after the page (`/`) or before it (`?`).
+    case readerSearch(forward: Bool)
 }
 
 /// A screen of rows: a window over a listing of the database, or the
@@ -130,6 +134,7 @@ struct BrowseDetail: Equatable {
 enum BrowseScreen: Equatable {
     case list(BrowseList)
     case detail(BrowseDetail)
+    case reader(BrowseReader)
 }
 
 /// What the status line says of the network, before the age of the rows.
@@ -168,6 +173,10 @@ struct BrowseState: Equatable {
     /// Where each listing left by `s` was: its selection and scroll.
     var places: [BrowseListing: BrowsePlace] = [:]
     var showsHelp = false
+    /// The reader's column (`reader.width`).
+    var readerWidth = BrowseReader.defaultWidth
+    /// `comics read`: leaving the reader ends browse.
+    var leavesWithReader = false
     /// A one-line message that replaces the status line until the next key.
     var message: String?
     var isFinished = false
@@ -206,6 +215,19 @@ enum BrowseEvent: Equatable {
     case pictureNote(ItemRef, String)
     /// Another connection wrote: favourites as they are now.
     case favoritesChanged(Set<ItemRef>)
+    /// The reader's text, as the cache has it (`title` when known).
+    case readerOpened(ItemRef, TextMap, title: String?)
+    /// Lines laid out around the reader's place.
+    case readerPassage(ItemRef, ReaderPassage)
+    /// The worker downloaded the text the reader waits for.
+    case readerDownloaded(ItemRef)
+    case readerFailed(ItemRef, String)
+    /// The blocks of the reader's text that hold `query`, in order.
+    case readerMatches(ItemRef, query: String, [Int])
+    /// A search or a jump that could not be made, said on the status line.
+    case readerMessage(ItemRef, String)
+    /// The block `percent` of the way into the reader's text.
+    case readerBlockFound(ItemRef, Int)
 }
 
 /// What the model asks the runtime to do. A window listing's rows are
@@ -219,6 +241,16 @@ enum BrowseEffect: Equatable {
     case refresh(BrowseListing)
     /// Ctrl-L: the whole screen painted again.
     case redraw
+    /// The reader's text from the cache, downloaded first when it is not.
+    case openReader(ItemRef)
+    /// Where reading stopped, remembered.
+    case saveReading(ItemRef, TextPosition)
+    /// The blocks of the text that hold the words, found off the screen's thread.
+    case searchText(ItemRef, String)
+    /// The block a percentage of the way into the text.
+    case findBlock(ItemRef, percent: Double)
+    /// `reader.width`, kept for the next time.
+    case setReaderWidth(Int)
 }
 
 /// Every key browse answers, with what it does: the help overlay and the
@@ -240,6 +272,8 @@ enum BrowseKeys {
         ("s", "switch source (xkcd, books)"),
         ("r", "refresh from the network now"),
         ("o", "open the item's page in a browser"),
+        ("R", "read the book's text, from where you stopped (downloaded first if needed)"),
+        ("] [", "in the reader: the next or previous section (Space, b, j, k, g, G move as above)"),
         ("?", "this help"),
         ("Ctrl-L", "draw the screen again"),
         ("mouse", "the wheel scrolls, a click selects, a double click opens (off: --no-mouse)"),
@@ -278,6 +312,9 @@ enum BrowseModel {
                     state.screens[index] = .list(list)
                 case let .detail(detail):
                     if index == state.screens.count - 1 { effects.append(.showDetail(detail.ref, width: columns)) }
+                case .reader:
+                    // Laid out again at the new width, from the same place.
+                    break
                 }
             }
             return effects
@@ -339,6 +376,8 @@ enum BrowseModel {
             shown.pictureNote = note
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
+        case .readerOpened, .readerPassage, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound:
+            return readerEvent(&state, event)
         case let .favoritesChanged(favorites):
             for index in state.screens.indices {
                 switch state.screens[index] {
@@ -353,6 +392,8 @@ enum BrowseModel {
                 case var .detail(detail):
                     detail.isFavorite = favorites.contains(detail.ref)
                     state.screens[index] = .detail(detail)
+                case .reader:
+                    break
                 }
             }
             // The favourites screen lists what is a favourite now.
@@ -362,6 +403,12 @@ enum BrowseModel {
     }
 
     private static func handleKey(_ state: inout BrowseState, _ key: Key) -> [BrowseEffect] {
+        if case var .reader(reader) = state.visible {
+            let index = state.screens.count - 1
+            let effects = readerKey(&reader, key, state: &state)
+            if state.screens.count > index { state.screens[index] = .reader(reader) }
+            return effects
+        }
         switch key {
         case .character("q"):
             if state.screens.count > 1 { state.screens.removeLast() } else { state.isFinished = true }
@@ -422,6 +469,8 @@ enum BrowseModel {
             let effects = detailKey(&detail, key, state: &state)
             state.screens[index] = .detail(detail)
             return effects
+        case .reader:
+            return []
         }
     }
 
@@ -473,6 +522,8 @@ enum BrowseModel {
                 return [.toggleFavorite(row.ref)]
             case .character("o"):
                 return list.ref(at: list.selected).map { [.open($0)] } ?? []
+            case .character("R"):
+                return openReader(&state, list.ref(at: list.selected), title: list.selectedRow?.title ?? "")
             case .character("r"):
                 if state.freshness == .offline {
                     state.message = "--offline: the cache only, nothing is fetched"
@@ -501,6 +552,8 @@ enum BrowseModel {
                 return [.toggleFavorite(detail.ref)]
             case .character("o"):
                 return [.open(detail.ref)]
+            case .character("R"):
+                return openReader(&state, detail.ref, title: "")
             case .character("n"), .character("p"):
                 return step(&detail, by: key == .character("n") ? 1 : -1, state: &state)
             default:
@@ -524,7 +577,7 @@ enum BrowseModel {
         return [.showDetail(ref, width: state.columns)]
     }
 
-    private static func openPrompt(_ state: inout BrowseState, _ kind: BrowsePromptKind, text: String) {
+    static func openPrompt(_ state: inout BrowseState, _ kind: BrowsePromptKind, text: String) {
         state.prompt = text
         state.promptCursor = text.count
         state.promptKind = kind
@@ -602,6 +655,10 @@ enum BrowseModel {
                 return [.load(.search(terms))]
             case .jump:
                 return jump(&state, to: terms)
+            case .readerGo:
+                return readerGo(&state, to: terms)
+            case let .readerSearch(forward):
+                return readerSearch(&state, terms, forward: forward)
             case .booksQuery:
                 if !terms.isEmpty, terms.allSatisfy(\.isNumber) { return jump(&state, to: terms) }
                 let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(try booksQuery(terms))

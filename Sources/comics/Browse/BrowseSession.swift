@@ -19,6 +19,9 @@ final class BrowseSession {
     private let worker: BrowseWorker
     /// Fills listings from the network; nil under --offline.
     private let fetcher: BrowseFetcher?
+    /// Downloads and searches books' texts for the reader, on a thread of
+    /// its own.
+    private let textWorker: BrowseTextWorker
     private var lastClick: (row: Int, at: Date)?
     /// Browsers started detached, until they end.
     private var browsers: [pid_t] = []
@@ -49,18 +52,28 @@ final class BrowseSession {
         cache = try context.makeCatalog(mode: .offline, reportsNetwork: false)
         let networkMode = context.mode == .offline ? NetworkMode.offline : .cacheFirst
         worker.start(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false))
+        let post: @Sendable (BrowseEvent) -> Void = { [worker] in worker.post($0) }
+        textWorker = BrowseTextWorker(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false), post: post)
         state = BrowseState(rows: 24, columns: 80, source: source)
+        if let width = try? cache.readerWidth { state.readerWidth = width }
         if let query = try? cache.rememberedBooksQuery() { state.booksListing = .books(query) }
         if source == .books { state.screens = [.list(BrowseList(listing: state.booksListing))] }
         if networkMode == .offline {
             fetcher = nil
             state.freshness = .offline
         } else {
-            let post: @Sendable (BrowseEvent) -> Void = { [worker] in worker.post($0) }
             fetcher = BrowseFetcher(
                 catalogs: try (0..<BrowseFetcher.threads).map { _ in try context.makeCatalog(mode: .cacheFirst, reportsNetwork: false) },
                 post: post)
         }
+    }
+
+    /// `comics read`: browse opens on the book's text, and leaving the
+    /// reader ends it.
+    func startReading(_ ref: ItemRef) {
+        state.leavesWithReader = true
+        let title = (try? cache.show(.item(ref)))?.item.title ?? ""
+        perform(BrowseModel.openReader(&state, ref, title: TerminalText.sanitize(title, singleLine: true)))
     }
 
     /// Runs until `q`, Ctrl-C, SIGTERM or SIGHUP; the terminal is given
@@ -80,6 +93,7 @@ final class BrowseSession {
         state.columns = Int(columns)
         lastChange = (try? cache.changeCounter()) ?? 0
         readWindows()
+        readPassage()
         draw()
         while !state.isFinished {
             waitForInput()
@@ -102,8 +116,49 @@ final class BrowseSession {
             for event in worker.takeEvents() { apply(withFavoritesNow(event)) }
             checkForChanges()
             readWindows()
+            readPassage()
             reapBrowsers()
             draw()
+        }
+        saveReaderPlace()
+    }
+
+    /// The lines around the reader's place, read from the cache and laid
+    /// out whenever the place leaves the passage held (or the width changed).
+    private func readPassage() {
+        guard case let .reader(reader) = state.visible, reader.status == .ready,
+              let range = reader.blocksToRead(columns: state.columns, height: state.listHeight)
+        else { return }
+        do {
+            guard let passage = try cache.textPassage(reader.ref, from: range.lowerBound, upTo: range.upperBound) else {
+                apply(.readerFailed(reader.ref, "the text of \(reader.ref) is no longer in the cache"))
+                return
+            }
+            apply(.readerPassage(reader.ref, ReaderLayout.passage(passage, width: reader.column(for: state.columns))))
+        } catch {
+            apply(.readerFailed(reader.ref, "\(error)"))
+        }
+    }
+
+    /// Every reader on the stack leaves its place saved (a signal, the
+    /// terminal gone, `Q`).
+    private func saveReaderPlace() {
+        for screen in state.screens {
+            guard case let .reader(reader) = screen, reader.status == .ready, reader.passage != nil, reader.saved != reader.top else { continue }
+            saveReading(reader.ref, at: reader.top)
+        }
+    }
+
+    private func saveReading(_ ref: ItemRef, at position: TextPosition) {
+        let map = state.screens.lazy.compactMap { screen -> TextMap? in
+            if case let .reader(reader) = screen, reader.ref == ref { reader.map } else { nil }
+        }.last
+        guard let map else { return }
+        do {
+            guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return }
+            try cache.recordReading(ref, at: position, in: here, map: map)
+        } catch {
+            state.message = "cannot save where you stopped: \(error)"
         }
     }
 
@@ -161,6 +216,7 @@ final class BrowseSession {
     /// Gives the terminal back, then ends as the signal would have ended
     /// it, so a shell or script sees which signal it was.
     private func endBy(_ number: Int32) -> Never {
+        saveReaderPlace()
         comics_terminal_close()
         signal(number, SIG_DFL)
         raise(number)
@@ -183,7 +239,11 @@ final class BrowseSession {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = read(STDIN_FILENO, &buffer, buffer.count)
             if count > 0 {
-                for key in decoder.feed(Array(buffer[0..<count])) { apply(.key(telling(key))) }
+                for key in decoder.feed(Array(buffer[0..<count])) {
+                    apply(.key(telling(key)))
+                    // Keys typed ahead move through the text as it is laid out after the one before.
+                    readPassage()
+                }
             } else if count == 0 {
                 state.isFinished = true
             }
@@ -266,8 +326,44 @@ final class BrowseSession {
             case .redraw:
                 comics_terminal_repaint_all()
                 graphicsPlacement = graphicsPlacement.map { ($0.ref, -1, $0.graphics) }
+            case let .openReader(ref):
+                openReader(ref)
+            case let .saveReading(ref, position):
+                saveReading(ref, at: position)
+            case let .searchText(ref, terms):
+                textWorker.search(terms, in: ref)
+            case let .findBlock(ref, percent):
+                guard case let .reader(reader) = state.visible, let map = reader.map else { continue }
+                if let block = try? cache.textBlock(ref, atPercent: percent, of: map) { apply(.readerBlockFound(ref, block)) }
+            case let .setReaderWidth(width):
+                do {
+                    _ = try cache.setConfig(.readerWidth, to: String(width))
+                } catch {
+                    state.message = TerminalText.sanitize("cannot keep the width: \(error)", singleLine: true)
+                }
             }
         }
+    }
+
+    /// The text as the cache has it; one not downloaded is downloaded off
+    /// this thread, the screen saying so meanwhile.
+    private func openReader(_ ref: ItemRef) {
+        do {
+            if let map = try cache.textMap(ref) {
+                let title = (try? cache.show(.item(ref))).map { TerminalText.sanitize($0.item.title, singleLine: true) }
+                apply(.readerOpened(ref, map, title: title))
+                return
+            }
+        } catch {
+            apply(.readerFailed(ref, "\(error)"))
+            return
+        }
+        if case var .reader(reader) = state.visible, reader.ref == ref, context.mode != .offline {
+            reader.status = .downloading
+            state.screens[state.screens.count - 1] = .reader(reader)
+        }
+        // Offline, the worker's catalog says why it cannot.
+        textWorker.download(ref)
     }
 
     /// Favourites and search results, read whole from the database.
@@ -350,7 +446,8 @@ final class BrowseSession {
                 for run in colors {
                     let scalars = run.text.unicodeScalars.map(\.value)
                     let pair = comics_terminal_color_pair(Int32(run.foreground), Int32(run.background))
-                    let bold = run.isBold ? Int32(COMICS_TEXT_BOLD) : 0
+                    let bold = (run.isBold ? Int32(COMICS_TEXT_BOLD) : 0) | (run.isItalic ? Int32(COMICS_TEXT_ITALIC) : 0)
+                        | (run.isDim ? Int32(COMICS_TEXT_DIM) : 0) | (run.isHighlighted ? Int32(COMICS_TEXT_REVERSE) : 0)
                     scalars.withUnsafeBufferPointer { buffer in
                         comics_terminal_put_colored(Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count), attributes | bold, pair)
                     }
@@ -406,6 +503,7 @@ extension BrowseScreen {
         switch self {
         case let .list(list): list.listing
         case let .detail(detail): .source(detail.ref.source)
+        case let .reader(reader): .source(reader.ref.source)
         }
     }
 }
@@ -455,6 +553,43 @@ enum BrowseRows {
             used += size
         }
         return pieces + (piece.isEmpty ? [] : [piece])
+    }
+}
+
+/// Books' texts downloaded and searched for the reader, one thing at a
+/// time on a queue of its own (a long download keeps no detail or picture
+/// waiting); a text goes into the cache, and the reader reads it there.
+final class BrowseTextWorker: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "comics.browse.texts")
+    private let catalog: Catalog
+    private let post: @Sendable (BrowseEvent) -> Void
+
+    init(catalog: Catalog, post: @escaping @Sendable (BrowseEvent) -> Void) {
+        self.catalog = catalog
+        self.post = post
+    }
+
+    func download(_ ref: ItemRef) {
+        queue.async { [self] in
+            do {
+                _ = try catalog.downloadTextIfNeeded(ref)
+                post(.readerDownloaded(ref))
+            } catch {
+                post(.readerFailed(ref, TerminalText.sanitize("\(error)", singleLine: true)))
+            }
+        }
+    }
+
+    func search(_ terms: String, in ref: ItemRef) {
+        queue.async { [self] in
+            do {
+                post(.readerMatches(ref, query: terms, try catalog.textMatches(terms, in: ref)))
+            } catch let error as ComicsError {
+                post(.readerMessage(ref, TerminalText.sanitize(error.message, singleLine: true)))
+            } catch {
+                post(.readerMessage(ref, TerminalText.sanitize("\(error)", singleLine: true)))
+            }
+        }
     }
 }
 

@@ -20,11 +20,83 @@ enum BrowseView {
         switch state.visible {
         case let .list(list): lines = rows(list, height: height, columns: state.columns, freshness: state.freshness)
         case let .detail(detail): lines = detailLines(detail, height: height)
+        case let .reader(reader): lines = readerLines(reader, height: height, columns: state.columns)
         }
         if state.showsHelp { lines = Array(help(columns: state.columns).dropFirst(state.helpTop)) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
         lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style, colors: $0.colors) }
         return lines + [BrowseLine(text: fit(status(state, now: now), state.columns), style: .status)]
+    }
+
+    /// The page: the lines from the top, in a column centred on the screen.
+    private static func readerLines(_ reader: BrowseReader, height: Int, columns: Int) -> [BrowseLine] {
+        switch reader.status {
+        case .opening: return [BrowseLine(text: "  opening \(reader.ref)…", style: .dim)]
+        case .downloading: return [BrowseLine(text: "  downloading the text of \(reader.ref)… (Esc goes back)", style: .dim)]
+        case let .failed(reason): return [BrowseLine(text: "  " + TerminalText.sanitize(reason, singleLine: true))]
+        case .ready: break
+        }
+        if let contents = reader.contents, let outline = reader.map?.outline { return contentsLines(outline, contents, height: height) }
+        guard let passage = reader.passage, passage.width == reader.column(for: columns) else {
+            return [BrowseLine(text: "  …", style: .dim)]
+        }
+        let margin = String(repeating: " ", count: max(0, (columns - passage.width) / 2))
+        let matching = Set(reader.search?.blocks ?? [])
+        return passage.lines.dropFirst(reader.topLine).prefix(height).map { line in
+            let found = matching.contains(line.block) ? reader.search?.terms?.matches(in: line.text) ?? [] : []
+            let runs = [BrowseRun(text: margin, foreground: -1, background: -1)] + highlighted(line.runs, found)
+            return BrowseLine(text: margin + line.text, colors: runs)
+        }
+    }
+
+    /// A line's runs cut where the words found begin and end, those drawn
+    /// highlighted.
+    private static func highlighted(_ runs: [ReaderRun], _ found: [Range<Int>]) -> [BrowseRun] {
+        var result: [BrowseRun] = []
+        var offset = 0
+        for run in runs {
+            let bytes = Array(run.text.utf8)
+            var start = 0
+            // Cut points inside this run: the edges of the words found.
+            let edges = found.flatMap { [$0.lowerBound - offset, $0.upperBound - offset] }.filter { $0 > 0 && $0 < bytes.count }
+            for end in (edges + [bytes.count]).sorted() where end > start {
+                let piece = String(decoding: bytes[start..<end], as: UTF8.self)
+                let isMatch = found.contains { $0.contains(offset + start) }
+                result.append(BrowseRun(
+                    text: piece, foreground: -1, background: -1, isBold: run.style == .bold || isMatch,
+                    isItalic: run.style == .italic, isDim: run.style == .dim, isHighlighted: isMatch))
+                start = end
+            }
+            offset += bytes.count
+        }
+        return result
+    }
+
+    /// The table of contents: each section indented by its level, where
+    /// it begins, the one selected in reverse.
+    private static func contentsLines(_ outline: [OutlineEntry], _ contents: ReaderContents, height: Int) -> [BrowseLine] {
+        let total = max(1, outline.last.map { $0.startWord + $0.words } ?? 1)
+        let numberWidth = String(outline.count).count
+        return outline.enumerated().dropFirst(contents.top).prefix(height).map { index, entry in
+            let number = String(entry.number)
+            let text = String(repeating: " ", count: numberWidth - number.count + 1) + number + "  "
+                + String(repeating: "  ", count: min(entry.section.level, 6)) + TerminalText.sanitize(entry.section.title, singleLine: true)
+                + "  " + String(entry.startWord * 100 / total) + "%"
+            return BrowseLine(text: text, style: index == contents.selected ? .selected : .plain)
+        }
+    }
+
+    /// The section, how far into the book, and the book.
+    private static func readerStatus(_ reader: BrowseReader) -> [String] {
+        var parts: [String] = []
+        if let section = reader.section { parts.append("§\(section.number) " + TerminalText.sanitize(section.section.title, singleLine: true)) }
+        if let percent = reader.percent { parts.append("\(percent)%") }
+        if let search = reader.search, let blocks = search.blocks, let current = search.current {
+            parts.append("hit \(current + 1) of \(blocks.count)")
+        }
+        if reader.contents != nil { parts.append("contents: Enter goes") }
+        parts.append(reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true))
+        return parts
     }
 
     /// The text and picture rows in view; a picture's rows keep their colours.
@@ -164,6 +236,8 @@ enum BrowseView {
             case .search: "search: "
             case .booksQuery: "books query (words language:en topic:… sort:…, or a number): "
             case .jump: "go to: "
+            case .readerGo: "go to (a section number, or 40%): "
+            case let .readerSearch(forward): forward ? "/" : "?"
             }
             let characters = Array(prompt)
             let cursor = max(0, min(state.promptCursor, characters.count))
@@ -182,6 +256,8 @@ enum BrowseView {
         case let .detail(detail):
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
             parts.append(freshness(state.freshness, oldest: nil, now: now))
+        case let .reader(reader):
+            parts += readerStatus(reader)
         }
         let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
         // The reminder of `?` gives its room to what is true first.

@@ -6,6 +6,11 @@ struct BrowseRun: Equatable {
     var background: Int
     /// A search match, drawn bold.
     var isBold = false
+    /// A book's italics, and what is drawn faint (an illustration's mark).
+    var isItalic = false
+    var isDim = false
+    /// A word a search inside a book found, drawn in reverse.
+    var isHighlighted = false
 }
 
 /// Chafa's symbols output (characters between SGR colour sequences) read

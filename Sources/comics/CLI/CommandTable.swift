@@ -242,7 +242,7 @@ enum CommandTable {
                     "comics get 1342 --refresh   # a new edition",
                 ]),
             CommandSpec(
-                name: "read", abstract: "print a book's text without its header and licence, reflowed, from where reading stopped",
+                name: "read", abstract: "a book's text without its header and licence, from where reading stopped: the reader on a terminal, printed and reflowed otherwise",
                 arguments: [bookReference],
                 options: [
                     OptionSpec("width", value: "N", "reflow paragraphs to N columns (default: the terminal's width up to 80; 80 off a terminal)"),
@@ -252,7 +252,14 @@ enum CommandTable {
                 examples: [
                     "comics read 1342", "comics read 2600 --section 200", "comics read 11 --width 60 --from-start | less",
                     "comics read 1342 -f json | jq '.[1].title'",
-                ]),
+                ],
+                sections: [HelpSection(title: "The reader (on a terminal, with none of these options nor --no-pager or -f)", rows: [
+                    HelpRow(name: "Space b", text: "a page down or up (also PgDn PgUp, Ctrl-F Ctrl-B; Ctrl-D Ctrl-U half)"),
+                    HelpRow(name: "j k", text: "a line down or up (also ↓ ↑, the wheel)"),
+                    HelpRow(name: "] [", text: "the next or previous section"),
+                    HelpRow(name: "g G", text: "the start or the end of the book"),
+                    HelpRow(name: "q", text: "leave; the place is saved at each page and on every way out"),
+                ])]),
             CommandSpec(
                 name: "toc", abstract: "list a book's sections: number, title (indented by level), where it begins, its words",
                 arguments: [bookReference],

@@ -11,11 +11,24 @@ enum BrowseCommand {
         guard isInteractive else {
             throw ComicsError.usage("browse needs a terminal", hint: "use 'comics list' in scripts and pipes")
         }
-        // A dumb terminal (Emacs' shell, some CI consoles) cannot place the cursor.
-        let terminal = context.environment["TERM"] ?? ""
-        guard !terminal.isEmpty, terminal != "dumb" else {
+        guard canPlaceTheCursor(context) else {
             throw ComicsError.usage("browse needs a terminal that can move the cursor", hint: "use 'comics list'")
         }
         try BrowseSession(context: context, source: context.source).run()
+    }
+
+    /// A dumb terminal (Emacs' shell, some CI consoles) cannot place the cursor.
+    static func canPlaceTheCursor(_ context: CommandContext) -> Bool {
+        let terminal = context.environment["TERM"] ?? ""
+        return !terminal.isEmpty && terminal != "dumb"
+    }
+
+    /// `comics read REF` on a terminal: browse on the book's text.
+    static func read(_ ref: ItemRef, _ context: CommandContext) throws {
+        // The screen is the reader's, not the pager's.
+        try OutputSink.writeStdout(OutputSink.releaseHeld())
+        let session = try BrowseSession(context: context, source: .books)
+        session.startReading(ref)
+        try session.run()
     }
 }

@@ -9,6 +9,13 @@ enum ReadCommand {
         let width = try context.wholeNumber("width", in: 20...1_000) ?? TextLayout.defaultWidth(for: context.terminal)
         let catalog = try context.catalog()
         let sectionNumber = try context.wholeNumber("section", in: 1...Int(Int32.max))
+        // On a terminal, with nothing asked but the book (not even to skip
+        // the pager): the reader.
+        if context.format == .table, sectionNumber == nil, !["from-start", "width", "no-pager"].contains(where: context.arguments.has),
+           BrowseCommand.isInteractive, BrowseCommand.canPlaceTheCursor(context) {
+            _ = try catalog.textInfo(ref) ?? catalog.downloadTextIfNeeded(ref)
+            return try BrowseCommand.read(ref, context)
+        }
         if let sectionNumber, context.format == .table {
             guard let section = try catalog.openSection(ref, number: sectionNumber) else {
                 throw noSuchSection(ref, count: try catalog.textInfo(ref)?.sectionCount ?? 0)

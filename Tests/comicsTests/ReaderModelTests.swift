@@ -1,0 +1,94 @@
+@testable import ComicsKit
+import Foundation
+import XCTest
+
+@testable import comics
+
+/// The reader's model and page without a terminal: keys move through a
+/// passage laid out by the same rules as `read`, and the page shows it.
+final class ReaderModelTests: XCTestCase {
+    private let ref = ItemRef(source: .books, id: 11)
+
+    private func blocks(_ count: Int) -> [TextBlock] {
+        [TextBlock(.heading, "CHAPTER I.")] + (1..<count).map { index in
+            TextBlock(.prose, "Paragraph \(index) of the book, where the White Rabbit runs by with _his_ watch, long enough to fill three lines of a narrow column.")
+        }
+    }
+
+    /// A reader over `count` blocks, all of them laid out.
+    private func state(_ count: Int = 40, rows: Int = 10, columns: Int = 50) -> BrowseState {
+        var state = BrowseState(rows: rows, columns: columns, source: .books)
+        let text = blocks(count)
+        let words = text.reduce(0) { $0 + $1.wordCount }
+        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: Date(), originalBytes: 1, sectionCount: 1, wordCount: words)
+        let map = TextMap(
+            info: info, outline: [OutlineEntry(number: 1, section: TextSection(level: 0, title: "CHAPTER I.", firstBlock: 0), startWord: 0, words: words)],
+            blockCount: count, position: nil)
+        state.screens.append(.reader(BrowseReader(ref: ref, title: "Alice")))
+        _ = BrowseModel.handle(&state, .readerOpened(ref, map, title: "Alice"))
+        guard case let .reader(reader) = state.visible else { return state }
+        let passage = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: reader.column(for: columns))
+        _ = BrowseModel.handle(&state, .readerPassage(ref, passage))
+        return state
+    }
+
+    private func reader(_ state: BrowseState) -> BrowseReader? {
+        if case let .reader(reader) = state.visible { return reader }
+        return nil
+    }
+
+    func testPagesMoveWithinTheTextAndStopAtItsEnds() throws {
+        var state = state()
+        let lines = try XCTUnwrap(reader(state)?.passage?.lines.count)
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("k"))), [], "nothing before the start")
+        XCTAssertEqual(reader(state)?.topLine, 0)
+        let effects = BrowseModel.handle(&state, .key(.character(" ")))
+        XCTAssertEqual(reader(state)?.topLine, state.listHeight - 1, "a page less a line of context")
+        XCTAssertEqual(effects, [.saveReading(ref, try XCTUnwrap(reader(state)?.top))], "a page turn saves the place")
+        _ = BrowseModel.handle(&state, .key(.character("G")))
+        XCTAssertEqual(reader(state)?.topLine, lines - state.listHeight, "G: the last page, full")
+        _ = BrowseModel.handle(&state, .key(.character("j")))
+        XCTAssertEqual(reader(state)?.topLine, lines - state.listHeight, "nothing after the end")
+        _ = BrowseModel.handle(&state, .key(.character("g")))
+        XCTAssertEqual(reader(state)?.top, TextPosition(block: 0))
+    }
+
+    func testThePageIsACentredColumnWithItalicsAndHighlightedHits() throws {
+        var state = state(columns: 60)
+        let frame = BrowseView.frame(state, now: Date())
+        let heading = try XCTUnwrap(frame.first { !$0.text.trimmingCharacters(in: .whitespaces).isEmpty })
+        XCTAssertEqual(heading.text.trimmingCharacters(in: .whitespaces), "CHAPTER I.")
+        XCTAssertTrue(heading.text.hasPrefix(" C"), "centred: a 58-column text with a column each side")
+        XCTAssertTrue(frame.dropLast().allSatisfy { DisplayWidth.of($0.text) <= 60 })
+        XCTAssertTrue(frame.contains { $0.colors?.contains { $0.text == "his" && $0.isItalic } == true }, "_his_ in italics, without its underscores")
+        XCTAssertFalse(frame.contains { $0.text.contains("_") })
+
+        _ = BrowseModel.handle(&state, .key(.character("/")))
+        for character in "rabbits" { _ = BrowseModel.handle(&state, .key(.character(character))) }
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.searchText(ref, "rabbits")])
+        _ = BrowseModel.handle(&state, .readerMatches(ref, query: "rabbits", [1, 2, 3]))
+        XCTAssertEqual(reader(state)?.search?.current, 0)
+        let searched = BrowseView.frame(state, now: Date())
+        XCTAssertTrue(searched.contains { $0.colors?.contains { $0.text == "Rabbit" && $0.isHighlighted } == true }, "the stem found, as the index finds it")
+        XCTAssertFalse(searched.contains { $0.colors?.contains { $0.isHighlighted && $0.text != "Rabbit" } == true })
+        XCTAssertTrue(searched.last?.text.contains("hit 1 of 3") == true, searched.last?.text ?? "")
+        _ = BrowseModel.handle(&state, .key(.character("n")))
+        XCTAssertEqual(reader(state)?.top.block, 2)
+        _ = BrowseModel.handle(&state, .key(.character("N")))
+        XCTAssertEqual(reader(state)?.top.block, 1)
+    }
+
+    func testAnotherWidthFindsTheSameLineAgain() throws {
+        var state = state(columns: 80)
+        for _ in 0..<7 { _ = BrowseModel.handle(&state, .key(.character("j"))) }
+        let top = try XCTUnwrap(reader(state)?.top)
+        let text = blocks(40)
+        for columns in [40, 80] {
+            _ = BrowseModel.handle(&state, .resized(rows: 10, columns: columns))
+            let width = try XCTUnwrap(reader(state)?.column(for: columns))
+            XCTAssertEqual(reader(state)?.blocksToRead(columns: columns, height: state.listHeight) != nil, true, "laid out again")
+            _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: width)))
+        }
+        XCTAssertEqual(reader(state)?.top, top, "the same place after 40 columns and back")
+    }
+}

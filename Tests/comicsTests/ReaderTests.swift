@@ -1,0 +1,219 @@
+import ComicsKit
+import Foundation
+import TestSupport
+import XCTest
+
+@testable import comics
+
+/// The reader in a pseudo-terminal: a book's text from the cache, paged,
+/// its place kept across quits, signals and widths.
+final class ReaderTests: EndToEndTestCase {
+    private func reader(_ book: Int = 11, rows: Int = 20, columns: Int = 80, waitingFor text: String) throws -> TerminalSession {
+        let session = try TerminalSession(comics, ["read", String(book)], rows: rows, columns: columns)
+        XCTAssertTrue(try session.wait(for: text), session.screen.joined(separator: "\n"))
+        return session
+    }
+
+    private func end(_ session: TerminalSession, file: StaticString = #filePath, line: UInt = #line) throws {
+        let ended = try XCTUnwrap(try session.finish(), "the reader did not end", file: file, line: line)
+        XCTAssertEqual(ended.status, 0, file: file, line: line)
+        XCTAssertTrue(ended.modesRestored, "the terminal's modes are as before", file: file, line: line)
+    }
+
+    private func reading(_ book: Int = 11) throws -> JSONValue? {
+        try JSONValue.parse(try comics.run(["show", "books:\(book)", "-f", "json"]).stdout)["reading"]
+    }
+
+    /// The first row of text on the screen, without the margin.
+    private func topText(_ session: TerminalSession) -> String {
+        (session.screen.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    func testReadOpensTheReaderPagesAndComesBackWhereItStopped() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        XCTAssertTrue(session.screen[19].contains("Alice's Adventures in Wonderland"), "the book in the status line: \(session.screen[19])")
+        try session.send("]")
+        XCTAssertTrue(try session.wait(for: "§1 CHAPTER I. Down the Rabbit-Hole"), session.screen[19])
+        try session.send("]]")
+        XCTAssertTrue(try session.wait(for: "§3 CHAPTER III. A Caucus-Race"), session.screen[19])
+        try session.send("  ")
+        XCTAssertTrue(try session.wait(whileShowing: "    CHAPTER III. A Caucus-Race and a Long Tale"), "two pages on")
+        let page = session.screen.prefix(19).joined(separator: "\n")
+        let top = topText(session)
+        XCTAssertFalse(top.isEmpty)
+        XCTAssertTrue(session.screen.prefix(19).allSatisfy { $0.count <= 80 })
+        try session.send("q")
+        try end(session)
+        XCTAssertEqual(try reading()?["section"], .int(3))
+
+        let again = try reader(waitingFor: top)
+        XCTAssertEqual(again.screen.prefix(19).joined(separator: "\n"), page, "the same page again")
+        try again.send("q")
+        try end(again)
+    }
+
+    func testASignalLeavesThePlaceSaved() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send("]]]]j")
+        XCTAssertTrue(try session.wait(for: "§4 CHAPTER IV."), session.screen[19])
+        try session.signal("TERM")
+        _ = try session.finish()
+        XCTAssertEqual(try reading()?["section"], .int(4), "saved on the way out")
+    }
+
+    func testAnotherWidthKeepsTheLineAtTheTop() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(rows: 20, columns: 100, waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send("]" + String(repeating: "j", count: 7))
+        XCTAssertTrue(try session.wait(for: "§1 CHAPTER I."))
+        Thread.sleep(forTimeInterval: 0.3)
+        let top = topText(session)
+        let firstWords = top.split(separator: " ").prefix(2).joined(separator: " ")
+        try session.resize(rows: 20, columns: 50)
+        XCTAssertTrue(try session.wait(whileShowing: top))
+        XCTAssertTrue(session.screen.prefix(2).joined(separator: " ").contains(firstWords), "\(firstWords) at the top: \(session.screen.prefix(3))")
+        XCTAssertTrue(session.screen.prefix(19).allSatisfy { $0.trimmingCharacters(in: .whitespaces).count <= 48 }, "a 48-column text")
+        try session.resize(rows: 20, columns: 100)
+        XCTAssertTrue(try session.wait(for: top), "the same line at the top again: \(session.screen.prefix(2))")
+        XCTAssertEqual(topText(session), top)
+        try session.send("q")
+        try end(session)
+    }
+
+    func testRInBrowseReadsAFavouriteBookAndEscGoesBack() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "books:11"]).status, 0)
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("F")
+        XCTAssertTrue(try session.wait(for: "books:11"))
+        try session.send("R")
+        // Not downloaded yet: downloaded off the screen's thread, then shown.
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), session.screen.joined(separator: "\n"))
+        try session.send("\u{1B}")
+        XCTAssertTrue(try session.wait(for: "favourites"), session.screen[19])
+        try session.send("gR")
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), "from the cache the second time")
+        try session.send("Q")
+        try end(session)
+        XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 0, "the text was downloaded into the cache")
+    }
+
+    func testOfflineAndNotDownloadedSaysSoInTheReader() throws {
+        XCTAssertEqual(try comics.run(["list"]).status, 0)
+        XCTAssertEqual(try comics.run(["fav", "add", "books:11"]).status, 0)
+        let session = try TerminalSession(comics, ["--offline", "browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("FR")
+        XCTAssertTrue(try session.wait(for: "not downloaded, and --offline forbids the network"), session.screen.joined(separator: "\n"))
+        try session.send("Q")
+        try end(session)
+    }
+
+    func testAComicHasNoTextToRead() throws {
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("R")
+        XCTAssertTrue(try session.wait(for: "xkcd:200 is a comic; R reads a book's text"), session.screen[19])
+        try session.send("Q")
+        try end(session)
+    }
+
+    func testTheContentsGoToTheSectionChosen() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send("]]t")
+        XCTAssertTrue(try session.wait(for: "contents: Enter goes"), session.screen[19])
+        XCTAssertTrue(session.screen.contains { $0.hasPrefix("  1  CHAPTER I. Down the Rabbit-Hole  0%") }, session.screen.joined(separator: "\n"))
+        XCTAssertEqual(session.screen.prefix(19).count { $0.contains("CHAPTER") }, 12, "every chapter")
+        try session.send("jj\r")
+        XCTAssertTrue(try session.wait(for: "§4 CHAPTER IV. The Rabbit Sends in a Little Bill"), session.screen[19])
+        XCTAssertTrue(session.screen.contains("    CHAPTER IV. The Rabbit Sends in a Little Bill"), "the page opens at the heading")
+        try session.send("q")
+        try end(session)
+        XCTAssertEqual(try reading()?["section"], .int(4))
+    }
+
+    func testColonGoesToASectionOrAPercentage() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send(":7\r")
+        XCTAssertTrue(try session.wait(for: "§7 CHAPTER VII. A Mad Tea-Party"), session.screen[19])
+        try session.send(":50%\r")
+        XCTAssertTrue(try session.wait(whileShowing: "§7 CHAPTER VII."), session.screen[19])
+        let percent = session.screen[19].split(separator: "·").compactMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }.first
+        XCTAssertEqual(Double(percent ?? 0), 50, accuracy: 2, session.screen[19])
+        try session.send(":99\r")
+        XCTAssertTrue(try session.wait(for: "give a section from 1 to 12, or a percentage such as 40%"), session.screen[19])
+        try session.send("q")
+        try end(session)
+    }
+
+    func testSearchFindsAPhraseAcrossTheFilesLinesAndNGoesOn() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        // "and then" ends a line of the file, "dipped suddenly" begins the next.
+        try session.send("/\"and then dipped suddenly\"\r")
+        XCTAssertTrue(try session.wait(for: "hit 1 of 1"), session.screen[19])
+        XCTAssertTrue(session.screen.contains { $0.contains("The rabbit-hole went straight on like a tunnel") }, session.screen.joined(separator: "\n"))
+        try session.send("g/tarts\r")
+        XCTAssertTrue(try session.wait(for: "hit 1 of "), session.screen[19])
+        let count = session.screen[19].components(separatedBy: "hit 1 of ").last?.prefix { $0.isNumber } ?? ""
+        XCTAssertGreaterThan(Int(count) ?? 0, 3, "tarts come up in several paragraphs")
+        try session.send("n")
+        XCTAssertTrue(try session.wait(for: "hit 2 of \(count)"), session.screen[19])
+        XCTAssertTrue(session.screen.prefix(19).contains { $0.lowercased().contains("tart") }, "the hit is on the page")
+        try session.send("N")
+        XCTAssertTrue(try session.wait(for: "hit 1 of \(count)"), session.screen[19])
+        try session.send("/zzzqqq\r")
+        XCTAssertTrue(try session.wait(for: "nothing in books:11 matches zzzqqq"), session.screen[19])
+        try session.send("q")
+        try end(session)
+    }
+
+    func testPlusAndMinusChangeTheWidthAndKeepIt() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(rows: 20, columns: 100, waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send("]-")
+        XCTAssertTrue(try session.wait(for: "text width 68 columns"), session.screen[19])
+        XCTAssertTrue(try session.wait(for: "Alice was beginning to get very tired of sitting by her sister on"), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen.prefix(19).allSatisfy { $0.trimmingCharacters(in: .whitespaces).count <= 68 })
+        try session.send("q")
+        try end(session)
+        XCTAssertEqual(try comics.run(["config", "get", "reader.width"]).stdout, "68\n")
+    }
+
+    /// A book of the catalogue whose text is `text`, wrapped in Gutenberg's markers.
+    private func serve(_ id: Int, text: String) throws {
+        var book = FixtureServer.book(id, title: "Book \(id)")
+        if case var .object(members) = book {
+            members.removeAll { $0.0 == "formats" }
+            members.append(("formats", .object([("text/plain; charset=us-ascii", .string("https://www.gutenberg.org/ebooks/\(id).txt.utf-8"))])))
+            book = .object(members)
+        }
+        try server.control(.object([("books", .object([(String(id), book)]))]))
+        let file = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\n" + text + "\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n"
+        try server.control(.object([("texts", .object([(String(id), .string(Array(file.utf8).map { String(format: "%02x", $0) }.joined()))]))]))
+        XCTAssertEqual(try comics.run(["get", String(id)]).status, 0)
+    }
+
+    func testAHostileTextIsDrawnHarmless() throws {
+        try serve(70003, text: "CHAPTER I.\n\nThe \u{1B}]52;c;aGk=\u{07}clipboard and \u{1B}[2Jscreen stay as they were, and the \u{9B}31mreader\u{202E} reads on.")
+        let session = try reader(70003, waitingFor: "The clipboard and screen stay as they were, and the reader reads on.")
+        XCTAssertTrue(session.screen.contains("    CHAPTER I."), "nothing cleared the screen: \(session.screen.prefix(4))")
+        try session.send("q")
+        try end(session)
+    }
+
+    func testAWideScriptFitsItsColumns() throws {
+        let paragraph = String(repeating: "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。", count: 12)
+        try serve(70004, text: "第一章\n\n" + paragraph + "\n\n" + paragraph)
+        let session = try reader(70004, rows: 12, columns: 40, waitingFor: "吾輩は猫")
+        let page = session.screen.prefix(11)
+        XCTAssertTrue(page.allSatisfy { DisplayWidth.of($0) <= 40 }, page.joined(separator: "\n"))
+        XCTAssertGreaterThan(page.filter { DisplayWidth.of($0.trimmingCharacters(in: .whitespaces)) >= 34 }.count, 3, "lines filled to the column")
+        try session.send("q")
+        try end(session)
+    }
+}
