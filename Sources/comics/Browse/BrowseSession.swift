@@ -19,9 +19,10 @@ final class BrowseSession {
     private let worker: BrowseWorker
     /// Fills listings from the network; nil under --offline.
     private let fetcher: BrowseFetcher?
-    /// Downloads and searches books' texts for the reader, on a thread of
-    /// its own.
-    private let textWorker: BrowseTextWorker
+    /// Downloads books' texts for the reader, and searches them, each on a
+    /// thread of its own: a search never waits for a slow download.
+    private let textDownloads: BrowseTextWorker
+    private let textSearches: BrowseTextWorker
     private var lastClick: (row: Int, at: Date)?
     /// Browsers started detached, until they end.
     private var browsers: [pid_t] = []
@@ -53,7 +54,8 @@ final class BrowseSession {
         let networkMode = context.mode == .offline ? NetworkMode.offline : .cacheFirst
         worker.start(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false))
         let post: @Sendable (BrowseEvent) -> Void = { [worker] in worker.post($0) }
-        textWorker = BrowseTextWorker(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false), post: post)
+        textDownloads = BrowseTextWorker(label: "downloads", catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false), post: post)
+        textSearches = BrowseTextWorker(label: "searches", catalog: try context.makeCatalog(mode: .offline, reportsNetwork: false), post: post)
         state = BrowseState(rows: 24, columns: 80, source: source)
         if let width = try? cache.readerWidth { state.readerWidth = width }
         if let query = try? cache.rememberedBooksQuery() { state.booksListing = .books(query) }
@@ -331,7 +333,7 @@ final class BrowseSession {
             case let .saveReading(ref, position):
                 saveReading(ref, at: position)
             case let .searchText(ref, terms):
-                textWorker.search(terms, in: ref)
+                textSearches.search(terms, in: ref)
             case let .findBlock(ref, percent):
                 guard case let .reader(reader) = state.visible, let map = reader.map else { continue }
                 if let block = try? cache.textBlock(ref, atPercent: percent, of: map) { apply(.readerBlockFound(ref, block)) }
@@ -363,7 +365,7 @@ final class BrowseSession {
             state.screens[state.screens.count - 1] = .reader(reader)
         }
         // Offline, the worker's catalog says why it cannot.
-        textWorker.download(ref)
+        textDownloads.download(ref)
     }
 
     /// Favourites and search results, read whole from the database.
@@ -556,15 +558,16 @@ enum BrowseRows {
     }
 }
 
-/// Books' texts downloaded and searched for the reader, one thing at a
-/// time on a queue of its own (a long download keeps no detail or picture
+/// Books' texts downloaded or searched for the reader, one at a time on a
+/// queue of its own (a long download keeps no detail, picture or search
 /// waiting); a text goes into the cache, and the reader reads it there.
 final class BrowseTextWorker: @unchecked Sendable {
-    private let queue = DispatchQueue(label: "comics.browse.texts")
+    private let queue: DispatchQueue
     private let catalog: Catalog
     private let post: @Sendable (BrowseEvent) -> Void
 
-    init(catalog: Catalog, post: @escaping @Sendable (BrowseEvent) -> Void) {
+    init(label: String, catalog: Catalog, post: @escaping @Sendable (BrowseEvent) -> Void) {
+        queue = DispatchQueue(label: "comics.browse.texts.\(label)")
         self.catalog = catalog
         self.post = post
     }

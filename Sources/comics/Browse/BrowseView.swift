@@ -86,12 +86,19 @@ enum BrowseView {
         }
     }
 
-    /// The section, how far into the book, and the book.
-    private static func readerStatus(_ reader: BrowseReader) -> [String] {
+    /// The section (under the one holding it), how far into the book, the
+    /// hit in view, and the book.
+    private static func readerStatus(_ reader: BrowseReader, height: Int) -> [String] {
         var parts: [String] = []
-        if let section = reader.section { parts.append("§\(section.number) " + TerminalText.sanitize(section.section.title, singleLine: true)) }
+        if let section = reader.section {
+            let outline = reader.map?.outline ?? []
+            let parent = outline.prefix(max(0, section.number - 1)).last { $0.section.level < section.section.level }
+            let title = (parent.map { $0.section.title + " › " } ?? "") + section.section.title
+            parts.append("§\(section.number) " + TerminalText.sanitize(title, singleLine: true))
+        }
         if let percent = reader.percent { parts.append("\(percent)%") }
-        if let search = reader.search, let blocks = search.blocks, let current = search.current {
+        if let search = reader.search, let blocks = search.blocks, let current = search.current,
+           let lines = reader.passage?.lines.dropFirst(reader.topLine).prefix(height), lines.contains(where: { $0.block == blocks[current] }) {
             parts.append("hit \(current + 1) of \(blocks.count)")
         }
         if reader.contents != nil { parts.append("contents: Enter goes") }
@@ -257,11 +264,13 @@ enum BrowseView {
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
             parts.append(freshness(state.freshness, oldest: nil, now: now))
         case let .reader(reader):
-            parts += readerStatus(reader)
+            parts += readerStatus(reader, height: state.listHeight)
         }
         let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
-        // The reminder of `?` gives its room to what is true first.
-        return DisplayWidth.of(line) + 8 <= state.columns ? line + " · ? keys" : line
+        // The reminder of the keys gives its room to what is true first;
+        // in the reader, `?` searches backward.
+        let reminder = if case .reader = state.visible { " · t contents" } else { " · ? keys" }
+        return DisplayWidth.of(line) + DisplayWidth.of(reminder) <= state.columns ? line + reminder : line
     }
 
     private static func title(of listing: BrowseListing) -> String {

@@ -258,6 +258,9 @@ enum CommandTable {
                     HelpRow(name: "j k", text: "a line down or up (also ↓ ↑, the wheel)"),
                     HelpRow(name: "] [", text: "the next or previous section"),
                     HelpRow(name: "g G", text: "the start or the end of the book"),
+                    HelpRow(name: "t :", text: "the contents (Enter goes); a section number or a percentage (:40%)"),
+                    HelpRow(name: "/ ? n N", text: "search forward or backward (the words found highlighted), the next or previous hit"),
+                    HelpRow(name: "+ -", text: "a wider or narrower text, kept as reader.width"),
                     HelpRow(name: "q", text: "leave; the place is saved at each page and on every way out"),
                 ])]),
             CommandSpec(
