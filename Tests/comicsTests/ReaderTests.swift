@@ -216,4 +216,35 @@ final class ReaderTests: EndToEndTestCase {
         try session.send("q")
         try end(session)
     }
+
+    func testTheReadingListPutsTheLastReadFirstWithHowFar() throws {
+        XCTAssertEqual(try comics.run(["get", "11", "1342"]).status, 0)
+        let first = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try first.send("]]]q")
+        try end(first)
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("L")
+        XCTAssertTrue(try session.wait(for: "reading list · 1 of 2"), session.screen[19])
+        XCTAssertTrue(session.screen[0].hasPrefix("    books:11  Carroll, Lewis") && session.screen[0].hasSuffix("▤ 16%"), session.screen[0])
+        XCTAssertTrue(session.screen[1].contains("books:1342") && session.screen[1].hasSuffix("▤"), "downloaded, not begun: \(session.screen[1])")
+        try session.send("jR")
+        XCTAssertTrue(try session.wait(for: "Pride and Prejudice · t contents"), session.screen[19])
+        try session.send("]] q")
+        XCTAssertTrue(try session.wait(for: "reading list"), session.screen[19])
+        XCTAssertTrue(try session.wait(for: "\n    books:11  Carroll, Lewis"), "the book just read comes first: \(session.screen.prefix(2))")
+        XCTAssertTrue(session.screen[0].hasPrefix("  books:1342  Austen, Jane"), session.screen[0])
+        XCTAssertTrue(session.screen[0].contains("▤ ") && session.screen[0].hasSuffix("%"), "begun now: \(session.screen[0])")
+        try session.send("Q")
+        try end(session)
+    }
+
+    func testTheBooksListMarksADownloadedText() throws {
+        XCTAssertEqual(try comics.run(["get", "2701"]).status, 0)
+        let session = try TerminalSession(comics, ["-s", "books", "browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Moby Dick; Or, The Whale  ▤"), session.screen.joined(separator: "\n"))
+        XCTAssertFalse(session.screen.contains { $0.contains("Frankenstein") && $0.contains("▤") }, "only the downloaded one")
+        try session.send("Q")
+        try end(session)
+    }
 }

@@ -147,6 +147,7 @@ public protocol TextStore: AnyObject {
     func removeTexts(_ refs: [ItemRef]) throws
     func readingPosition(_ ref: ItemRef) throws -> ReadingPosition?
     func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition]
+    func allReadingPositions() throws -> [ItemRef: ReadingPosition]
     func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws
     /// Blocks holding the query (the same language as `search`), best
     /// first, in one book or in every downloaded text; with how many match.

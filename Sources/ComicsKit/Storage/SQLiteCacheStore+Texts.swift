@@ -275,12 +275,19 @@ extension SQLiteCacheStore: TextStore {
     public func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition] {
         guard !refs.isEmpty else { return [:] }
         let keys = JSONValue.array(refs.map { .array([.string($0.source.rawValue), .int($0.id)]) })
-        return try guarded {
+        return try readingPositions(where: "(source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))", [.text(keys.serialized)])
+    }
+
+    public func allReadingPositions() throws -> [ItemRef: ReadingPosition] {
+        try readingPositions(where: "1", [])
+    }
+
+    private func readingPositions(where condition: String, _ values: [SQLiteValue]) throws -> [ItemRef: ReadingPosition] {
+        try guarded {
             var positions: [ItemRef: ReadingPosition] = [:]
             for row in try database.query("""
-                SELECT source, id, block, block_offset, anchor, percent, section, at FROM reading_positions
-                WHERE (source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))
-                """, [.text(keys.serialized)]) {
+                SELECT source, id, block, block_offset, anchor, percent, section, at FROM reading_positions WHERE \(condition)
+                """, values) {
                 guard let source = row[0].text.flatMap(SourceName.init(rawValue:)), let id = row[1].int,
                       let ref = try? ItemRef(source: source, checking: id)
                 else { continue }

@@ -13,6 +13,14 @@ public enum TextDownload: Equatable, Sendable {
     }
 }
 
+/// Where a person is with a book: its text downloaded or not, where
+/// reading stopped, and when it was last read (or got).
+public struct ReadingState: Equatable, Sendable {
+    public var downloaded: Bool
+    public var position: ReadingPosition?
+    public var lastRead: Date
+}
+
 /// A downloaded text as the reader first needs it.
 public struct TextMap: Equatable, Sendable {
     public var info: TextInfo
@@ -111,6 +119,35 @@ extension Catalog {
         try record(ReadingPosition(
             position: TextPosition(block: position.block, offset: min(max(0, position.offset), text.utf8.count)),
             anchor: Self.anchor(of: text), percent: min(100, percent), section: section, at: clock.now), of: ref)
+    }
+
+    /// The reading list: books with a text downloaded or a place where
+    /// reading stopped, the last read first.
+    public func readingList() throws -> [(ref: ItemRef, state: ReadingState)] {
+        let texts = Dictionary(try store.textInfos().map { ($0.ref, $0) }, uniquingKeysWith: { first, _ in first })
+        let positions = try store.allReadingPositions()
+        return Set(texts.keys).union(positions.keys).map { ref in
+            let text = texts[ref], position = positions[ref]
+            let dates = [position?.at, text?.readAt, text?.fetchedAt].compactMap { $0 }
+            return (ref, ReadingState(downloaded: text != nil, position: position, lastRead: dates.max() ?? .distantPast))
+        }.sorted { ($0.state.lastRead, $1.ref.id) > ($1.state.lastRead, $0.ref.id) }
+    }
+
+    /// The reading state of each of `refs` that has one (a books list's marks).
+    public func readingStates(_ refs: [ItemRef]) throws -> [ItemRef: ReadingState] {
+        let books = refs.filter { $0.source == .books }
+        guard !books.isEmpty else { return [:] }
+        let wanted = Set(books)
+        let texts = try store.textInfos().filter { wanted.contains($0.ref) }
+        let positions = try store.readingPositions(books)
+        var states: [ItemRef: ReadingState] = [:]
+        for text in texts {
+            states[text.ref] = ReadingState(downloaded: true, position: positions[text.ref], lastRead: text.readAt ?? text.fetchedAt)
+        }
+        for (ref, position) in positions where states[ref] == nil {
+            states[ref] = ReadingState(downloaded: false, position: position, lastRead: position.at)
+        }
+        return states
     }
 
     /// The block `percent` of the way into a downloaded text, by words.

@@ -11,6 +11,15 @@ struct BrowseRow: Equatable {
     /// For a search result: words around the match; in it and in the
     /// title, `SearchMatch.start` and `end` mark what matched.
     var snippet = ""
+    /// A book whose text is downloaded, or that has been read: how far.
+    var reading: ReadingMark?
+}
+
+/// What a books row says of its reading: the text downloaded (a mark),
+/// and how far into it reading stopped.
+struct ReadingMark: Equatable {
+    let downloaded: Bool
+    let percent: Int?
 }
 
 /// What a list screen lists.
@@ -19,6 +28,8 @@ enum BrowseListing: Hashable {
     /// Books that match a query set from the `:` prompt.
     case books(ListQuery)
     case favorites
+    /// Books with a text downloaded or a place where reading stopped.
+    case reading
     case search(String)
 
     /// Listings of the database by position (a source's archive, a books
@@ -30,7 +41,7 @@ enum BrowseListing: Hashable {
         switch self {
         case let .source(source): ListingKey(source: source)
         case let .books(query): ListingKey(source: .books, query: query)
-        case .favorites, .search: nil
+        case .favorites, .reading, .search: nil
         }
     }
 }
@@ -267,6 +278,7 @@ enum BrowseKeys {
         ("n p", "the next or previous item, in a detail screen"),
         ("f", "favourite or unfavourite the item"),
         ("F", "the favourites of every source"),
+        ("L", "the reading list: books downloaded or begun, the last read first, with how far"),
         ("/", "search what is cached"),
         (":", "books: set a query (words, language:en, topic:poetry, sort:ascending); xkcd: go to a number"),
         ("s", "switch source (xkcd, books)"),
@@ -447,6 +459,10 @@ enum BrowseModel {
             if case let .list(list) = state.visible, list.listing == .favorites { return [] }
             state.screens.append(.list(BrowseList(listing: .favorites, isLoading: true)))
             return [.load(.favorites)]
+        case .character("L"):
+            if case let .list(list) = state.visible, list.listing == .reading { return [] }
+            state.screens.append(.list(BrowseList(listing: .reading, isLoading: true)))
+            return [.load(.reading)]
         case .character("s"):
             guard case let .list(list) = state.screens[0] else { return [] }
             let next: BrowseListing = list.listing == .source(.xkcd) ? state.booksListing : .source(.xkcd)

@@ -341,10 +341,12 @@ extension BrowseModel {
             let save = savePlace(&reader)
             if key == .character("Q") || state.leavesWithReader {
                 state.isFinished = true
-            } else {
-                state.screens.removeLast()
+                return save
             }
-            return save
+            state.screens.removeLast()
+            // The reading list under it, as reading left it.
+            let underneath = state.screens.contains { if case let .list(list) = $0 { list.listing == .reading } else { false } }
+            return save + (underneath ? [.load(.reading)] : [])
         case .down, .character("j"), .enter, .wheelDown:
             reader.move(by: key == .wheelDown ? 3 : 1, height: height)
             turnsPage = false

@@ -175,12 +175,15 @@ final class BrowseSession {
         let count = (try? cache.positionCount(of: key)) ?? nil
         var window = BrowseWindow(count: count)
         var shown: [CachedItem] = []
-        if let slots = try? cache.slots(of: key, at: around) {
+        let slots = try? cache.slots(of: key, at: around)
+        let refs = (slots ?? []).compactMap { slot -> ItemRef? in if case let .item(item) = slot { item.ref } else { nil } }
+        let reading = key.source == .books ? ((try? cache.readingStates(refs)) ?? [:]).mapValues(Self.mark) : [:]
+        if let slots {
             for (offset, slot) in slots.enumerated() {
                 let position = around.lowerBound + offset
                 switch slot {
                 case let .item(item):
-                    window.rows[position] = BrowseRows.row(item, catalog: cache)
+                    window.rows[position] = BrowseRows.row(item, catalog: cache, reading: reading[item.ref])
                     if (list.top..<list.top + height).contains(position) {
                         window.oldest = min(window.oldest ?? item.cachedAt, item.cachedAt)
                         shown.append(item)
@@ -201,6 +204,20 @@ final class BrowseSession {
         let inView = now.top..<(now.top + height)
         let margin = down ? inView.upperBound..<(inView.upperBound + height) : max(0, now.top - height)..<now.top
         fetcher.want(now.listing, key, inView: inView, margin: margin, count: now.window.count)
+    }
+
+    private static func mark(_ state: ReadingState) -> ReadingMark {
+        ReadingMark(downloaded: state.downloaded, percent: state.position.map { Int($0.percent) })
+    }
+
+    /// Books rows with how far each has been read.
+    private func marked(_ rows: [BrowseRow]) -> [BrowseRow] {
+        let states = (try? cache.readingStates(rows.map(\.ref))) ?? [:]
+        return rows.map { row in
+            var row = row
+            row.reading = states[row.ref].map(Self.mark)
+            return row
+        }
     }
 
     /// A second click on the same row soon after the first is a double click.
@@ -297,6 +314,8 @@ final class BrowseSession {
         }
         // Search results as the database holds them now; window rows are read after every event.
         if case let .list(list) = state.visible, case .search = list.listing { load(list.listing) }
+        // The reading list as reading left it (here or in another process).
+        if case let .list(list) = state.visible, list.listing == .reading { load(.reading) }
     }
 
     // MARK: - Effects
@@ -374,8 +393,17 @@ final class BrowseSession {
         case .source, .books:
             return
         case .favorites:
-            let rows = ((try? cache.favorites(source: nil)) ?? []).map { BrowseRows.row($0, catalog: cache) }
+            let rows = marked(((try? cache.favorites(source: nil)) ?? []).map { BrowseRows.row($0, catalog: cache) })
             apply(.loaded(.favorites, rows, total: nil))
+        case .reading:
+            let list = (try? cache.readingList()) ?? []
+            let rows = list.map { ref, state in
+                var row = (try? cache.show(.item(ref))).map { BrowseRows.row($0, catalog: cache) }
+                    ?? BrowseRow(ref: ref, detail: "", title: "\(ref)", isFavorite: false)
+                row.reading = ReadingMark(downloaded: state.downloaded, percent: state.position.map { Int($0.percent) })
+                return row
+            }
+            apply(.loaded(.reading, rows, total: nil))
         case let .search(terms):
             do {
                 let found = try cache.search(terms, source: nil, remote: false, limit: 500)
@@ -513,14 +541,14 @@ extension BrowseScreen {
 /// Rows and detail lines from cached items; every string from the network
 /// is sanitized here, before the model sees it.
 enum BrowseRows {
-    static func row(_ cached: CachedItem, catalog: Catalog) -> BrowseRow {
+    static func row(_ cached: CachedItem, catalog: Catalog, reading: ReadingMark? = nil) -> BrowseRow {
         let source = try? catalog.source(cached.ref.source)
         let detail = source?.summaryAttributes.first.flatMap { key in
             cached.item[key].map { source?.displayText(of: Attribute(key, $0), brief: true) ?? $0.stringValue ?? "" }
         } ?? ""
         return BrowseRow(
             ref: cached.ref, detail: TerminalText.sanitize(detail, singleLine: true),
-            title: TerminalText.sanitize(cached.item.title, singleLine: true), isFavorite: cached.isFavorite)
+            title: TerminalText.sanitize(cached.item.title, singleLine: true), isFavorite: cached.isFavorite, reading: reading)
     }
 
     /// A search result: the title and snippet with their matches marked.

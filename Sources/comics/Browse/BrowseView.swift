@@ -149,7 +149,9 @@ enum BrowseView {
                 text += DisplayWidth.pad(DisplayWidth.truncate(row.detail, to: detailWidth), to: detailWidth) + "  "
             }
             let style: BrowseLine.Style = position == list.selected ? .selected : .plain
-            guard list.rowHeight == 2 else { return [BrowseLine(text: text + row.title, style: style)] }
+            // A book's text downloaded (▤), and how far it has been read.
+            let read = row.reading.map { ($0.downloaded ? "  ▤" : "  ") + ($0.percent.map { " \($0)%" } ?? "") } ?? ""
+            guard list.rowHeight == 2 else { return [BrowseLine(text: text + row.title + read, style: style)] }
             // A search result: its matches in bold, the snippet under the title.
             let indent = DisplayWidth.of(text)
             return [marked(text + row.title, columns: columns, style: style),
@@ -278,6 +280,7 @@ enum BrowseView {
         case let .source(source): source.rawValue
         case let .books(query): "books: " + describe(query)
         case .favorites: "favourites"
+        case .reading: "reading list"
         case let .search(terms): "search: " + TerminalText.sanitize(terms, singleLine: true)
         }
     }
