@@ -86,9 +86,9 @@ def peak_rss(arguments, env, check=True):
 
 
 class Browse:
-    """`comics browse` in a pseudo-terminal of 80x24."""
+    """`comics browse` (or another screen of it) in a pseudo-terminal of 80x24."""
 
-    def __init__(self, binary, env):
+    def __init__(self, binary, env, arguments=("browse",)):
         self.started = time.perf_counter()
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
@@ -98,7 +98,7 @@ class Browse:
             fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
             for descriptor in (0, 1, 2):
                 os.dup2(slave, descriptor)
-            os.execve(binary, [binary, "browse"], dict(env, TERM="xterm-256color", LANG="C.UTF-8"))
+            os.execve(binary, [binary] + list(arguments), dict(env, TERM="xterm-256color", LANG="C.UTF-8"))
         os.close(slave)
         self.master = master
         self.output = b""
@@ -415,6 +415,57 @@ def texts(binary, env, server, work, runs, report, fresh_database):
     run([binary, "get", "-q"] + [str(n) for n in fifty], env)
     report.add("6. search porpoise --texts (50 books)", median([binary, "search", "porpoise", "--texts", "-q"], env, runs),
                "", None, "<= 100 ms")
+    reader(binary, env, runs, report)
+
+
+def reader(binary, env, runs, report):
+    """7. The reader on War and Peace: opening at a saved place, turning
+    pages, a search to its first hit, memory while reading it all."""
+    place = Browse(binary, env, ("read", "2600"))
+    place.read_until("· War and Peace")
+    os.write(place.master, b":50%\r")
+    place.read_until("50% ·")
+    place.quit()
+
+    def opened():
+        screen = Browse(binary, env, ("read", "2600"))
+        elapsed = screen.read_until("50% ·")
+        screen.quit()
+        return elapsed
+
+    report.add("7. reader: War and Peace open at a saved place", statistics.median(opened() for _ in range(runs)),
+               "", None, "<= 50 ms")
+    screen = Browse(binary, env, ("read", "2600"))
+    screen.read_until("50% ·")
+    screen.settle()
+    first_rss = screen.peak_rss()
+    turns = []
+    for _ in range(100):
+        started = time.perf_counter()
+        os.write(screen.master, b" ")
+        # ncurses writes only the cells that changed: a frame is over when
+        # nothing more comes for 20 ms; its time is until its last byte.
+        last = None
+        while select.select([screen.master], [], [], 0.02 if last else 2)[0]:
+            os.read(screen.master, 65536)
+            last = time.perf_counter()
+        turns.append((last or time.perf_counter()) - started)
+    report.add("7. reader: a page turn, to its frame", statistics.median(turns), "", None, "<= 5 ms")
+    screen.output = b""
+    started = time.perf_counter()
+    os.write(screen.master, b"/natasha\r")
+    screen.read_until("hit ")
+    report.add("7. reader: search natasha to the first hit shown", time.perf_counter() - started, "", None, "<= 30 ms")
+    os.write(screen.master, b"g")
+    screen.settle()
+    for _ in range(60):
+        os.write(screen.master, b" " * 50)
+        screen.settle(0.05)
+        screen.output = b""
+    rss = screen.peak_rss()
+    screen.quit()
+    report.add("7. reader: peak RSS, the whole book paged", "%d MiB" % (rss // 1024), "at the first frame",
+               "%d MiB" % (first_rss // 1024), "flat, <= 40 MB")
 
 
 def fill(database):

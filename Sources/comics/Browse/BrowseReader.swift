@@ -98,7 +98,7 @@ struct BrowseReader: Equatable {
     /// How far into the book the top of the page is, 0–100.
     var percent: Int? {
         guard let map, let words = passage?.words(before: top.block) else { return nil }
-        return min(100, words * 100 / max(1, map.info.wordCount))
+        return min(100, Int((Double(words) * 100 / Double(max(1, map.info.wordCount))).rounded()))
     }
 
     /// The innermost section the top of the page is in.

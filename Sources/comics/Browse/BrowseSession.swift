@@ -168,6 +168,9 @@ final class BrowseSession {
     /// screen, for n and p), read from the database; what is missing in
     /// view, and a screen's margin in the direction of travel, is fetched.
     private func readWindows() {
+        // Under the reader no list is seen: it is read (and fetched) again
+        // when it is.
+        if case .reader = state.visible { return }
         let index = state.screens.lastIndex { if case .list = $0 { true } else { false } } ?? 0
         guard case let .list(list) = state.screens[index], let key = list.listing.window else { return }
         let height = state.listHeight
