@@ -247,4 +247,31 @@ final class ReaderTests: EndToEndTestCase {
         try session.send("Q")
         try end(session)
     }
+
+    func testABookmarkIsNamedRenamedAndSurvivesARestart() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send("]]]m")
+        XCTAssertTrue(try session.wait(for: "bookmark 1: CHAPTER III. A Caucus-Race and a Long Tale (' lists them)"), session.screen[19])
+        try session.send("g'")
+        XCTAssertTrue(try session.wait(for: "  1  CHAPTER III. A Caucus-Race and a Long Tale  “"), session.screen.joined(separator: "\n"))
+        try session.send("r\u{15}Caucus\r")
+        XCTAssertTrue(try session.wait(for: "  1  Caucus  “"), session.screen.joined(separator: "\n"))
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "§3 CHAPTER III."), session.screen[19])
+        try session.send("''")
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), "'' goes back to where the jump came from")
+        try session.send("q")
+        try end(session)
+
+        let again = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try again.send("'")
+        XCTAssertTrue(try again.wait(for: "  1  Caucus  “"), again.screen.joined(separator: "\n"))
+        try again.send("\r")
+        XCTAssertTrue(try again.wait(for: "§3 CHAPTER III."), again.screen[19])
+        try again.send("'d")
+        XCTAssertTrue(try again.wait(for: "no bookmarks yet"), again.screen.joined(separator: "\n"))
+        try again.send("\u{1B}q")
+        try end(again)
+    }
 }

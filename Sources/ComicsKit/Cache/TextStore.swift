@@ -70,6 +70,25 @@ public struct ReadingPosition: Equatable, Sendable {
     }
 }
 
+/// A place in a book a person marked, with the name they gave it (the
+/// section's title at first).
+public struct Bookmark: Equatable, Sendable {
+    public var number: Int
+    public var position: TextPosition
+    /// The block's first words, to find it again in another edition.
+    public var anchor: String
+    public var name: String
+    public var at: Date
+
+    public init(number: Int, position: TextPosition, anchor: String, name: String, at: Date) {
+        self.number = number
+        self.position = position
+        self.anchor = anchor
+        self.name = name
+        self.at = at
+    }
+}
+
 /// A run of a text's blocks, and how many words come before it (for how
 /// far into the book a place in it is).
 public struct TextPassage: Equatable, Sendable {
@@ -148,6 +167,12 @@ public protocol TextStore: AnyObject {
     func readingPosition(_ ref: ItemRef) throws -> ReadingPosition?
     func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition]
     func allReadingPositions() throws -> [ItemRef: ReadingPosition]
+    /// A book's bookmarks, in the order they were made.
+    func bookmarks(_ ref: ItemRef) throws -> [Bookmark]
+    /// Adds one, numbered after the last; returns it with its number.
+    func addBookmark(_ ref: ItemRef, _ bookmark: Bookmark) throws -> Bookmark
+    func renameBookmark(_ ref: ItemRef, number: Int, to name: String) throws
+    func removeBookmark(_ ref: ItemRef, number: Int) throws
     func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws
     /// Blocks holding the query (the same language as `search`), best
     /// first, in one book or in every downloaded text; with how many match.

@@ -254,6 +254,22 @@ enum Migrations {
         Migration(name: "texts-lose-their-single-body", sql: """
             ALTER TABLE texts DROP COLUMN body;
             """),
+        // The reader's bookmarks: like the place where reading stopped, a
+        // block, an offset and the block's first words, kept apart from
+        // the text (they outlive it, and a new edition finds them again).
+        Migration(name: "bookmarks", sql: """
+            CREATE TABLE bookmarks (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                number INTEGER NOT NULL,
+                block INTEGER NOT NULL,
+                block_offset INTEGER NOT NULL,
+                anchor TEXT NOT NULL,
+                name TEXT NOT NULL,
+                at REAL NOT NULL,
+                PRIMARY KEY (source, id, number)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -362,6 +378,7 @@ enum Migrations {
         "b120cb00f298ea0b824b852952476b48a1a000800f4fbc83ec197ec3bc5911d2",
         "e38c7e67b632b8e24a942886683540106cb98a724d9c7bbcee5bdc3265618d66",
         "9896a0bbb3765c6c4432f2b9da62c87f47fa8e891b4af167644f72533a903f5b",
+        "286a675ed822c81c973a01d27140ff40e348e1e1b1990e920ded93c544989fa3",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

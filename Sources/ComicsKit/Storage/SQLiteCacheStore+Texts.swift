@@ -300,6 +300,51 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
+    public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
+        try guarded {
+            try database.query("""
+                SELECT number, block, block_offset, anchor, name, at FROM bookmarks WHERE source = ? AND id = ? ORDER BY number
+                """, Self.key(ref)).map { row in
+                Bookmark(
+                    number: row[0].int ?? 0, position: TextPosition(block: max(0, row[1].int ?? 0), offset: max(0, row[2].int ?? 0)),
+                    anchor: row[3].text ?? "", name: row[4].text ?? "", at: Date(timeIntervalSince1970: row[5].double ?? 0))
+            }
+        }
+    }
+
+    public func addBookmark(_ ref: ItemRef, _ bookmark: Bookmark) throws -> Bookmark {
+        try guarded {
+            try database.writeTransaction {
+                let next = (try database.query("SELECT max(number) FROM bookmarks WHERE source = ? AND id = ?", Self.key(ref)).first?[0].int ?? 0) + 1
+                try database.run("""
+                    INSERT INTO bookmarks (source, id, number, block, block_offset, anchor, name, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, Self.key(ref) + [
+                        .integer(Int64(next)), .integer(Int64(bookmark.position.block)), .integer(Int64(bookmark.position.offset)),
+                        .text(bookmark.anchor), .text(bookmark.name), .date(bookmark.at),
+                    ])
+                var added = bookmark
+                added.number = next
+                return added
+            }
+        }
+    }
+
+    public func renameBookmark(_ ref: ItemRef, number: Int, to name: String) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("UPDATE bookmarks SET name = ? WHERE source = ? AND id = ? AND number = ?", [.text(name)] + Self.key(ref) + [.integer(Int64(number))])
+            }
+        }
+    }
+
+    public func removeBookmark(_ ref: ItemRef, number: Int) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run("DELETE FROM bookmarks WHERE source = ? AND id = ? AND number = ?", Self.key(ref) + [.integer(Int64(number))])
+            }
+        }
+    }
+
     public func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws {
         try guarded {
             try database.writeTransaction {

@@ -150,6 +150,32 @@ extension Catalog {
         return states
     }
 
+    /// A book's bookmarks, each found again in this edition of its text
+    /// (by its paragraph's first words) when `map` is given.
+    public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
+        try store.bookmarks(ref)
+    }
+
+    /// Marks a place in a passage the reader shows, named after its section.
+    public func addBookmark(_ ref: ItemRef, at position: TextPosition, in passage: TextPassage, map: TextMap) throws -> Bookmark {
+        let text = passage.block(position.block)?.text ?? ""
+        let section = map.outline.last { $0.section.firstBlock <= position.block }
+        let name = section.map { TerminalText.sanitize($0.section.title, singleLine: true) } ?? String(text.prefix(40))
+        return try store.addBookmark(ref, Bookmark(
+            number: 0, position: position, anchor: Self.anchor(of: text), name: name.isEmpty ? "bookmark" : name, at: clock.now))
+    }
+
+    /// A bookmark's name, as a person typed it (one line, at most 200 characters).
+    public func renameBookmark(_ ref: ItemRef, number: Int, to name: String) throws {
+        let name = String(TerminalText.sanitize(name, singleLine: true).trimmingWhitespace().prefix(200))
+        guard !name.isEmpty else { throw ComicsError.usage("a bookmark needs a name", hint: nil) }
+        try store.renameBookmark(ref, number: number, to: name)
+    }
+
+    public func removeBookmark(_ ref: ItemRef, number: Int) throws {
+        try store.removeBookmark(ref, number: number)
+    }
+
     /// The block `percent` of the way into a downloaded text, by words.
     public func textBlock(_ ref: ItemRef, atPercent percent: Double, of map: TextMap) throws -> Int? {
         try store.textBlock(ref, atWord: Int(Double(map.info.wordCount) * min(100, max(0, percent)) / 100))

@@ -70,6 +70,8 @@ enum BrowsePromptKind: Hashable {
     case readerGo
     /// In the reader: words to find after the page (`/`) or before it (`?`).
     case readerSearch(forward: Bool)
+    /// In the reader's bookmarks: a new name for bookmark N.
+    case bookmarkName(Int)
 }
 
 /// A screen of rows: a window over a listing of the database, or the
@@ -239,6 +241,8 @@ enum BrowseEvent: Equatable {
     case readerMessage(ItemRef, String)
     /// The block `percent` of the way into the reader's text.
     case readerBlockFound(ItemRef, Int)
+    /// The book's bookmarks as the cache has them (`added` just made).
+    case readerBookmarks(ItemRef, [Bookmark], added: Bookmark?)
 }
 
 /// What the model asks the runtime to do. A window listing's rows are
@@ -262,6 +266,9 @@ enum BrowseEffect: Equatable {
     case findBlock(ItemRef, percent: Double)
     /// `reader.width`, kept for the next time.
     case setReaderWidth(Int)
+    case addBookmark(ItemRef, TextPosition)
+    case renameBookmark(ItemRef, Int, String)
+    case removeBookmark(ItemRef, Int)
 }
 
 /// Every key browse answers, with what it does: the help overlay and the
@@ -288,6 +295,7 @@ enum BrowseKeys {
         ("] [ t :", "in the reader: the next or previous section, the contents, a section number or a percentage"),
         ("/ ? n N", "in the reader: search the text forward or backward, then the next or previous hit"),
         ("+ -", "in the reader: a wider or narrower text (kept as reader.width)"),
+        ("m '", "in the reader: bookmark the page; the bookmarks (Enter goes, r renames, d deletes, ' again goes back from the last jump)"),
         ("?", "this help"),
         ("Ctrl-L", "draw the screen again"),
         ("mouse", "the wheel scrolls, a click selects, a double click opens (off: --no-mouse)"),
@@ -390,7 +398,7 @@ enum BrowseModel {
             shown.pictureNote = note
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
-        case .readerOpened, .readerPassage, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound:
+        case .readerOpened, .readerPassage, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound, .readerBookmarks:
             return readerEvent(&state, event)
         case let .favoritesChanged(favorites):
             for index in state.screens.indices {
@@ -677,6 +685,9 @@ enum BrowseModel {
                 return readerGo(&state, to: terms)
             case let .readerSearch(forward):
                 return readerSearch(&state, terms, forward: forward)
+            case let .bookmarkName(number):
+                guard case let .reader(reader) = state.visible, !terms.isEmpty else { return [] }
+                return [.renameBookmark(reader.ref, number, terms)]
             case .booksQuery:
                 if !terms.isEmpty, terms.allSatisfy(\.isNumber) { return jump(&state, to: terms) }
                 let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(try booksQuery(terms))

@@ -80,6 +80,11 @@ struct BrowseReader: Equatable {
     var contents: ReaderContents?
     /// The last search inside the text.
     var search: ReaderSearch?
+    var bookmarks: [Bookmark] = []
+    /// `'`: the bookmarks over the page, with the one selected.
+    var marks: ReaderContents?
+    /// Where the last jump came from, for `''`.
+    var previous: TextPosition?
 
     static let defaultWidth = 72
 
@@ -169,17 +174,15 @@ struct BrowseReader: Equatable {
 
     /// Goes to a block: at once when the passage holds it, else once the
     /// session has read one that does.
-    mutating func go(toBlock block: Int, height: Int) {
-        top = TextPosition(block: max(0, block))
+    mutating func go(toBlock block: Int, offset: Int = 0, height: Int) {
+        if top.block != block { previous = top }
+        top = TextPosition(block: max(0, block), offset: max(0, offset))
         wantsEnd = false
-        guard let passage, let line = passage.lines.firstIndex(where: { $0.block >= block }), block < passage.endBlock,
-              block >= passage.firstBlock
-        else {
+        guard let passage, passage.lines.contains(where: { $0.block >= block }), block < passage.endBlock, block >= passage.firstBlock else {
             topLine = 0
             return
         }
-        topLine = line
-        clampTop(height: height)
+        show(passage, height: height)
     }
 
     /// The section after the one the top is in, or the one before (or the
@@ -292,6 +295,9 @@ extension BrowseModel {
             }
         case let .readerMessage(ref, message) where ref == reader.ref:
             state.message = message
+        case let .readerBookmarks(ref, bookmarks, added) where ref == reader.ref:
+            reader.bookmarks = bookmarks
+            if let added { state.message = "bookmark \(added.number): \(added.name) (' lists them)" }
         case let .readerBlockFound(ref, block) where ref == reader.ref:
             reader.go(toBlock: block, height: state.listHeight)
             let effects = savePlace(&reader)
@@ -308,6 +314,7 @@ extension BrowseModel {
     static func readerKey(_ reader: inout BrowseReader, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
         let height = state.listHeight
         if reader.contents != nil { return contentsKey(&reader, key, height: height) }
+        if reader.marks != nil { return marksKey(&reader, key, state: &state) }
         let before = reader.top
         var turnsPage = true
         switch key {
@@ -330,6 +337,12 @@ extension BrowseModel {
         case .character("n"), .character("N"):
             guard let search = reader.search, search.blocks != nil else { return [] }
             return goToMatch(&reader, next: (key == .character("n")) == search.forward, height: height, state: &state)
+        case .character("m"):
+            guard reader.status == .ready, reader.passage != nil else { return [] }
+            return [.addBookmark(reader.ref, reader.top)]
+        case .character("'"):
+            reader.marks = ReaderContents(selected: 0)
+            return []
         case .character("+"), .character("-"):
             let width = max(20, min(200, reader.width + (key == .character("+") ? 4 : -4)))
             guard width != reader.width else { return [] }
@@ -364,6 +377,7 @@ extension BrowseModel {
         case .home, .character("g"):
             reader.go(toBlock: 0, height: height)
         case .end, .character("G"):
+            reader.previous = reader.top
             reader.wantsEnd = true
             if let passage = reader.passage, let map = reader.map, passage.endBlock >= map.blockCount {
                 reader.show(passage, height: height)
@@ -405,6 +419,54 @@ extension BrowseModel {
         if contents.selected < contents.top { contents.top = contents.selected }
         if contents.selected >= contents.top + height { contents.top = contents.selected - height + 1 }
         reader.contents = contents
+        return []
+    }
+
+    /// The bookmarks' keys: Enter goes, ' again goes back to where the last
+    /// jump came from, r renames, d deletes, anything else closes them.
+    private static func marksKey(_ reader: inout BrowseReader, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
+        guard var marks = reader.marks else { return [] }
+        let height = state.listHeight
+        let count = reader.bookmarks.count
+        switch key {
+        case .down, .character("j"): marks.selected += 1
+        case .up, .character("k"): marks.selected -= 1
+        case .home, .character("g"): marks.selected = 0
+        case .end, .character("G"): marks.selected = count - 1
+        case .character("'"):
+            reader.marks = nil
+            guard let previous = reader.previous else {
+                state.message = "no jump to go back from yet"
+                return []
+            }
+            reader.go(toBlock: previous.block, offset: previous.offset, height: height)
+            return savePlace(&reader)
+        case .enter, .right, .character("l"):
+            reader.marks = nil
+            guard reader.bookmarks.indices.contains(marks.selected) else { return [] }
+            let mark = reader.bookmarks[marks.selected]
+            reader.go(toBlock: mark.position.block, offset: mark.position.offset, height: height)
+            return savePlace(&reader)
+        case .character("r"):
+            guard reader.bookmarks.indices.contains(marks.selected) else { return [] }
+            let mark = reader.bookmarks[marks.selected]
+            openPrompt(&state, .bookmarkName(mark.number), text: mark.name)
+            return []
+        case .character("d"):
+            guard reader.bookmarks.indices.contains(marks.selected) else { return [] }
+            let number = reader.bookmarks[marks.selected].number
+            reader.bookmarks.remove(at: marks.selected)
+            marks.selected = min(marks.selected, max(0, reader.bookmarks.count - 1))
+            reader.marks = marks
+            return [.removeBookmark(reader.ref, number)]
+        default:
+            reader.marks = nil
+            return []
+        }
+        marks.selected = max(0, min(marks.selected, count - 1))
+        if marks.selected < marks.top { marks.top = marks.selected }
+        if marks.selected >= marks.top + height { marks.top = marks.selected - height + 1 }
+        reader.marks = marks
         return []
     }
 

@@ -359,6 +359,21 @@ final class BrowseSession {
             case let .findBlock(ref, percent):
                 guard case let .reader(reader) = state.visible, let map = reader.map else { continue }
                 if let block = try? cache.textBlock(ref, atPercent: percent, of: map) { apply(.readerBlockFound(ref, block)) }
+            case let .addBookmark(ref, position):
+                changeBookmarks(ref) { map in
+                    guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return nil }
+                    return try cache.addBookmark(ref, at: position, in: here, map: map)
+                }
+            case let .renameBookmark(ref, number, name):
+                changeBookmarks(ref) { _ in
+                    try cache.renameBookmark(ref, number: number, to: name)
+                    return nil
+                }
+            case let .removeBookmark(ref, number):
+                changeBookmarks(ref) { _ in
+                    try cache.removeBookmark(ref, number: number)
+                    return nil
+                }
             case let .setReaderWidth(width):
                 do {
                     _ = try cache.setConfig(.readerWidth, to: String(width))
@@ -369,6 +384,17 @@ final class BrowseSession {
         }
     }
 
+    /// A change to the reader's bookmarks, then them as the cache has them.
+    private func changeBookmarks(_ ref: ItemRef, _ change: (TextMap) throws -> Bookmark?) {
+        guard case let .reader(reader) = state.visible, reader.ref == ref, let map = reader.map else { return }
+        do {
+            let added = try change(map)
+            apply(.readerBookmarks(ref, try cache.bookmarks(ref), added: added))
+        } catch {
+            state.message = TerminalText.sanitize("cannot change the bookmarks: \(error)", singleLine: true)
+        }
+    }
+
     /// The text as the cache has it; one not downloaded is downloaded off
     /// this thread, the screen saying so meanwhile.
     private func openReader(_ ref: ItemRef) {
@@ -376,6 +402,7 @@ final class BrowseSession {
             if let map = try cache.textMap(ref) {
                 let title = (try? cache.show(.item(ref))).map { TerminalText.sanitize($0.item.title, singleLine: true) }
                 apply(.readerOpened(ref, map, title: title))
+                apply(.readerBookmarks(ref, (try? cache.bookmarks(ref)) ?? [], added: nil))
                 return
             }
         } catch {

@@ -37,6 +37,7 @@ enum BrowseView {
         case .ready: break
         }
         if let contents = reader.contents, let outline = reader.map?.outline { return contentsLines(outline, contents, height: height) }
+        if let marks = reader.marks { return bookmarkLines(reader.bookmarks, marks, height: height) }
         guard let passage = reader.passage, passage.width == reader.column(for: columns) else {
             return [BrowseLine(text: "  …", style: .dim)]
         }
@@ -72,6 +73,19 @@ enum BrowseView {
         return result
     }
 
+    /// The bookmarks, numbered, each with the first words of its paragraph.
+    private static func bookmarkLines(_ bookmarks: [Bookmark], _ marks: ReaderContents, height: Int) -> [BrowseLine] {
+        guard !bookmarks.isEmpty else {
+            return [BrowseLine(text: "  no bookmarks yet: m marks the page; ' goes back from the last jump", style: .dim)]
+        }
+        return bookmarks.enumerated().dropFirst(marks.top).prefix(height).map { index, mark in
+            let words = TerminalText.sanitize(mark.anchor, singleLine: true)
+            let text = " \(String(mark.number).count < 2 ? " " : "")\(mark.number)  " + TerminalText.sanitize(mark.name, singleLine: true)
+                + (words.isEmpty ? "" : "  “" + words + "…”")
+            return BrowseLine(text: text, style: index == marks.selected ? .selected : .plain)
+        }
+    }
+
     /// The table of contents: each section indented by its level, where
     /// it begins, the one selected in reverse.
     private static func contentsLines(_ outline: [OutlineEntry], _ contents: ReaderContents, height: Int) -> [BrowseLine] {
@@ -102,6 +116,7 @@ enum BrowseView {
             parts.append("hit \(current + 1) of \(blocks.count)")
         }
         if reader.contents != nil { parts.append("contents: Enter goes") }
+        if reader.marks != nil { parts.append("bookmarks: Enter goes, r renames, d deletes, ' goes back") }
         parts.append(reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true))
         return parts
     }
@@ -247,6 +262,7 @@ enum BrowseView {
             case .jump: "go to: "
             case .readerGo: "go to (a section number, or 40%): "
             case let .readerSearch(forward): forward ? "/" : "?"
+            case .bookmarkName: "bookmark's name: "
             }
             let characters = Array(prompt)
             let cursor = max(0, min(state.promptCursor, characters.count))
