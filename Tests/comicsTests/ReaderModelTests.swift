@@ -78,6 +78,18 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(reader(state)?.top.block, 1)
     }
 
+    func testTheStatusSaysTheMinutesLeftInTheSectionAtTheSpeedLearned() throws {
+        var state = state()
+        let words = try XCTUnwrap(reader(state)?.map?.info.wordCount)
+        XCTAssertTrue(BrowseView.frame(state, now: Date()).last?.text.contains("\(Int((Double(words) / 250).rounded(.up))) min left") == true)
+        _ = BrowseModel.handle(&state, .readingSpeed(Double(words)))
+        XCTAssertTrue(BrowseView.frame(state, now: Date()).last?.text.contains("· 1 min left") == true, "the learned speed")
+        XCTAssertEqual(ReadingSpeed.learned(250, words: 300, seconds: 60), 260, "a fifth of the way to 300 words a minute")
+        XCTAssertEqual(ReadingSpeed.learned(250, words: 300, seconds: 1), 250, "a page skipped teaches nothing")
+        XCTAssertEqual(ReadingSpeed.learned(250, words: 300, seconds: 1_200), 250, "nor a page left open")
+        XCTAssertEqual(ReadingSpeed.learned(250, words: 5_000, seconds: 60), 250, "nor a jump")
+    }
+
     func testAnotherWidthFindsTheSameLineAgain() throws {
         var state = state(columns: 80)
         for _ in 0..<7 { _ = BrowseModel.handle(&state, .key(.character("j"))) }

@@ -21,6 +21,20 @@ public struct ReadingState: Equatable, Sendable {
     public var lastRead: Date
 }
 
+/// How fast a person reads, learned from their own page turns: a page
+/// read in a plausible time moves the estimate a fifth of the way to what
+/// it showed; a page skipped or left open teaches nothing.
+public enum ReadingSpeed {
+    public static let standard = 250.0
+
+    public static func learned(_ current: Double, words: Int, seconds: Double) -> Double {
+        guard words > 0, (3...600).contains(seconds) else { return current }
+        let shown = Double(words) * 60 / seconds
+        guard (60...1_500).contains(shown) else { return current }
+        return current * 0.8 + shown * 0.2
+    }
+}
+
 /// A downloaded text as the reader first needs it.
 public struct TextMap: Equatable, Sendable {
     public var info: TextInfo
@@ -119,6 +133,19 @@ extension Catalog {
         try record(ReadingPosition(
             position: TextPosition(block: position.block, offset: min(max(0, position.offset), text.utf8.count)),
             anchor: Self.anchor(of: text), percent: min(100, percent), section: section, at: clock.now), of: ref)
+    }
+
+    /// Words a minute, as learned so far (250 until then).
+    public func readingSpeed() throws -> Double {
+        try store.setting(SettingKey.readingSpeed).flatMap(Double.init).map { min(1_500, max(60, $0)) } ?? ReadingSpeed.standard
+    }
+
+    /// A page of `words` read in `seconds`, learned from; the speed now.
+    public func learnReadingSpeed(words: Int, seconds: Double) throws -> Double {
+        let current = try readingSpeed()
+        let learned = ReadingSpeed.learned(current, words: words, seconds: seconds)
+        if learned != current { try store.setSetting(SettingKey.readingSpeed, to: String(Int(learned.rounded()))) }
+        return learned
     }
 
     /// The reading list: books with a text downloaded or a place where

@@ -759,6 +759,8 @@ public enum SettingKey {
     public static let lastListing = "listing.last"
     /// The books query browse showed last, for its next run.
     public static let browseBooksQuery = "browse.books_query"
+    /// The reader's words a minute, learned from page turns.
+    public static let readingSpeed = "reader.words_per_minute"
 }
 
 /// "3 hours ago", for messages about cached copies.

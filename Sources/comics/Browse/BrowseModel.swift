@@ -190,6 +190,8 @@ struct BrowseState: Equatable {
     var readerWidth = BrowseReader.defaultWidth
     /// `comics read`: leaving the reader ends browse.
     var leavesWithReader = false
+    /// Words a minute, for the minutes left in a section.
+    var readingSpeed = ReadingSpeed.standard
     /// A one-line message that replaces the status line until the next key.
     var message: String?
     var isFinished = false
@@ -243,6 +245,8 @@ enum BrowseEvent: Equatable {
     case readerBlockFound(ItemRef, Int)
     /// The book's bookmarks as the cache has them (`added` just made).
     case readerBookmarks(ItemRef, [Bookmark], added: Bookmark?)
+    /// The reading speed learned from the last page turn.
+    case readingSpeed(Double)
 }
 
 /// What the model asks the runtime to do. A window listing's rows are
@@ -397,6 +401,9 @@ enum BrowseModel {
             guard case var .detail(shown) = state.visible, shown.ref == ref, shown.picture.isEmpty else { return [] }
             shown.pictureNote = note
             state.screens[state.screens.count - 1] = .detail(shown)
+            return []
+        case let .readingSpeed(speed):
+            state.readingSpeed = speed
             return []
         case .readerOpened, .readerPassage, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound, .readerBookmarks:
             return readerEvent(&state, event)

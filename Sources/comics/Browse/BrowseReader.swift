@@ -106,6 +106,13 @@ struct BrowseReader: Equatable {
         return min(100, Int((Double(words) * 100 / Double(max(1, map.info.wordCount))).rounded()))
     }
 
+    /// Minutes to the end of the section at `speed` words a minute.
+    func minutesLeft(speed: Double) -> Int? {
+        guard let section, let words = passage?.words(before: top.block) else { return nil }
+        let left = max(0, section.startWord + section.words - words)
+        return Int((Double(left) / max(1, speed)).rounded(.up))
+    }
+
     /// The innermost section the top of the page is in.
     var section: OutlineEntry? {
         map?.outline.last { $0.section.firstBlock <= top.block }

@@ -58,6 +58,7 @@ final class BrowseSession {
         textSearches = BrowseTextWorker(label: "searches", catalog: try context.makeCatalog(mode: .offline, reportsNetwork: false), post: post)
         state = BrowseState(rows: 24, columns: 80, source: source)
         if let width = try? cache.readerWidth { state.readerWidth = width }
+        if let speed = try? cache.readingSpeed() { state.readingSpeed = speed }
         if let query = try? cache.rememberedBooksQuery() { state.booksListing = .books(query) }
         if source == .books { state.screens = [.list(BrowseList(listing: state.booksListing))] }
         if networkMode == .offline {
@@ -142,6 +143,21 @@ final class BrowseSession {
         }
     }
 
+    /// The last page turned: which book, how far (in words), and when.
+    private var lastTurn: (ref: ItemRef, words: Int, at: Date)?
+
+    /// A page read forward, in the time it took, teaches the reading speed.
+    private func learnSpeed(_ reader: BrowseReader, at position: TextPosition) {
+        guard let words = reader.passage?.words(before: position.block) else { return }
+        let now = Date()
+        defer { lastTurn = (reader.ref, words, now) }
+        // A page, not a jump: a screen holds a few hundred words.
+        guard let last = lastTurn, last.ref == reader.ref, words > last.words, words - last.words <= 1_000,
+              let speed = try? cache.learnReadingSpeed(words: words - last.words, seconds: now.timeIntervalSince(last.at))
+        else { return }
+        apply(.readingSpeed(speed))
+    }
+
     /// Every reader on the stack leaves its place saved (a signal, the
     /// terminal gone, `Q`).
     private func saveReaderPlace() {
@@ -152,10 +168,11 @@ final class BrowseSession {
     }
 
     private func saveReading(_ ref: ItemRef, at position: TextPosition) {
-        let map = state.screens.lazy.compactMap { screen -> TextMap? in
-            if case let .reader(reader) = screen, reader.ref == ref { reader.map } else { nil }
+        let reader = state.screens.lazy.compactMap { screen -> BrowseReader? in
+            if case let .reader(reader) = screen, reader.ref == ref { reader } else { nil }
         }.last
-        guard let map else { return }
+        guard let reader, let map = reader.map else { return }
+        learnSpeed(reader, at: position)
         do {
             guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return }
             try cache.recordReading(ref, at: position, in: here, map: map)

@@ -102,7 +102,7 @@ enum BrowseView {
 
     /// The section (under the one holding it), how far into the book, the
     /// hit in view, and the book.
-    private static func readerStatus(_ reader: BrowseReader, height: Int) -> [String] {
+    private static func readerStatus(_ reader: BrowseReader, height: Int, speed: Double) -> [String] {
         var parts: [String] = []
         if let section = reader.section {
             let outline = reader.map?.outline ?? []
@@ -111,6 +111,7 @@ enum BrowseView {
             parts.append("§\(section.number) " + TerminalText.sanitize(title, singleLine: true))
         }
         if let percent = reader.percent { parts.append("\(percent)%") }
+        if let minutes = reader.minutesLeft(speed: speed), reader.section != nil { parts.append("\(minutes) min left") }
         if let search = reader.search, let blocks = search.blocks, let current = search.current,
            let lines = reader.passage?.lines.dropFirst(reader.topLine).prefix(height), lines.contains(where: { $0.block == blocks[current] }) {
             parts.append("hit \(current + 1) of \(blocks.count)")
@@ -282,7 +283,7 @@ enum BrowseView {
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
             parts.append(freshness(state.freshness, oldest: nil, now: now))
         case let .reader(reader):
-            parts += readerStatus(reader, height: state.listHeight)
+            parts += readerStatus(reader, height: state.listHeight, speed: state.readingSpeed)
         }
         let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
         // The reminder of the keys gives its room to what is true first;
