@@ -274,4 +274,27 @@ final class ReaderTests: EndToEndTestCase {
         try again.send("\u{1B}q")
         try end(again)
     }
+
+    func testCCyclesTheColoursAndNoColorKeepsTheTerminals() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        XCTAssertEqual(session.coloredCells, 0, "the terminal's own colours at first")
+        try session.send("c")
+        XCTAssertTrue(try session.wait(for: "colours: dark"), session.screen[19])
+        XCTAssertGreaterThanOrEqual(session.coloredCells, 80 * 19, "the whole page on the theme's background")
+        try session.send("cc")
+        XCTAssertTrue(try session.wait(for: "colours: terminal"), session.screen[19])
+        XCTAssertEqual(session.coloredCells, 0)
+        try session.send("cq")
+        try end(session)
+        XCTAssertEqual(try comics.run(["config", "get", "reader.theme"]).stdout, "dark\n", "kept")
+
+        comics.environment["NO_COLOR"] = "1"
+        let plain = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        XCTAssertEqual(plain.coloredCells, 0, "NO_COLOR: the terminal's colours, whatever reader.theme says")
+        try plain.send("c")
+        XCTAssertTrue(try plain.wait(for: "NO_COLOR or --no-color: the terminal's own colours"), plain.screen[19])
+        try plain.send("q")
+        try end(plain)
+    }
 }

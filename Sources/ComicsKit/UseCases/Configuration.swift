@@ -49,6 +49,9 @@ public struct ConfigKey: Sendable {
         "cleanup keeps at most this many bytes of downloaded texts, the least recently read going first (favourites' stay)")
     public static let readerWidth = ConfigKey(
         "reader.width", .count(20...200), default: "72", "the width of a book's text in browse's reader, in columns")
+    public static let readerTheme = ConfigKey(
+        "reader.theme", .choice(["terminal", "dark", "light"]), default: "terminal",
+        "the reader's colours: the terminal's own, or light text on dark, or dark on light (browse's c cycles them)")
     public static let autoCleanup = ConfigKey(
         "auto-cleanup", .toggle, default: "on", "run cleanup by itself once a day, after a command")
 
@@ -76,7 +79,7 @@ public struct ConfigKey: Sendable {
 
     public static let all: [ConfigKey] = [images, maxAge, maxItems]
         + SourceName.allCases.sorted().flatMap { [maxAge(of: $0), maxItems(of: $0), mirror(of: $0)] }
-        + [pageSize, textsMaxBytes, readerWidth, backgroundRefresh, autoCleanup]
+        + [pageSize, textsMaxBytes, readerWidth, readerTheme, backgroundRefresh, autoCleanup]
 
     public static func named(_ name: String) throws -> ConfigKey {
         guard let key = all.first(where: { $0.name == name.lowercased() }) else {

@@ -192,6 +192,9 @@ struct BrowseState: Equatable {
     var leavesWithReader = false
     /// Words a minute, for the minutes left in a section.
     var readingSpeed = ReadingSpeed.standard
+    var readerTheme = ReaderTheme.terminal
+    /// NO_COLOR or --no-color: the terminal's colours only.
+    var colorForbidden = false
     /// A one-line message that replaces the status line until the next key.
     var message: String?
     var isFinished = false
@@ -270,6 +273,8 @@ enum BrowseEffect: Equatable {
     case findBlock(ItemRef, percent: Double)
     /// `reader.width`, kept for the next time.
     case setReaderWidth(Int)
+    /// `reader.theme`, kept for the next time.
+    case setReaderTheme(String)
     case addBookmark(ItemRef, TextPosition)
     case renameBookmark(ItemRef, Int, String)
     case removeBookmark(ItemRef, Int)
@@ -299,6 +304,7 @@ enum BrowseKeys {
         ("] [ t :", "in the reader: the next or previous section, the contents, a section number or a percentage"),
         ("/ ? n N", "in the reader: search the text forward or backward, then the next or previous hit"),
         ("+ -", "in the reader: a wider or narrower text (kept as reader.width)"),
+        ("c", "in the reader: the colours, the terminal's own, dark or light (kept as reader.theme)"),
         ("m '", "in the reader: bookmark the page; the bookmarks (Enter goes, r renames, d deletes, ' again goes back from the last jump)"),
         ("?", "this help"),
         ("Ctrl-L", "draw the screen again"),

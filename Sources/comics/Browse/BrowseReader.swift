@@ -1,5 +1,26 @@
 import ComicsKit
 
+/// The reader's colours: the terminal's own (its default foreground and
+/// background, whatever they are), or one of two of comics's, as indices
+/// of the 256 every colour terminal has.
+enum ReaderTheme: String, CaseIterable, Equatable {
+    case terminal, dark, light
+
+    /// Foreground and background; -1 is the terminal's default.
+    var colors: (text: Int, heading: Int, dim: Int, background: Int) {
+        switch self {
+        case .terminal: (-1, -1, -1, -1)
+        case .dark: (252, 255, 245, 235)
+        case .light: (236, 232, 244, 230)
+        }
+    }
+
+    var next: ReaderTheme {
+        let all = Self.allCases
+        return all[(all.firstIndex(of: self)! + 1) % all.count]
+    }
+}
+
 /// A piece of a reader's line and how it is drawn.
 struct ReaderRun: Equatable {
     enum Style: Equatable { case plain, bold, italic, dim }
@@ -350,6 +371,14 @@ extension BrowseModel {
         case .character("'"):
             reader.marks = ReaderContents(selected: 0)
             return []
+        case .character("c"):
+            guard !state.colorForbidden else {
+                state.message = "NO_COLOR or --no-color: the terminal's own colours"
+                return []
+            }
+            state.readerTheme = state.readerTheme.next
+            state.message = "colours: \(state.readerTheme.rawValue)"
+            return [.setReaderTheme(state.readerTheme.rawValue)]
         case .character("+"), .character("-"):
             let width = max(20, min(200, reader.width + (key == .character("+") ? 4 : -4)))
             guard width != reader.width else { return [] }

@@ -59,6 +59,8 @@ final class BrowseSession {
         state = BrowseState(rows: 24, columns: 80, source: source)
         if let width = try? cache.readerWidth { state.readerWidth = width }
         if let speed = try? cache.readingSpeed() { state.readingSpeed = speed }
+        state.colorForbidden = context.terminal.colorForbidden
+        if let theme = (try? cache.configValue(.readerTheme)).flatMap({ ReaderTheme(rawValue: $0.value) }) { state.readerTheme = theme }
         if let query = try? cache.rememberedBooksQuery() { state.booksListing = .books(query) }
         if source == .books { state.screens = [.list(BrowseList(listing: state.booksListing))] }
         if networkMode == .offline {
@@ -390,6 +392,12 @@ final class BrowseSession {
                 changeBookmarks(ref) { _ in
                     try cache.removeBookmark(ref, number: number)
                     return nil
+                }
+            case let .setReaderTheme(theme):
+                do {
+                    _ = try cache.setConfig(.readerTheme, to: theme)
+                } catch {
+                    state.message = TerminalText.sanitize("cannot keep the colours: \(error)", singleLine: true)
                 }
             case let .setReaderWidth(width):
                 do {

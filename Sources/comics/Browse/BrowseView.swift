@@ -20,7 +20,8 @@ enum BrowseView {
         switch state.visible {
         case let .list(list): lines = rows(list, height: height, columns: state.columns, freshness: state.freshness)
         case let .detail(detail): lines = detailLines(detail, height: height)
-        case let .reader(reader): lines = readerLines(reader, height: height, columns: state.columns)
+        case let .reader(reader):
+            lines = readerLines(reader, height: height, columns: state.columns, theme: state.colorForbidden ? .terminal : state.readerTheme)
         }
         if state.showsHelp { lines = Array(help(columns: state.columns).dropFirst(state.helpTop)) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
@@ -29,7 +30,7 @@ enum BrowseView {
     }
 
     /// The page: the lines from the top, in a column centred on the screen.
-    private static func readerLines(_ reader: BrowseReader, height: Int, columns: Int) -> [BrowseLine] {
+    private static func readerLines(_ reader: BrowseReader, height: Int, columns: Int, theme: ReaderTheme) -> [BrowseLine] {
         switch reader.status {
         case .opening: return [BrowseLine(text: "  opening \(reader.ref)…", style: .dim)]
         case .downloading: return [BrowseLine(text: "  downloading the text of \(reader.ref)… (Esc goes back)", style: .dim)]
@@ -43,16 +44,28 @@ enum BrowseView {
         }
         let margin = String(repeating: " ", count: max(0, (columns - passage.width) / 2))
         let matching = Set(reader.search?.blocks ?? [])
-        return passage.lines.dropFirst(reader.topLine).prefix(height).map { line in
+        let colors = theme.colors
+        // Every row of the page in the theme's background, blank ones too.
+        let blank = BrowseRun(text: String(repeating: " ", count: columns), foreground: colors.text, background: colors.background)
+        var lines = passage.lines.dropFirst(reader.topLine).prefix(height).map { line -> BrowseLine in
             let found = matching.contains(line.block) ? reader.search?.terms?.matches(in: line.text) ?? [] : []
-            let runs = [BrowseRun(text: margin, foreground: -1, background: -1)] + highlighted(line.runs, found)
+            var runs = [BrowseRun(text: margin, foreground: colors.text, background: colors.background)]
+                + highlighted(line.runs, found, colors: colors)
+            let used = DisplayWidth.of(margin + line.text)
+            if used < columns { runs.append(BrowseRun(text: String(repeating: " ", count: columns - used), foreground: colors.text, background: colors.background)) }
             return BrowseLine(text: margin + line.text, colors: runs)
         }
+        if theme != .terminal {
+            lines += Array(repeating: BrowseLine(text: "", colors: [blank]), count: max(0, height - lines.count))
+        }
+        return lines
     }
 
     /// A line's runs cut where the words found begin and end, those drawn
     /// highlighted.
-    private static func highlighted(_ runs: [ReaderRun], _ found: [Range<Int>]) -> [BrowseRun] {
+    private static func highlighted(
+        _ runs: [ReaderRun], _ found: [Range<Int>], colors: (text: Int, heading: Int, dim: Int, background: Int)
+    ) -> [BrowseRun] {
         var result: [BrowseRun] = []
         var offset = 0
         for run in runs {
@@ -63,8 +76,9 @@ enum BrowseView {
             for end in (edges + [bytes.count]).sorted() where end > start {
                 let piece = String(decoding: bytes[start..<end], as: UTF8.self)
                 let isMatch = found.contains { $0.contains(offset + start) }
+                let foreground = run.style == .bold ? colors.heading : run.style == .dim ? colors.dim : colors.text
                 result.append(BrowseRun(
-                    text: piece, foreground: -1, background: -1, isBold: run.style == .bold || isMatch,
+                    text: piece, foreground: foreground, background: colors.background, isBold: run.style == .bold || isMatch,
                     isItalic: run.style == .italic, isDim: run.style == .dim, isHighlighted: isMatch))
                 start = end
             }
