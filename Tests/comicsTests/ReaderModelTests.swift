@@ -90,6 +90,20 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(ReadingSpeed.learned(250, words: 5_000, seconds: 60), 250, "nor a jump")
     }
 
+    func testADownloadSaysHowFarItIsAndEscStopsIt() throws {
+        var state = BrowseState(rows: 10, columns: 80, source: .books)
+        state.screens.append(.reader(BrowseReader(ref: ref, title: "Alice")))
+        if case var .reader(reader) = state.visible {
+            reader.status = .downloading()
+            state.screens[1] = .reader(reader)
+        }
+        _ = BrowseModel.handle(&state, .readerProgress(ref, bytes: 1 << 20, of: 4 << 20))
+        XCTAssertTrue(BrowseView.frame(state, now: Date())[0].text.contains("1.0 MiB of 4.0 MiB (25%) (Esc cancels)"),
+                      BrowseView.frame(state, now: Date())[0].text)
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.escape)), [.cancelDownload(ref)])
+        XCTAssertEqual(state.screens.count, 1, "back to the list at once")
+    }
+
     func testAnotherWidthFindsTheSameLineAgain() throws {
         var state = state(columns: 80)
         for _ in 0..<7 { _ = BrowseModel.handle(&state, .key(.character("j"))) }

@@ -297,4 +297,23 @@ final class ReaderTests: EndToEndTestCase {
         try plain.send("q")
         try end(plain)
     }
+
+    func testEscCancelsADownloadThatStalls() throws {
+        XCTAssertEqual(try comics.run(["fav", "add", "books:11"]).status, 0)
+        let session = try TerminalSession(comics, ["browse"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Bill Nye"))
+        try session.send("F")
+        XCTAssertTrue(try session.wait(for: "books:11"))
+        // Headers, then a byte a second: the download would hold its worker for good.
+        try server.control(.object([("fault", .string("stall"))]))
+        try session.send("R")
+        XCTAssertTrue(try session.wait(for: "downloading the text of books:11… (Esc cancels)"), session.screen.joined(separator: "\n"))
+        try session.send("\u{1B}")
+        XCTAssertTrue(try session.wait(for: "favourites"), session.screen[19])
+        try server.control(.object([("fault", .null)]))
+        try session.send("R")
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND", timeout: 8), "the stalled download gave way: \(session.screen.joined(separator: "\n"))")
+        try session.send("Q")
+        try end(session)
+    }
 }

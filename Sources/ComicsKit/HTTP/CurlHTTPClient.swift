@@ -68,13 +68,15 @@ public final class CurlHTTPClient: HTTPClient {
                 saidWaiting = true
                 observer?.stillWaiting(for: host)
             }
-            if now >= deadline {
+            let cancelled = observer?.isCancelled == true
+            if now >= deadline || cancelled {
+                let (reason, detail): (HTTPError.Reason, String) = cancelled ? (.other, "cancelled") : (.timedOut, "timed out")
                 for (handle, attempt) in active {
                     comics_curl_multi_remove_handle(multi, handle)
-                    end(attempt.pending.index, .failure(HTTPError(.timedOut, url: attempt.pending.request.url, detail: "timed out")))
+                    end(attempt.pending.index, .failure(HTTPError(reason, url: attempt.pending.request.url, detail: detail)))
                 }
                 for pending in waiting {
-                    end(pending.index, .failure(HTTPError(.timedOut, url: pending.request.url, detail: "timed out")))
+                    end(pending.index, .failure(HTTPError(reason, url: pending.request.url, detail: detail)))
                 }
                 break
             }

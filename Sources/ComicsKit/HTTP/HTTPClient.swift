@@ -101,10 +101,14 @@ public protocol HTTPObserver: AnyObject {
     /// A large body on its way: the bytes so far, of the length announced
     /// (every 256 KiB), for a progress bar.
     func bodyArrived(url: String, bytes: Int, of expected: Int?)
+    /// True once the person no longer wants what is being fetched (the
+    /// reader left while its text downloads): the transfers stop.
+    var isCancelled: Bool { get }
 }
 
 extension HTTPObserver {
     public func bodyArrived(url: String, bytes: Int, of expected: Int?) {}
+    public var isCancelled: Bool { false }
 }
 
 public struct HTTPSettings: Equatable, Sendable {

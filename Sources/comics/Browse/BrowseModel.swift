@@ -250,6 +250,8 @@ enum BrowseEvent: Equatable {
     case readerBookmarks(ItemRef, [Bookmark], added: Bookmark?)
     /// The reading speed learned from the last page turn.
     case readingSpeed(Double)
+    /// How much of the reader's text has come so far.
+    case readerProgress(ItemRef, bytes: Int, of: Int?)
 }
 
 /// What the model asks the runtime to do. A window listing's rows are
@@ -275,6 +277,8 @@ enum BrowseEffect: Equatable {
     case setReaderWidth(Int)
     /// `reader.theme`, kept for the next time.
     case setReaderTheme(String)
+    /// The reader left while its text downloads: the download stops.
+    case cancelDownload(ItemRef)
     case addBookmark(ItemRef, TextPosition)
     case renameBookmark(ItemRef, Int, String)
     case removeBookmark(ItemRef, Int)
@@ -411,7 +415,8 @@ enum BrowseModel {
         case let .readingSpeed(speed):
             state.readingSpeed = speed
             return []
-        case .readerOpened, .readerPassage, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound, .readerBookmarks:
+        case .readerOpened, .readerPassage, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound, .readerBookmarks,
+             .readerProgress:
             return readerEvent(&state, event)
         case let .favoritesChanged(favorites):
             for index in state.screens.indices {

@@ -73,7 +73,8 @@ struct ReaderSearch: Equatable {
 /// Where the reader is with its text.
 enum ReaderStatus: Equatable {
     case opening
-    case downloading
+    /// The bytes so far, of how many, once the first have come.
+    case downloading(bytes: Int = 0, of: Int? = nil)
     case ready
     case failed(String)
 }
@@ -323,6 +324,9 @@ extension BrowseModel {
             }
         case let .readerMessage(ref, message) where ref == reader.ref:
             state.message = message
+        case let .readerProgress(ref, bytes, expected) where ref == reader.ref:
+            guard case .downloading = reader.status else { return [] }
+            reader.status = .downloading(bytes: bytes, of: expected)
         case let .readerBookmarks(ref, bookmarks, added) where ref == reader.ref:
             reader.bookmarks = bookmarks
             if let added { state.message = "bookmark \(added.number): \(added.name) (' lists them)" }
@@ -387,7 +391,8 @@ extension BrowseModel {
             state.message = "text width \(width) columns"
             return [.setReaderWidth(width)]
         case .character("q"), .escape, .left, .character("h"), .character("Q"):
-            let save = savePlace(&reader)
+            var save = savePlace(&reader)
+            if case .downloading = reader.status { save.append(.cancelDownload(reader.ref)) }
             if key == .character("Q") || state.leavesWithReader {
                 state.isFinished = true
                 return save

@@ -23,6 +23,8 @@ final class BrowseSession {
     /// thread of its own: a search never waits for a slow download.
     private let textDownloads: BrowseTextWorker
     private let textSearches: BrowseTextWorker
+    /// The download under way: its progress, and Esc's cancel.
+    private let downloadWatch: TextDownloadWatch
     private var lastClick: (row: Int, at: Date)?
     /// Browsers started detached, until they end.
     private var browsers: [pid_t] = []
@@ -54,8 +56,11 @@ final class BrowseSession {
         let networkMode = context.mode == .offline ? NetworkMode.offline : .cacheFirst
         worker.start(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false))
         let post: @Sendable (BrowseEvent) -> Void = { [worker] in worker.post($0) }
-        textDownloads = BrowseTextWorker(label: "downloads", catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false), post: post)
-        textSearches = BrowseTextWorker(label: "searches", catalog: try context.makeCatalog(mode: .offline, reportsNetwork: false), post: post)
+        downloadWatch = TextDownloadWatch(post: post)
+        textDownloads = BrowseTextWorker(
+            label: "downloads", catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false, textObserver: downloadWatch), post: post,
+            watch: downloadWatch)
+        textSearches = BrowseTextWorker(label: "searches", catalog: try context.makeCatalog(mode: .offline, reportsNetwork: false), post: post, watch: nil)
         state = BrowseState(rows: 24, columns: 80, source: source)
         if let width = try? cache.readerWidth { state.readerWidth = width }
         if let speed = try? cache.readingSpeed() { state.readingSpeed = speed }
@@ -393,6 +398,8 @@ final class BrowseSession {
                     try cache.removeBookmark(ref, number: number)
                     return nil
                 }
+            case let .cancelDownload(ref):
+                downloadWatch.cancel(ref)
             case let .setReaderTheme(theme):
                 do {
                     _ = try cache.setConfig(.readerTheme, to: theme)
@@ -435,7 +442,7 @@ final class BrowseSession {
             return
         }
         if case var .reader(reader) = state.visible, reader.ref == ref, context.mode != .offline {
-            reader.status = .downloading
+            reader.status = .downloading()
             state.screens[state.screens.count - 1] = .reader(reader)
         }
         // Offline, the worker's catalog says why it cannot.
@@ -648,15 +655,19 @@ final class BrowseTextWorker: @unchecked Sendable {
     private let queue: DispatchQueue
     private let catalog: Catalog
     private let post: @Sendable (BrowseEvent) -> Void
+    private let watch: TextDownloadWatch?
 
-    init(label: String, catalog: Catalog, post: @escaping @Sendable (BrowseEvent) -> Void) {
+    init(label: String, catalog: Catalog, post: @escaping @Sendable (BrowseEvent) -> Void, watch: TextDownloadWatch?) {
         queue = DispatchQueue(label: "comics.browse.texts.\(label)")
+        self.watch = watch
         self.catalog = catalog
         self.post = post
     }
 
     func download(_ ref: ItemRef) {
         queue.async { [self] in
+            watch?.start(ref)
+            defer { watch?.start(nil) }
             do {
                 _ = try catalog.downloadTextIfNeeded(ref)
                 post(.readerDownloaded(ref))
@@ -676,6 +687,36 @@ final class BrowseTextWorker: @unchecked Sendable {
                 post(.readerMessage(ref, TerminalText.sanitize("\(error)", singleLine: true)))
             }
         }
+    }
+}
+
+/// Watches the reader's text download: its bytes come back as progress
+/// events, and Esc on its screen stops it.
+final class TextDownloadWatch: HTTPObserver, @unchecked Sendable {
+    private let state = Locked<(ref: ItemRef?, cancelled: Bool)>((nil, false))
+    private let post: @Sendable (BrowseEvent) -> Void
+
+    init(post: @escaping @Sendable (BrowseEvent) -> Void) {
+        self.post = post
+    }
+
+    func start(_ ref: ItemRef?) {
+        state.withLock { $0 = (ref, false) }
+    }
+
+    func cancel(_ ref: ItemRef) {
+        state.withLock { if $0.ref == ref { $0.cancelled = true } }
+    }
+
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    func requestEnded(url: String, outcome: String, seconds: Double) {}
+
+    func stillWaiting(for host: String) {}
+
+    func bodyArrived(url: String, bytes: Int, of expected: Int?) {
+        guard let ref = state.withLock({ $0.ref }) else { return }
+        post(.readerProgress(ref, bytes: bytes, of: expected))
     }
 }
 

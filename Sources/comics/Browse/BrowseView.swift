@@ -33,7 +33,13 @@ enum BrowseView {
     private static func readerLines(_ reader: BrowseReader, height: Int, columns: Int, theme: ReaderTheme) -> [BrowseLine] {
         switch reader.status {
         case .opening: return [BrowseLine(text: "  opening \(reader.ref)…", style: .dim)]
-        case .downloading: return [BrowseLine(text: "  downloading the text of \(reader.ref)… (Esc goes back)", style: .dim)]
+        case let .downloading(bytes, expected):
+            var progress = ""
+            if bytes > 0 {
+                progress = " " + ByteCount.describe(bytes)
+                if let expected, expected > 0 { progress += " of \(ByteCount.describe(expected)) (\(min(100, bytes * 100 / expected))%)" }
+            }
+            return [BrowseLine(text: "  downloading the text of \(reader.ref)…\(progress) (Esc cancels)", style: .dim)]
         case let .failed(reason): return [BrowseLine(text: "  " + TerminalText.sanitize(reason, singleLine: true))]
         case .ready: break
         }

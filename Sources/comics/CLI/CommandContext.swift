@@ -78,7 +78,9 @@ final class CommandContext {
     /// A catalog of its own (its own database connection and HTTP client),
     /// for a thread other than the one using `catalog()`; `reportsNetwork`
     /// false keeps `-v` and slow-network lines off a full screen.
-    func makeCatalog(mode: NetworkMode, reportsNetwork: Bool = true) throws -> Catalog {
+    /// `textObserver` watches the downloads of books' texts instead of the
+    /// terminal's reporter (the reader's progress line, and its Esc).
+    func makeCatalog(mode: NetworkMode, reportsNetwork: Bool = true, textObserver: HTTPObserver? = nil) throws -> Catalog {
         let store = try SQLiteCacheStore(path: databasePath, createsDirectory: isDefaultDatabase)
         var settings = HTTPSettings()
         if let concurrency { settings.maxConcurrentRequests = concurrency }
@@ -89,7 +91,7 @@ final class CommandContext {
         ]
         let images = ItemImages(cache: FileImageCache(directory: imagesDirectory), http: http)
         let texts = GutenbergTexts(
-            http: CurlHTTPClient(settings: GutenbergTexts.httpSettings, observer: reportsNetwork ? textReporter : nil),
+            http: CurlHTTPClient(settings: GutenbergTexts.httpSettings, observer: textObserver ?? (reportsNetwork ? textReporter : nil)),
             mirror: gutenbergMirror)
         return Catalog(store: store, sources: sources, images: images, texts: texts, mode: mode)
     }
