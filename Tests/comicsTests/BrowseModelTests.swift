@@ -200,7 +200,7 @@ final class BrowseModelTests: XCTestCase {
         var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("?")))
         var frames = [BrowseView.frame(state, now: Date())]
-        for _ in 0..<6 {
+        for _ in 0..<12 {
             _ = BrowseModel.handle(&state, .key(.character(" ")))
             frames.append(BrowseView.frame(state, now: Date()))
         }

@@ -367,7 +367,7 @@ final class BrowseTests: EndToEndTestCase {
         try session.send("?")
         XCTAssertTrue(try session.wait(for: "Keys (j k Space scroll, others close)"))
         XCTAssertTrue(session.screen.contains { $0.contains("f") && $0.contains("favourite or unfavourite the item") })
-        try session.send(" ")
+        try session.send("  ")
         XCTAssertTrue(try session.wait(for: "quit from anywhere"), "Space scrolls a help that does not fit")
         try session.send("x")
         XCTAssertTrue(try session.wait(for: "Bill Nye"))
