@@ -95,6 +95,10 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(for: "favourites"), session.screen[19])
         try session.send("gR")
         XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), "from the cache the second time")
+        try session.send("\u{1B}\r")
+        XCTAssertTrue(try session.wait(for: "Carroll, Lewis"), "the detail screen")
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), "Enter on a book's detail reads it")
         try session.send("Q")
         try end(session)
         XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 0, "the text was downloaded into the cache")
@@ -315,5 +319,24 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND", timeout: 8), "the stalled download gave way: \(session.screen.joined(separator: "\n"))")
         try session.send("Q")
         try end(session)
+    }
+
+    /// `comics read` in another terminal writes its own place; the reader
+    /// on screen does not jump, and the last to write wins.
+    func testAnotherProcessReadingDoesNotMoveThePage() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send("]]")
+        XCTAssertTrue(try session.wait(for: "§2 CHAPTER II."), session.screen[19])
+        let page = session.screen
+        XCTAssertEqual(try comics.shell("script -qec '\"$COMICS\" read 11 --section 8 --no-pager' /dev/null").status, 0)
+        XCTAssertEqual(try reading()?["section"], .int(8), "the other process wrote its place")
+        Thread.sleep(forTimeInterval: 1)
+        try session.send("\u{0C}")
+        Thread.sleep(forTimeInterval: 0.3)
+        XCTAssertEqual(session.screen, page, "the page stays where the reader is")
+        try session.send(" q")
+        try end(session)
+        XCTAssertEqual(try reading()?["section"], .int(2), "the reader wrote last")
     }
 }

@@ -304,7 +304,7 @@ enum BrowseKeys {
         ("s", "switch source (xkcd, books)"),
         ("r", "refresh from the network now"),
         ("o", "open the item's page in a browser"),
-        ("R", "read the book's text, from where you stopped (downloaded first if needed)"),
+        ("R", "read the book's text, from where you stopped (downloaded first if needed; also Enter on a book's detail screen)"),
         ("] [ t :", "in the reader: the next or previous section, the contents, a section number or a percentage"),
         ("/ ? n N", "in the reader: search the text forward or backward, then the next or previous hit"),
         ("+ -", "in the reader: a wider or narrower text (kept as reader.width)"),
@@ -596,7 +596,7 @@ enum BrowseModel {
                 return [.toggleFavorite(detail.ref)]
             case .character("o"):
                 return [.open(detail.ref)]
-            case .character("R"):
+            case .character("R"), .enter where detail.ref.source == .books:
                 return openReader(&state, detail.ref, title: "")
             case .character("n"), .character("p"):
                 return step(&detail, by: key == .character("n") ? 1 : -1, state: &state)

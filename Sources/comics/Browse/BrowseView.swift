@@ -120,17 +120,18 @@ enum BrowseView {
         }
     }
 
-    /// The section (under the one holding it), how far into the book, the
-    /// hit in view, and the book.
+    /// How far into the book, the section (under the one holding it), the
+    /// minutes left in it, the hit in view, and the book.
     private static func readerStatus(_ reader: BrowseReader, height: Int, speed: Double) -> [String] {
         var parts: [String] = []
+        // How far first: a narrow screen cuts the line from its end.
+        if let percent = reader.percent { parts.append("\(percent)%") }
         if let section = reader.section {
             let outline = reader.map?.outline ?? []
             let parent = outline.prefix(max(0, section.number - 1)).last { $0.section.level < section.section.level }
             let title = (parent.map { $0.section.title + " › " } ?? "") + section.section.title
             parts.append("§\(section.number) " + TerminalText.sanitize(title, singleLine: true))
         }
-        if let percent = reader.percent { parts.append("\(percent)%") }
         if let minutes = reader.minutesLeft(speed: speed), reader.section != nil { parts.append("\(minutes) min left") }
         if let search = reader.search, let blocks = search.blocks, let current = search.current,
            let lines = reader.passage?.lines.dropFirst(reader.topLine).prefix(height), lines.contains(where: { $0.block == blocks[current] }) {
