@@ -596,7 +596,9 @@ enum BrowseModel {
                 return [.toggleFavorite(detail.ref)]
             case .character("o"):
                 return [.open(detail.ref)]
-            case .character("R"), .enter where detail.ref.source == .books:
+            case .character("R"):
+                return openReader(&state, detail.ref, title: "")
+            case .enter where detail.ref.source == .books:
                 return openReader(&state, detail.ref, title: "")
             case .character("n"), .character("p"):
                 return step(&detail, by: key == .character("n") ? 1 : -1, state: &state)
