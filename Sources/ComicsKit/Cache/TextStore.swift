@@ -151,6 +151,8 @@ public protocol TextStore: AnyObject {
     func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws
     func textInfo(_ ref: ItemRef) throws -> TextInfo?
     func textInfos() throws -> [TextInfo]
+    /// The downloaded texts among `refs` (a screen of rows, not every text).
+    func textInfos(_ refs: [ItemRef]) throws -> [TextInfo]
     /// The text's blocks and sections; nil when none is downloaded.
     func textContent(_ ref: ItemRef) throws -> BookContent?
     /// Blocks `first` up to `end` (nil: the last) alone, the others not

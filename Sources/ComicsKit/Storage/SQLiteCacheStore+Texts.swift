@@ -123,6 +123,12 @@ extension SQLiteCacheStore: TextStore {
         try textInfos(where: "1", [])
     }
 
+    public func textInfos(_ refs: [ItemRef]) throws -> [TextInfo] {
+        guard !refs.isEmpty else { return [] }
+        let keys = JSONValue.array(refs.map { .array([.string($0.source.rawValue), .int($0.id)]) })
+        return try textInfos(where: "(source, id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))", [.text(keys.serialized)])
+    }
+
     private func textInfos(where condition: String, _ values: [SQLiteValue]) throws -> [TextInfo] {
         try guarded {
             try database.query("""

@@ -164,8 +164,7 @@ extension Catalog {
     public func readingStates(_ refs: [ItemRef]) throws -> [ItemRef: ReadingState] {
         let books = refs.filter { $0.source == .books }
         guard !books.isEmpty else { return [:] }
-        let wanted = Set(books)
-        let texts = try store.textInfos().filter { wanted.contains($0.ref) }
+        let texts = try store.textInfos(books)
         let positions = try store.readingPositions(books)
         var states: [ItemRef: ReadingState] = [:]
         for text in texts {
