@@ -176,6 +176,57 @@ final class ReaderTests: EndToEndTestCase {
         try end(session)
     }
 
+    /// `search --in` names each hit's paragraph; `read --at N --search`
+    /// opens the reader there with the search going on.
+    func testASearchHitOpensInTheReaderAndDoubleQuoteGoesBack() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let hits = try JSONValue.parse(try comics.run(["search", "tarts", "--in", "11", "-f", "json", "-n", "100"]).stdout).arrayValue ?? []
+        let blocks = hits.compactMap { $0["block"]?.intValue }.sorted()
+        XCTAssertGreaterThan(blocks.count, 3)
+        let printed = try comics.run(["search", "tarts", "--in", "11", "-n", "1"])
+        XCTAssertTrue(printed.line(0).hasSuffix("  ¶\(hits[0]["block"]?.intValue ?? -1)"), printed.stdout)
+        let onTerminal = try comics.shell("script -qec '\"$COMICS\" search tarts --in 11 -n 1 --no-pager' /dev/null")
+        XCTAssertTrue(onTerminal.stdout.contains(
+            "comics: note: 'comics read books:11 --at \(hits[0]["block"]?.intValue ?? -1) --search tarts' opens the first in the reader"),
+            onTerminal.stdout)
+        XCTAssertFalse(printed.stderr.contains("opens the first"), "off a terminal, no hint: \(printed.stderr)")
+
+        let third = blocks[2]
+        let session = try TerminalSession(comics, ["read", "11", "--at", String(third), "--search", "tarts"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "hit 3 of \(blocks.count)"), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen.prefix(19).contains { $0.lowercased().contains("tart") }, session.screen.joined(separator: "\n"))
+        let atTheHit = topText(session)
+        try session.send("n")
+        XCTAssertTrue(try session.wait(for: "hit 4 of \(blocks.count)"), session.screen[19])
+        try session.send("''")
+        XCTAssertTrue(try session.wait(for: atTheHit), "'' goes back to where the jump came from: \(session.screen.joined(separator: "\n"))")
+        try session.send("q")
+        try end(session)
+        XCTAssertEqual(try reading()?["section"], hits.first { $0["block"]?.intValue == third }?["section"], "the place is saved at the hit")
+
+        XCTAssertEqual(try comics.run(["read", "11", "--search", "tarts"]).status, 2, "off a terminal --search has no reader to open")
+        XCTAssertEqual(try comics.run(["read", "11", "--at", "99999"]).status, 3)
+        let fromThere = try comics.run(["read", "11", "--at", String(third)]).stdout
+        let whole = try comics.run(["read", "11", "--from-start"]).stdout
+        XCTAssertTrue(whole.hasSuffix(fromThere) && fromThere.count < whole.count, "off a terminal, printed from the paragraph on")
+        XCTAssertTrue(fromThere.prefix(2_000).lowercased().contains("tart"), String(fromThere.prefix(300)))
+    }
+
+    func testFromStartOpensTheReaderAtTheBeginning() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send(":6\r")
+        XCTAssertTrue(try session.wait(for: "§6 CHAPTER VI."), session.screen[19])
+        try session.send("q")
+        try end(session)
+        let again = try TerminalSession(comics, ["read", "11", "--from-start"], rows: 20, columns: 80)
+        XCTAssertTrue(try again.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), again.screen.joined(separator: "\n"))
+        try again.send("''")
+        XCTAssertTrue(try again.wait(for: "§6 CHAPTER VI."), "'' goes to where reading had stopped: \(again.screen[19])")
+        try again.send("q")
+        try end(again)
+    }
+
     func testPlusAndMinusChangeTheWidthAndKeepIt() throws {
         XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
         let session = try reader(rows: 20, columns: 100, waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
@@ -206,6 +257,32 @@ final class ReaderTests: EndToEndTestCase {
         try serve(70003, text: "CHAPTER I.\n\nThe \u{1B}]52;c;aGk=\u{07}clipboard and \u{1B}[2Jscreen stay as they were, and the \u{9B}31mreader\u{202E} reads on.")
         let session = try reader(70003, waitingFor: "The clipboard and screen stay as they were, and the reader reads on.")
         XCTAssertTrue(session.screen.contains("    CHAPTER I."), "nothing cleared the screen: \(session.screen.prefix(4))")
+        try session.send("q")
+        try end(session)
+    }
+
+    func testATextWithNothingToReadSaysSo() throws {
+        try serve(70005, text: "")
+        let session = try reader(70005, waitingFor: "nothing to read in books:70005 once its header and licence are cut")
+        try session.send("jG ]t")
+        try session.send("q")
+        try end(session)
+    }
+
+    func testHAndF1ShowTheReadersKeysAndAnyOtherKeyGoesBack() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        XCTAssertTrue(session.screen[19].contains("H keys"), "the status says how: \(session.screen[19])")
+        try session.send("H")
+        XCTAssertTrue(try session.wait(for: "The reader's keys"), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen.contains { $0.hasPrefix("  ''        back to where the last jump came from") }, session.screen.joined(separator: "\n"))
+        try session.send("x")
+        XCTAssertTrue(try session.wait(whileShowing: "The reader's keys"), "any other key closes it")
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), session.screen.joined(separator: "\n"))
+        try session.send("\u{1B}OP")
+        XCTAssertTrue(try session.wait(for: "The reader's keys"), session.screen.joined(separator: "\n"))
+        try session.send("q")
+        XCTAssertTrue(try session.wait(whileShowing: "The reader's keys"))
         try session.send("q")
         try end(session)
     }
@@ -276,6 +353,28 @@ final class ReaderTests: EndToEndTestCase {
         try again.send("'d")
         XCTAssertTrue(try again.wait(for: "no bookmarks yet"), again.screen.joined(separator: "\n"))
         try again.send("\u{1B}q")
+        try end(again)
+    }
+
+    func testABookmarkFindsItsParagraphInANewEdition() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send(":5\rjjm")
+        XCTAssertTrue(try session.wait(for: "bookmark 1: CHAPTER V. Advice from a Caterpillar"), session.screen[19])
+        let marked = topText(session)
+        try session.send("q")
+        try end(session)
+        try getAliceWithAPreface()
+
+        let again = try reader(waitingFor: "§5 CHAPTER V.")
+        try again.send("g")
+        XCTAssertTrue(try again.wait(for: "A NEW PREFACE"), again.screen.joined(separator: "\n"))
+        try again.send("'")
+        XCTAssertTrue(try again.wait(for: "  1  CHAPTER V. Advice from a Caterpillar"), again.screen.joined(separator: "\n"))
+        try again.send("\r")
+        XCTAssertTrue(try again.wait(for: "§5 CHAPTER V."), again.screen[19])
+        XCTAssertEqual(topText(again), marked, "the same line at the top in the new edition")
+        try again.send("q")
         try end(again)
     }
 

@@ -54,12 +54,21 @@ final class TextsTests: EndToEndTestCase {
     func testReadDownloadsFirstAndJSONGivesSections() throws {
         let read = try comics.run(["read", "844", "-f", "json"])
         XCTAssertEqual(read.status, 0, "\(read.stderr)")
-        let sections = try JSONValue.parse(Array(read.stdout.utf8)).arrayValue ?? []
-        XCTAssertEqual(sections.map { $0["title"]?.stringValue ?? "" }, ["front matter", "FIRST ACT", "SECOND ACT", "THIRD ACT"])
+        let book = try JSONValue.parse(Array(read.stdout.utf8))
+        XCTAssertEqual(book["source"]?.stringValue, "books")
+        XCTAssertEqual(book["id"]?.intValue, 844)
+        XCTAssertTrue(book["title"]?.stringValue?.contains("Earnest") == true, "the book's title: \(String(read.stdout.prefix(200)))")
+        let sections = book["sections"]?.arrayValue ?? []
+        XCTAssertEqual(sections.map { $0["title"]?.stringValue ?? "" }, ["Front matter", "FIRST ACT", "SECOND ACT", "THIRD ACT"])
+        XCTAssertEqual(sections.map { $0["section"]?.intValue ?? -1 }, [0, 1, 2, 3])
+        XCTAssertEqual(sections.map { $0["level"]?.intValue ?? -1 }, [0, 1, 1, 1], "the front matter 0, the outermost headings 1")
         let firstAct = sections[1]["paragraphs"]?.arrayValue ?? []
         XCTAssertEqual(firstAct.first?["kind"]?.stringValue, "heading")
+        let lines = try comics.run(["read", "844", "-f", "ndjson"]).stdoutLines
+        XCTAssertEqual(lines.count, 4, "a section a line")
+        XCTAssertEqual(try lines.map { try JSONValue.parse($0)["id"]?.intValue ?? 0 }, [844, 844, 844, 844], "each line says its book")
         let toc = try comics.run(["toc", "844", "-f", "csv"])
-        XCTAssertEqual(toc.stdout, "number,level,title,percent,words\r\n1,0,FIRST ACT,0,7326\r\n2,0,SECOND ACT,36,8645\r\n3,0,THIRD ACT,77,4608\r\n")
+        XCTAssertEqual(toc.stdout, "section,level,title,percent,words\r\n1,1,FIRST ACT,0,7326\r\n2,1,SECOND ACT,36,8645\r\n3,1,THIRD ACT,77,4608\r\n")
     }
 
     func testSectionsPastTheLastAreNotFound() throws {
@@ -121,7 +130,10 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertEqual(got.status, 0, "\(got)")
         XCTAssertEqual(try server.requests().last, "/files/22367/22367-8.txt")
         let toc = try comics.run(["toc", "22367", "-f", "json"])
-        XCTAssertEqual((try JSONValue.parse(toc.stdout).arrayValue ?? []).compactMap { $0["title"]?.stringValue }, ["I.", "II.", "III."])
+        let sections = try JSONValue.parse(toc.stdout).arrayValue ?? []
+        XCTAssertEqual(sections.compactMap { $0["title"]?.stringValue }, ["I.", "II.", "III."])
+        XCTAssertEqual(sections.compactMap { $0["section"]?.intValue }, [1, 2, 3])
+        XCTAssertEqual(sections.compactMap { $0["level"]?.intValue }, [1, 1, 1])
         let read = try comics.run(["read", "22367", "--section", "1"])
         XCTAssertTrue(read.stdout.contains("Als Gregor Samsa eines Morgens aus unruhigen Träumen erwachte"), String(read.stdout.prefix(300)))
         XCTAssertFalse(read.stdout.contains("\u{FFFD}"))
@@ -170,6 +182,18 @@ final class ReadingPositionTests: EndToEndTestCase {
 
     func testAPositionFindsItsParagraphInANewEdition() throws {
         XCTAssertEqual(try readOnTerminal("11 --section 5").status, 0)
+        try getAliceWithAPreface()
+        let resumed = try comics.run(["read", "11"])
+        XCTAssertTrue(resumed.stdout.hasPrefix("CHAPTER V. Advice from a Caterpillar"), String(resumed.stdout.prefix(80)))
+        let whole = try comics.run(["read", "11", "--from-start"])
+        XCTAssertTrue(whole.stdout.contains("A NEW PREFACE"), "the new edition is what is read")
+    }
+}
+
+extension EndToEndTestCase {
+    /// A new edition of Alice (`get 11 --refresh`): a preface of 41
+    /// paragraphs before the first, so every block has moved along.
+    func getAliceWithAPreface(file: StaticString = #filePath, line: UInt = #line) throws {
         let original = try Fixtures.gutenberg("pg11.txt")
         let marker = Array("*** START OF THIS PROJECT GUTENBERG EBOOK".utf8)
         let start = (0...(original.count - marker.count)).first { Array(original[$0..<($0 + marker.count)]) == marker }!
@@ -178,11 +202,7 @@ final class ReadingPositionTests: EndToEndTestCase {
         let edition = Array(original[..<lineEnd]) + preface + Array(original[lineEnd...])
         try server.control(.object([("texts", .object([("11", .string(edition.map { String(format: "%02x", $0) }.joined()))]))]))
         let refreshed = try comics.run(["get", "11", "--refresh"])
-        XCTAssertEqual(refreshed.status, 0, "\(refreshed)")
-        let resumed = try comics.run(["read", "11"])
-        XCTAssertTrue(resumed.stdout.hasPrefix("CHAPTER V. Advice from a Caterpillar"), String(resumed.stdout.prefix(80)))
-        let whole = try comics.run(["read", "11", "--from-start"])
-        XCTAssertTrue(whole.stdout.contains("A NEW PREFACE"), "the new edition is what is read")
+        XCTAssertEqual(refreshed.status, 0, "\(refreshed)", file: file, line: line)
     }
 }
 

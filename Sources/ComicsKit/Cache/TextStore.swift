@@ -77,13 +77,16 @@ public struct Bookmark: Equatable, Sendable {
     public var position: TextPosition
     /// The block's first words, to find it again in another edition.
     public var anchor: String
+    /// How far into the book, 0–100, for an edition without that block.
+    public var percent: Double
     public var name: String
     public var at: Date
 
-    public init(number: Int, position: TextPosition, anchor: String, name: String, at: Date) {
+    public init(number: Int, position: TextPosition, anchor: String, percent: Double, name: String, at: Date) {
         self.number = number
         self.position = position
         self.anchor = anchor
+        self.percent = percent
         self.name = name
         self.at = at
     }
@@ -175,6 +178,8 @@ public protocol TextStore: AnyObject {
     func addBookmark(_ ref: ItemRef, _ bookmark: Bookmark) throws -> Bookmark
     func renameBookmark(_ ref: ItemRef, number: Int, to name: String) throws
     func removeBookmark(_ ref: ItemRef, number: Int) throws
+    /// A bookmark found again at another place (in a new edition).
+    func moveBookmark(_ ref: ItemRef, number: Int, to position: TextPosition) throws
     func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws
     /// Blocks holding the query (the same language as `search`), best
     /// first, in one book or in every downloaded text; with how many match.

@@ -270,6 +270,11 @@ enum Migrations {
                 PRIMARY KEY (source, id, number)
             ) WITHOUT ROWID;
             """),
+        // How far into the book each bookmark is, for a new edition in
+        // which its paragraph is not found again.
+        Migration(name: "bookmark percent", sql: """
+            ALTER TABLE bookmarks ADD COLUMN percent REAL NOT NULL DEFAULT 0;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -379,6 +384,7 @@ enum Migrations {
         "e38c7e67b632b8e24a942886683540106cb98a724d9c7bbcee5bdc3265618d66",
         "9896a0bbb3765c6c4432f2b9da62c87f47fa8e891b4af167644f72533a903f5b",
         "286a675ed822c81c973a01d27140ff40e348e1e1b1990e920ded93c544989fa3",
+        "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

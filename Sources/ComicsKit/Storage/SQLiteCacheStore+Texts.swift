@@ -309,11 +309,12 @@ extension SQLiteCacheStore: TextStore {
     public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
         try guarded {
             try database.query("""
-                SELECT number, block, block_offset, anchor, name, at FROM bookmarks WHERE source = ? AND id = ? ORDER BY number
+                SELECT number, block, block_offset, anchor, name, at, percent FROM bookmarks WHERE source = ? AND id = ? ORDER BY number
                 """, Self.key(ref)).map { row in
                 Bookmark(
                     number: row[0].int ?? 0, position: TextPosition(block: max(0, row[1].int ?? 0), offset: max(0, row[2].int ?? 0)),
-                    anchor: row[3].text ?? "", name: row[4].text ?? "", at: Date(timeIntervalSince1970: row[5].double ?? 0))
+                    anchor: row[3].text ?? "", percent: min(100, max(0, row[6].double ?? 0)), name: row[4].text ?? "",
+                    at: Date(timeIntervalSince1970: row[5].double ?? 0))
             }
         }
     }
@@ -323,10 +324,10 @@ extension SQLiteCacheStore: TextStore {
             try database.writeTransaction {
                 let next = (try database.query("SELECT max(number) FROM bookmarks WHERE source = ? AND id = ?", Self.key(ref)).first?[0].int ?? 0) + 1
                 try database.run("""
-                    INSERT INTO bookmarks (source, id, number, block, block_offset, anchor, name, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, Self.key(ref) + [
                         .integer(Int64(next)), .integer(Int64(bookmark.position.block)), .integer(Int64(bookmark.position.offset)),
-                        .text(bookmark.anchor), .text(bookmark.name), .date(bookmark.at),
+                        .text(bookmark.anchor), .text(bookmark.name), .date(bookmark.at), .real(bookmark.percent),
                     ])
                 var added = bookmark
                 added.number = next
@@ -347,6 +348,16 @@ extension SQLiteCacheStore: TextStore {
         try guarded {
             try database.writeTransaction {
                 try database.run("DELETE FROM bookmarks WHERE source = ? AND id = ? AND number = ?", Self.key(ref) + [.integer(Int64(number))])
+            }
+        }
+    }
+
+    public func moveBookmark(_ ref: ItemRef, number: Int, to position: TextPosition) throws {
+        try guarded {
+            try database.writeTransaction {
+                try database.run(
+                    "UPDATE bookmarks SET block = ?, block_offset = ? WHERE source = ? AND id = ? AND number = ?",
+                    [.integer(Int64(position.block)), .integer(Int64(position.offset))] + Self.key(ref) + [.integer(Int64(number))])
             }
         }
     }

@@ -22,7 +22,7 @@ extension Catalog {
     public static let searchByteLimit = 1_000
 
     /// Something to search for, within the size a search may have.
-    func checkSearchSize(_ terms: String) throws {
+    public func checkSearchSize(_ terms: String) throws {
         guard terms.contains(where: { !$0.isWhitespace }) else {
             throw ComicsError.usage("'comics search' needs something to search for", hint: "see 'comics search --help'")
         }

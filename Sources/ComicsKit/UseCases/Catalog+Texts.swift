@@ -55,6 +55,8 @@ public struct OpenedSection: Sendable {
 public struct OpenedText: Sendable {
     public var info: TextInfo
     public var content: BookContent
+    /// The book's title, when its record is cached.
+    public var title: String?
     /// Mapped onto this text: a position saved against another edition
     /// lands on the same paragraph, or as far into the book.
     public var position: ReadingPosition?
@@ -78,7 +80,8 @@ extension Catalog {
             throw ComicsError.notFound("the text of \(ref) is no longer in the cache")
         }
         let position = try store.readingPosition(ref).map { Self.mapped($0, onto: content) }
-        return OpenedText(info: info, content: content, position: position)
+        let title = try store.cachedItems([ref])[ref]?.item.title
+        return OpenedText(info: info, content: content, title: title, position: position)
     }
 
     /// One section (numbered as `toc` shows it), its blocks alone read
@@ -176,10 +179,25 @@ extension Catalog {
         return states
     }
 
-    /// A book's bookmarks, each found again in this edition of its text
-    /// (by its paragraph's first words) when `map` is given.
+    /// A book's bookmarks, each found again in the text downloaded now: a
+    /// new edition moves one whose paragraph is not where it was to the
+    /// paragraph that begins the same way, else as far into the book (and
+    /// keeps it there). The text is read whole only when one has moved.
     public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
-        try store.bookmarks(ref)
+        var bookmarks = try store.bookmarks(ref)
+        var content: BookContent?
+        for index in bookmarks.indices {
+            let bookmark = bookmarks[index]
+            let block = bookmark.position.block
+            let here = try store.textPassage(ref, from: block, upTo: block + 1)?.blocks.first
+            if let here, bookmark.anchor.isEmpty || here.text.hasPrefix(bookmark.anchor) { continue }
+            if content == nil { content = try store.textContent(ref) }
+            guard let content, !content.blocks.isEmpty else { return bookmarks }
+            let moved = Self.found(bookmark.position, anchor: bookmark.anchor, percent: bookmark.percent, in: content)
+            bookmarks[index].position = moved
+            try store.moveBookmark(ref, number: bookmark.number, to: moved)
+        }
+        return bookmarks
     }
 
     /// Marks a place in a passage the reader shows, named after its section.
@@ -187,8 +205,10 @@ extension Catalog {
         let text = passage.block(position.block)?.text ?? ""
         let section = map.outline.last { $0.section.firstBlock <= position.block }
         let name = section.map { TerminalText.sanitize($0.section.title, singleLine: true) } ?? String(text.prefix(40))
+        let percent = Double(passage.words(before: position.block)) * 100 / Double(max(1, map.info.wordCount))
         return try store.addBookmark(ref, Bookmark(
-            number: 0, position: position, anchor: Self.anchor(of: text), name: name.isEmpty ? "bookmark" : name, at: clock.now))
+            number: 0, position: position, anchor: Self.anchor(of: text), percent: min(100, percent),
+            name: name.isEmpty ? "bookmark" : name, at: clock.now))
     }
 
     /// A bookmark's name, as a person typed it (one line, at most 200 characters).
@@ -275,23 +295,30 @@ extension Catalog {
     /// nearest one that begins the same way), else as far into the book.
     static func mapped(_ reading: ReadingPosition, onto content: BookContent) -> ReadingPosition {
         var mapped = reading
+        mapped.position = found(reading.position, anchor: reading.anchor, percent: reading.percent, in: content)
+        mapped.section = content.sectionIndex(containing: mapped.position.block).map { $0 + 1 }
+        return mapped
+    }
+
+    /// A place saved against some edition of a text, in `content`: where
+    /// it was when its block still begins with `anchor`, else the nearest
+    /// block that does to `percent` of the way in, else that far in.
+    static func found(_ position: TextPosition, anchor: String, percent: Double, in content: BookContent) -> TextPosition {
         let blocks = content.blocks
-        let block = reading.position.block
-        if blocks.indices.contains(block), reading.anchor.isEmpty || blocks[block].text.hasPrefix(reading.anchor) {
-            return mapped
+        let block = position.block
+        if blocks.indices.contains(block), anchor.isEmpty || blocks[block].text.hasPrefix(anchor) {
+            return position
         }
         let total = max(1, content.wordCount)
         var wordsBefore = 0
         var proportional = max(0, blocks.count - 1)
         for (index, candidate) in blocks.enumerated() {
-            if Double(wordsBefore) * 100 / Double(total) >= reading.percent { proportional = index; break }
+            if Double(wordsBefore) * 100 / Double(total) >= percent { proportional = index; break }
             wordsBefore += candidate.wordCount
         }
-        let matches = reading.anchor.isEmpty ? [] : blocks.indices.filter { blocks[$0].text.hasPrefix(reading.anchor) }
+        let matches = anchor.isEmpty ? [] : blocks.indices.filter { blocks[$0].text.hasPrefix(anchor) }
         let chosen = matches.min { abs($0 - proportional) < abs($1 - proportional) } ?? proportional
-        mapped.position = TextPosition(block: chosen, offset: matches.isEmpty ? 0 : reading.position.offset)
-        mapped.section = content.sectionIndex(containing: chosen).map { $0 + 1 }
-        return mapped
+        return TextPosition(block: chosen, offset: matches.isEmpty ? 0 : position.offset)
     }
 
     private func requireText(_ ref: ItemRef) throws {

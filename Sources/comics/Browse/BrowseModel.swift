@@ -310,11 +310,30 @@ enum BrowseKeys {
         ("+ -", "in the reader: a wider or narrower text (kept as reader.width)"),
         ("c", "in the reader: the colours, the terminal's own, dark or light (kept as reader.theme)"),
         ("m '", "in the reader: bookmark the page; the bookmarks (Enter goes, r renames, d deletes, ' again goes back from the last jump)"),
-        ("?", "this help"),
+        ("? F1", "this help (in the reader H or F1: the reader's keys)"),
         ("Ctrl-L", "draw the screen again"),
         ("mouse", "the wheel scrolls, a click selects, a double click opens (off: --no-mouse)"),
         ("q", "back one screen; quit from the first"),
         ("Q", "quit from anywhere"),
+    ]
+}
+
+/// The reader's keys: its help overlay and `comics read --help` list this
+/// one table.
+enum ReaderKeys {
+    static let table: [(keys: String, action: String)] = [
+        ("Space b", "a page down or up (also PgDn PgUp, Ctrl-F Ctrl-B; Ctrl-D Ctrl-U half)"),
+        ("j k", "a line down or up (also ↓ ↑, Enter, the wheel)"),
+        ("] [", "the next or previous section"),
+        ("g G", "the start or the end of the book"),
+        ("t :", "the contents (Enter goes); a section number or a percentage (:40%)"),
+        ("/ ? n N", "search forward or backward (the words found highlighted), the next or previous hit"),
+        ("m '", "a bookmark here, named after its section; the bookmarks (Enter goes, r renames, d deletes)"),
+        ("''", "back to where the last jump came from"),
+        ("+ -", "a wider or narrower text, kept as reader.width"),
+        ("c", "the colours: the terminal's own, dark, light (kept as reader.theme)"),
+        ("H F1", "these keys"),
+        ("q Esc", "leave; the place is saved at each page and on every way out (Q quits browse)"),
     ]
 }
 
@@ -325,7 +344,7 @@ enum BrowseModel {
             state.message = nil
             if state.showsHelp {
                 // Moving keys scroll a help that does not fit; any other closes it.
-                let lines = BrowseView.help(columns: state.columns).count
+                let lines = BrowseView.help(state).count
                 if let offset = offset(of: key, height: state.listHeight) {
                     state.helpTop += offset
                 } else {
@@ -458,7 +477,7 @@ enum BrowseModel {
             return []
         case .control("l"):
             return [.redraw]
-        case .character("?"):
+        case .character("?"), .f1:
             state.showsHelp = true
             return []
         case .character("/"):

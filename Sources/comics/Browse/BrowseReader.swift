@@ -70,6 +70,13 @@ struct ReaderSearch: Equatable {
     var current: Int?
 }
 
+/// Where the reader opens: where reading stopped, the beginning
+/// (`--from-start`), or a paragraph (`--at`, a hit of `search --in`).
+enum ReaderStart: Equatable {
+    case saved, beginning
+    case block(Int)
+}
+
 /// Where the reader is with its text.
 enum ReaderStatus: Equatable {
     case opening
@@ -107,6 +114,9 @@ struct BrowseReader: Equatable {
     var marks: ReaderContents?
     /// Where the last jump came from, for `''`.
     var previous: TextPosition?
+    /// Where to open, and what to search for once open.
+    var start = ReaderStart.saved
+    var startSearch: String?
 
     static let defaultWidth = 72
 
@@ -286,13 +296,18 @@ enum ReaderLayout {
 
 extension BrowseModel {
     /// `R`: the book's text in the reader, from where reading stopped.
-    static func openReader(_ state: inout BrowseState, _ ref: ItemRef?, title: String) -> [BrowseEffect] {
+    static func openReader(
+        _ state: inout BrowseState, _ ref: ItemRef?, title: String, from start: ReaderStart = .saved, searching terms: String? = nil
+    ) -> [BrowseEffect] {
         guard let ref else { return [] }
         guard ref.source == .books else {
             state.message = "\(ref) is a comic; R reads a book's text"
             return []
         }
-        state.screens.append(.reader(BrowseReader(ref: ref, title: title, width: state.readerWidth)))
+        var reader = BrowseReader(ref: ref, title: title, width: state.readerWidth)
+        reader.start = start
+        reader.startSearch = terms
+        state.screens.append(.reader(reader))
         return [.openReader(ref)]
     }
 
@@ -302,9 +317,22 @@ extension BrowseModel {
         case let .readerOpened(ref, map, title) where ref == reader.ref:
             reader.map = map
             if let title { reader.title = title }
-            reader.top = map.position?.position ?? TextPosition(block: 0)
-            reader.saved = map.position?.position
+            let saved = map.position?.position
+            switch reader.start {
+            case .saved: reader.top = saved ?? TextPosition(block: 0)
+            case .beginning: reader.top = TextPosition(block: 0)
+            case let .block(block): reader.top = TextPosition(block: min(max(0, block), max(0, map.blockCount - 1)))
+            }
+            reader.start = .saved
+            // Opened elsewhere than where reading stopped: '' goes back there.
+            if let saved, saved != reader.top { reader.previous = saved }
+            reader.saved = saved
             reader.status = .ready
+            if let terms = reader.startSearch {
+                reader.startSearch = nil
+                state.screens[state.screens.count - 1] = .reader(reader)
+                return readerSearch(&state, terms, forward: true)
+            }
         case let .readerPassage(ref, passage) where ref == reader.ref:
             reader.show(passage, height: state.listHeight)
         case let .readerDownloaded(ref) where ref == reader.ref:
@@ -426,7 +454,7 @@ extension BrowseModel {
         case .character("]"), .character("["):
             guard let block = reader.sectionStart(next: key == .character("]")) else { return [] }
             reader.go(toBlock: block, height: height)
-        case .character("?"):
+        case .character("H"), .f1:
             state.showsHelp = true
             return []
         case .control("l"):

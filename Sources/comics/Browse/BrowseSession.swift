@@ -80,10 +80,10 @@ final class BrowseSession {
 
     /// `comics read`: browse opens on the book's text, and leaving the
     /// reader ends it.
-    func startReading(_ ref: ItemRef) {
+    func startReading(_ ref: ItemRef, from start: ReaderStart, searching terms: String?) {
         state.leavesWithReader = true
         let title = (try? cache.show(.item(ref)))?.item.title ?? ""
-        perform(BrowseModel.openReader(&state, ref, title: TerminalText.sanitize(title, singleLine: true)))
+        perform(BrowseModel.openReader(&state, ref, title: TerminalText.sanitize(title, singleLine: true), from: start, searching: terms))
     }
 
     /// Runs until `q`, Ctrl-C, SIGTERM or SIGHUP; the terminal is given

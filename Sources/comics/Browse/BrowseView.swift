@@ -23,7 +23,7 @@ enum BrowseView {
         case let .reader(reader):
             lines = readerLines(reader, height: height, columns: state.columns, theme: state.colorForbidden ? .terminal : state.readerTheme)
         }
-        if state.showsHelp { lines = Array(help(columns: state.columns).dropFirst(state.helpTop)) }
+        if state.showsHelp { lines = Array(help(state).dropFirst(state.helpTop)) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
         lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style, colors: $0.colors) }
         return lines + [BrowseLine(text: fit(status(state, now: now), state.columns), style: .status)]
@@ -45,6 +45,9 @@ enum BrowseView {
         }
         if let contents = reader.contents, let outline = reader.map?.outline { return contentsLines(outline, contents, height: height) }
         if let marks = reader.marks { return bookmarkLines(reader.bookmarks, marks, height: height) }
+        if reader.map?.blockCount == 0 {
+            return [BrowseLine(text: "  nothing to read in \(reader.ref) once its header and licence are cut", style: .dim)]
+        }
         guard let passage = reader.passage, passage.width == reader.column(for: columns) else {
             return [BrowseLine(text: "  …", style: .dim)]
         }
@@ -262,12 +265,19 @@ enum BrowseView {
         return lines + (line.isEmpty ? [] : [line])
     }
 
-    /// The keys table, each description wrapped in its column.
-    static func help(columns: Int) -> [BrowseLine] {
-        let keyWidth = BrowseKeys.table.map { DisplayWidth.of($0.keys) }.max() ?? 0
+    /// The keys of the screen in view (the reader's, or browse's), each
+    /// description wrapped in its column.
+    static func help(_ state: BrowseState) -> [BrowseLine] {
+        let columns = state.columns
+        let (title, table) = if case .reader = state.visible {
+            ("  The reader's keys (j k Space scroll, others close)", ReaderKeys.table)
+        } else {
+            ("  Keys (j k Space scroll, others close)", BrowseKeys.table)
+        }
+        let keyWidth = table.map { DisplayWidth.of($0.keys) }.max() ?? 0
         let indent = 2 + keyWidth + 3
-        return [BrowseLine(text: "  Keys (j k Space scroll, others close)", style: .heading), BrowseLine(text: "")]
-            + BrowseKeys.table.flatMap { entry in
+        return [BrowseLine(text: title, style: .heading), BrowseLine(text: "")]
+            + table.flatMap { entry in
                 wrapped(entry.action, width: max(10, columns - indent)).enumerated().map { index, line in
                     let keys = index == 0 ? DisplayWidth.pad(entry.keys, to: keyWidth) : String(repeating: " ", count: keyWidth)
                     return BrowseLine(text: "  " + keys + "   " + line)
@@ -309,7 +319,7 @@ enum BrowseView {
         let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
         // The reminder of the keys gives its room to what is true first;
         // in the reader, `?` searches backward.
-        let reminder = if case .reader = state.visible { " · t contents" } else { " · ? keys" }
+        let reminder = if case .reader = state.visible { " · t contents · H keys" } else { " · ? keys" }
         return DisplayWidth.of(line) + DisplayWidth.of(reminder) <= state.columns ? line + reminder : line
     }
 

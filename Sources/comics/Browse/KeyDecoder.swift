@@ -5,6 +5,8 @@ enum Key: Equatable {
     case control(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, delete
+    /// F1, the help key of many programs (where the terminal lets it through).
+    case f1
     /// The mouse wheel, a screen row and column (from 0) pressed, and a
     /// second press there soon after (the session tells them apart).
     case wheelUp, wheelDown
@@ -94,6 +96,7 @@ struct KeyDecoder {
             case UInt8(ascii: "H"): .home
             case UInt8(ascii: "F"): .end
             case UInt8(ascii: "M"): .enter
+            case UInt8(ascii: "P"): .f1
             default: nil
             }
             return .key(key, 3)
@@ -121,6 +124,7 @@ struct KeyDecoder {
             case "3": return .delete
             case "5": return .pageUp
             case "6": return .pageDown
+            case "11": return .f1
             default: return nil
             }
         default: return nil

@@ -248,21 +248,16 @@ enum CommandTable {
                     OptionSpec("width", value: "N", "reflow paragraphs to N columns (default: the terminal's width up to 80; 80 off a terminal)"),
                     OptionSpec("section", value: "N", "print section N only (numbers as 'comics toc' shows them)"),
                     OptionSpec("from-start", "start at the beginning, not where reading stopped"),
+                    OptionSpec("at", value: "N", "start at paragraph N (the ¶ of a hit of 'comics search TERMS --in REF')"),
+                    OptionSpec("search", value: "TERMS", "open the reader searching for TERMS, at the first hit from where it starts (n N move on)"),
                 ],
                 examples: [
                     "comics read 1342", "comics read 2600 --section 200", "comics read 11 --width 60 --from-start | less",
-                    "comics read 1342 -f json | jq '.[1].title'",
+                    "comics read 2600 --at 11558 --search natasha", "comics read 1342 -f json | jq '.sections[1].title'",
                 ],
-                sections: [HelpSection(title: "The reader (on a terminal, with none of these options nor --no-pager or -f)", rows: [
-                    HelpRow(name: "Space b", text: "a page down or up (also PgDn PgUp, Ctrl-F Ctrl-B; Ctrl-D Ctrl-U half)"),
-                    HelpRow(name: "j k", text: "a line down or up (also ↓ ↑, the wheel)"),
-                    HelpRow(name: "] [", text: "the next or previous section"),
-                    HelpRow(name: "g G", text: "the start or the end of the book"),
-                    HelpRow(name: "t :", text: "the contents (Enter goes); a section number or a percentage (:40%)"),
-                    HelpRow(name: "/ ? n N", text: "search forward or backward (the words found highlighted), the next or previous hit"),
-                    HelpRow(name: "+ -", text: "a wider or narrower text, kept as reader.width"),
-                    HelpRow(name: "q", text: "leave; the place is saved at each page and on every way out"),
-                ])]),
+                sections: [HelpSection(
+                    title: "The reader (on a terminal, unless --section, --width, --no-pager or -f)",
+                    rows: ReaderKeys.table.map { HelpRow(name: $0.keys, text: $0.action) })]),
             CommandSpec(
                 name: "toc", abstract: "list a book's sections: number, title (indented by level), where it begins, its words",
                 arguments: [bookReference],
@@ -286,7 +281,7 @@ enum CommandTable {
                     help: "words that must all appear; \"a phrase\", word* for a prefix, OR and NOT between them")],
                 options: [
                     OptionSpec("remote", "also ask Gutendex's own search and cache what it finds (books)"),
-                    OptionSpec("in", value: "REF", "search inside this book's text (downloaded first if needed): each hit's section, place and words"),
+                    OptionSpec("in", value: "REF", "search inside this book's text (downloaded first if needed): each hit's section, place, paragraph (¶, for 'comics read REF --at') and words"),
                     OptionSpec("texts", "search inside every downloaded text instead of the catalogue"),
                 ],
                 examples: [

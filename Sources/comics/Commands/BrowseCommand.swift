@@ -24,11 +24,11 @@ enum BrowseCommand {
     }
 
     /// `comics read REF` on a terminal: browse on the book's text.
-    static func read(_ ref: ItemRef, _ context: CommandContext) throws {
+    static func read(_ ref: ItemRef, from start: ReaderStart, searching terms: String?, _ context: CommandContext) throws {
         // The screen is the reader's, not the pager's.
         try OutputSink.writeStdout(OutputSink.releaseHeld())
         let session = try BrowseSession(context: context, source: .books)
-        session.startReading(ref)
+        session.startReading(ref, from: start, searching: terms)
         try session.run()
     }
 }

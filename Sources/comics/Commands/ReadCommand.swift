@@ -9,12 +9,37 @@ enum ReadCommand {
         let width = try context.wholeNumber("width", in: 20...1_000) ?? TextLayout.defaultWidth(for: context.terminal)
         let catalog = try context.catalog()
         let sectionNumber = try context.wholeNumber("section", in: 1...Int(Int32.max))
-        // On a terminal, with nothing asked but the book (not even to skip
-        // the pager): the reader.
-        if context.format == .table, sectionNumber == nil, !["from-start", "width", "no-pager"].contains(where: context.arguments.has),
+        let paragraph = try context.wholeNumber("at", in: 0...Int(Int32.max))
+        let terms = context.arguments.value("search")
+        if sectionNumber != nil, paragraph != nil || context.arguments.has("from-start") {
+            throw ComicsError.usage("--section prints one section; it goes with neither --at nor --from-start", hint: "use one of them")
+        }
+        if paragraph != nil, context.arguments.has("from-start") {
+            throw ComicsError.usage("--at and --from-start both say where to start", hint: "use one of them")
+        }
+        if paragraph != nil, context.format != .table {
+            throw ComicsError.usage("--at says where the page starts; -f prints whole sections", hint: "use --section N for one")
+        }
+        // On a terminal, with nothing asked that only printing does (a
+        // section, a width, no pager, a format): the reader.
+        if context.format == .table, sectionNumber == nil, !["width", "no-pager"].contains(where: context.arguments.has),
            BrowseCommand.isInteractive, BrowseCommand.canPlaceTheCursor(context) {
             _ = try catalog.textInfo(ref) ?? catalog.downloadTextIfNeeded(ref)
-            return try BrowseCommand.read(ref, context)
+            if let terms { try catalog.checkSearchSize(terms) }
+            let start: ReaderStart
+            if let paragraph {
+                let count = try catalog.textMap(ref)?.blockCount ?? 0
+                guard paragraph < count else { throw noSuchParagraph(ref, count: count) }
+                start = .block(paragraph)
+            } else {
+                start = context.arguments.has("from-start") ? .beginning : .saved
+            }
+            return try BrowseCommand.read(ref, from: start, searching: terms, context)
+        }
+        if terms != nil {
+            throw ComicsError.usage(
+                "--search opens the reader, which needs a terminal (and none of --section, --width, --no-pager, -f)",
+                hint: "'comics search TERMS --in \(ref)' prints the hits")
         }
         if let sectionNumber, context.format == .table {
             guard let section = try catalog.openSection(ref, number: sectionNumber) else {
@@ -27,12 +52,15 @@ enum ReadCommand {
         let opened = try catalog.openText(ref)
         let content = opened.content
         if let sectionNumber, sectionNumber > content.sections.count { throw noSuchSection(ref, count: content.sections.count) }
+        if let paragraph, paragraph >= content.blocks.count { throw noSuchParagraph(ref, count: content.blocks.count) }
         guard context.format == .table else {
-            try context.write(Records.render(records(content, only: sectionNumber), as: context.format, columns: ["number", "level", "title", "paragraphs"]))
+            try context.write(render(opened, only: sectionNumber, as: context.format))
             return
         }
         let blocks: Range<Int>
-        if !context.arguments.has("from-start"), let position = opened.position, position.position.block < content.blocks.count {
+        if let paragraph {
+            blocks = paragraph..<content.blocks.count
+        } else if !context.arguments.has("from-start"), let position = opened.position, position.position.block < content.blocks.count {
             blocks = position.position.block..<content.blocks.count
             if position.position.block > 0 {
                 let section = content.sectionIndex(containing: position.position.block).map { "§\($0 + 1) \(content.sections[$0].title), " } ?? ""
@@ -47,34 +75,43 @@ enum ReadCommand {
         }
     }
 
+    private static func noSuchParagraph(_ ref: ItemRef, count: Int) -> ComicsError {
+        ComicsError.notFound("the text of \(ref) has \(count) paragraphs, numbered from 0 ('comics search TERMS --in \(ref)' shows where each hit is)")
+    }
+
     private static func noSuchSection(_ ref: ItemRef, count: Int) -> ComicsError {
         ComicsError.notFound("\(ref) has \(GetCommand.sectionsPhrase(count)); 'comics toc \(ref)' lists them")
     }
 
     /// Each section with its own paragraphs (up to the next heading); what
-    /// comes before the first is the front matter, section 0.
-    private static func records(_ content: BookContent, only number: Int?) -> [JSONValue] {
-        var records: [JSONValue] = []
+    /// comes before the first is the front matter, section 0 at level 0.
+    /// JSON is one object holding them; the other formats a section a row.
+    private static func render(_ opened: OpenedText, only number: Int?, as format: OutputFormat) -> String {
+        let content = opened.content
+        let book: [(String, JSONValue)] = [("source", .string(opened.info.ref.source.rawValue)), ("id", .int(opened.info.ref.id))]
+        var sections: [JSONValue] = []
         let starts = content.sections.map(\.firstBlock)
-        func paragraphs(_ range: Range<Int>) -> JSONValue {
-            .array(content.blocks[range].map { block in
+        func section(_ number: Int, level: Int, title: String, _ range: Range<Int>) -> JSONValue {
+            let paragraphs = JSONValue.array(content.blocks[range].map { block in
                 .object([("kind", .string(kindName(block.kind))), ("text", .string(TerminalText.sanitize(block.text)))])
             })
+            let fields: [(String, JSONValue)] = [("section", .int(number)), ("level", .int(level)), ("title", .string(title)), ("paragraphs", paragraphs)]
+            return .object(format == .json ? fields : book + fields)
         }
         if number == nil, starts.first ?? content.blocks.count > 0 {
-            records.append(.object([
-                ("number", .int(0)), ("level", .int(0)), ("title", .string("front matter")),
-                ("paragraphs", paragraphs(0..<(starts.first ?? content.blocks.count))),
-            ]))
+            sections.append(section(0, level: 0, title: "Front matter", 0..<(starts.first ?? content.blocks.count)))
         }
-        for (index, section) in content.sections.enumerated() where number == nil || number == index + 1 {
+        for (index, heading) in content.sections.enumerated() where number == nil || number == index + 1 {
             let end = index + 1 < starts.count ? starts[index + 1] : content.blocks.count
-            records.append(.object([
-                ("number", .int(index + 1)), ("level", .int(section.level)), ("title", .string(section.title)),
-                ("paragraphs", paragraphs(section.firstBlock..<max(section.firstBlock, end))),
-            ]))
+            sections.append(section(
+                index + 1, level: TocCommand.outputLevel(heading), title: TerminalText.sanitize(heading.title, singleLine: true),
+                heading.firstBlock..<max(heading.firstBlock, end)))
         }
-        return records
+        guard format == .json else {
+            return Records.render(sections, as: format, columns: ["source", "id", "section", "level", "title", "paragraphs"])
+        }
+        let title: JSONValue = opened.title.map { .string(TerminalText.sanitize($0, singleLine: true)) } ?? .null
+        return Records.render([.object(book + [("title", title), ("sections", .array(sections))])], as: format, columns: [], single: true)
     }
 
     private static func kindName(_ kind: TextBlock.Kind) -> String {

@@ -75,12 +75,16 @@ enum SearchCommand {
                 place += ref == nil ? " —" : ""
                 place += " §\(section.number) " + TerminalText.sanitize(section.section.title, singleLine: true)
             }
-            output += DisplayWidth.truncate(place, to: max(10, width - 6)) + "  \(Int(result.hit.percent))%\n"
+            let at = "  \(Int(result.hit.percent))%  ¶\(result.hit.block)"
+            output += DisplayWidth.truncate(place, to: max(10, width - DisplayWidth.of(at))) + at + "\n"
             let snippet = TerminalText.sanitize(result.hit.snippet, singleLine: true)
             for line in DisplayWidth.wrap(snippet, width: max(10, width - 4)) {
                 output += "    " + terminal.highlight(line) + "\n"
             }
         }
         try context.write(output)
+        if terminal.isTerminal, let first = results.first {
+            context.note("'comics read \(first.hit.ref) --at \(first.hit.block) --search \(ShellWord.quoted(terms))' opens the first in the reader")
+        }
     }
 }

@@ -11,12 +11,12 @@ enum TocCommand {
         guard context.format == .table else {
             let records: [JSONValue] = outline.map { entry in
                 .object([
-                    ("number", .int(entry.number)), ("level", .int(entry.section.level)),
+                    ("section", .int(entry.number)), ("level", .int(outputLevel(entry.section))),
                     ("title", .string(TerminalText.sanitize(entry.section.title, singleLine: true))),
                     ("percent", .int(percent(entry))), ("words", .int(entry.words)),
                 ])
             }
-            try context.write(Records.render(records, as: context.format, columns: ["number", "level", "title", "percent", "words"]))
+            try context.write(Records.render(records, as: context.format, columns: ["section", "level", "title", "percent", "words"]))
             return
         }
         guard !outline.isEmpty else {
@@ -39,5 +39,11 @@ enum TocCommand {
                 + String(repeating: " ", count: wordsWidth - words.count) + words + "\n"
         }
         try context.write(output)
+    }
+
+    /// A heading's level as scripts see it: 1 for the outermost (level 0
+    /// is the front matter before the first heading).
+    static func outputLevel(_ section: TextSection) -> Int {
+        section.level + 1
     }
 }
