@@ -67,6 +67,38 @@ final class DatabaseFaultTests: EndToEndTestCase {
         XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).scalar("PRAGMA integrity_check"), "ok")
     }
 
+    /// Where reading stopped and the bookmarks are user data: a rebuild
+    /// keeps them, and they find their places once the text is back.
+    func testRebuildKeepsWhereReadingStoppedAndTheBookmarks() throws {
+        XCTAssertEqual(try comics.run(["list", "-n", "30"]).status, 0)
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try TerminalSession(comics, ["read", "11"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), session.screen.joined(separator: "\n"))
+        try session.send(":5\rm")
+        XCTAssertTrue(try session.wait(for: "bookmark 1: CHAPTER V."), session.screen[19])
+        try session.send(":3\rq")
+        XCTAssertNotNil(try session.finish())
+        XCTAssertTrue(comics.waitForBackgroundWork())
+        let itemsRoot = try Int(DatabaseProbe(path: comics.databasePath).scalar("SELECT rootpage FROM sqlite_master WHERE name = 'items'"))
+        try scribble(onPage: try XCTUnwrap(itemsRoot))
+
+        let rebuild = try comics.run(["rebuild"])
+        XCTAssertEqual(rebuild.status, 0, "\(rebuild)")
+        XCTAssertTrue(rebuild.stdout.hasSuffix("the new one keeps 0 favourites, 0 settings, 1 place where reading stopped and 1 bookmark\n"), rebuild.stdout)
+        let shown = try JSONValue.parse(try comics.run(["show", "books:11", "-f", "json"]).stdout)
+        XCTAssertEqual(shown["reading"]?["section"], .int(3))
+        XCTAssertEqual(shown["text"], .null, "the text itself is downloaded again when read")
+
+        let again = try TerminalSession(comics, ["read", "11"], rows: 20, columns: 80)
+        XCTAssertTrue(try again.wait(for: "§3 CHAPTER III."), again.screen.joined(separator: "\n"))
+        try again.send("'")
+        XCTAssertTrue(try again.wait(for: "  1  CHAPTER V. Advice from a Caterpillar"), again.screen.joined(separator: "\n"))
+        try again.send("\r")
+        XCTAssertTrue(try again.wait(for: "§5 CHAPTER V."), again.screen[19])
+        try again.send("q")
+        XCTAssertEqual(try again.finish()?.status, 0)
+    }
+
     func testRebuildWithNoDatabaseChangesNothing() throws {
         let result = try comics.run(["rebuild"])
         XCTAssertEqual(result.status, 0)

@@ -140,8 +140,64 @@ public final class SQLiteCacheStore: CacheStore {
         } catch {
             salvage.problems.append("settings: \(error.message)")
         }
+        salvageReading(database, into: &salvage)
         return salvage
     }
+
+    /// Where reading stopped and the bookmarks: user data, like the
+    /// favourites (a file from before them has none). Each row is bounded
+    /// as the code writes it; a row that is not is left behind.
+    private static func salvageReading(_ database: SQLiteDatabase, into salvage: inout Salvage) {
+        func book(_ row: [SQLiteValue]) -> ItemRef? {
+            guard row[0].text == SourceName.books.rawValue, let id = row[1].int, id > 0 else { return nil }
+            return ItemRef(source: .books, id: id)
+        }
+        func place(_ block: SQLiteValue, _ offset: SQLiteValue) -> TextPosition? {
+            guard let block = block.int, let offset = offset.int, (0...Int(Int32.max)).contains(block), (0...Int(Int32.max)).contains(offset) else {
+                return nil
+            }
+            return TextPosition(block: block, offset: offset)
+        }
+        func date(_ value: SQLiteValue) -> Date { Date(timeIntervalSince1970: value.double.map { $0.isFinite ? $0 : 0 } ?? 0) }
+        func percent(_ value: SQLiteValue) -> Double { value.double.map { $0.isFinite ? min(100, max(0, $0)) : 0 } ?? 0 }
+        func has(_ table: String) -> Bool {
+            (try? database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]).isEmpty == false) ?? false
+        }
+        if has("reading_positions") {
+            do {
+                salvage.readingPositions = try database.query("""
+                    SELECT source, id, block, block_offset, substr(anchor, 1, 60), percent, section, at FROM reading_positions
+                    ORDER BY source, id LIMIT \(salvageRowLimit)
+                    """).compactMap { row in
+                    guard let ref = book(row), let position = place(row[2], row[3]) else { return nil }
+                    let section = row[6].int.flatMap { (1...Int(Int32.max)).contains($0) ? $0 : nil }
+                    return (ref, ReadingPosition(
+                        position: position, anchor: row[4].text ?? "", percent: percent(row[5]), section: section, at: date(row[7])))
+                }
+            } catch {
+                salvage.problems.append("where reading stopped: \(error.message)")
+            }
+        }
+        if has("bookmarks") {
+            let hasPercent = (try? database.query("SELECT 1 FROM pragma_table_info('bookmarks') WHERE name = 'percent'").isEmpty == false) ?? false
+            do {
+                salvage.bookmarks = try database.query("""
+                    SELECT source, id, block, block_offset, substr(anchor, 1, 60), \(hasPercent ? "percent" : "0"), substr(name, 1, 200), at
+                    FROM bookmarks ORDER BY source, id, number LIMIT \(salvageRowLimit)
+                    """).compactMap { row in
+                    guard let ref = book(row), let position = place(row[2], row[3]) else { return nil }
+                    return (ref, Bookmark(
+                        number: 0, position: position, anchor: row[4].text ?? "", percent: percent(row[5]),
+                        name: row[6].text ?? "bookmark", at: date(row[7])))
+                }
+            } catch {
+                salvage.problems.append("bookmarks: \(error.message)")
+            }
+        }
+    }
+
+    /// The most reading places or bookmarks a rebuild carries over.
+    static let salvageRowLimit = 100_000
 
     /// Renames the database and its WAL and shared-memory files to
     /// `PATH.damaged-STAMP`, so a new one can start; returns the new name.
@@ -194,6 +250,9 @@ public final class SQLiteCacheStore: CacheStore {
 public struct Salvage: Sendable {
     public var favorites: [ItemRef] = []
     public var settings: [(key: String, value: String)] = []
+    public var readingPositions: [(ref: ItemRef, position: ReadingPosition)] = []
+    /// In the order they were made, numbered again when restored.
+    public var bookmarks: [(ref: ItemRef, bookmark: Bookmark)] = []
     /// What could not be read, one entry per table or for the file.
     public var problems: [String] = []
 }

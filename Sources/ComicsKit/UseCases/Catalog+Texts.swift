@@ -200,6 +200,13 @@ extension Catalog {
         return bookmarks
     }
 
+    /// What a rebuild salvaged of where reading stopped and the bookmarks,
+    /// into the new database (the texts are downloaded again when read).
+    public func restore(readingPositions: [(ref: ItemRef, position: ReadingPosition)], bookmarks: [(ref: ItemRef, bookmark: Bookmark)]) throws {
+        for (ref, position) in readingPositions { try store.setReadingPosition(ref, position) }
+        for (ref, bookmark) in bookmarks { _ = try store.addBookmark(ref, bookmark) }
+    }
+
     /// Marks a place in a passage the reader shows, named after its section.
     public func addBookmark(_ ref: ItemRef, at position: TextPosition, in passage: TextPassage, map: TextMap) throws -> Bookmark {
         let text = passage.block(position.block)?.text ?? ""

@@ -334,7 +334,7 @@ enum CommandTable {
                 examples: ["comics info", "comics info --format json | jq .sources.xkcd.items"]),
             CommandSpec(
                 name: "rebuild",
-                abstract: "move a damaged database aside and start a new one with its favourites and settings",
+                abstract: "move a damaged database aside and start a new one with its favourites, settings, reading places and bookmarks",
                 options: [OptionSpec("force", "rebuild even when the database passes its check")],
                 examples: ["comics info || comics rebuild"]),
             CommandSpec(

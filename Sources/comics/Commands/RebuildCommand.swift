@@ -4,6 +4,7 @@ import FoundationEssentials
 /// `comics rebuild`: the way out of a damaged database. It reads what it
 /// still can (favourites, settings), moves the file aside (never deletes
 /// it), starts a new database with them, and fetches the favourites again.
+/// Where reading stopped and the bookmarks are the person's too: kept.
 enum RebuildCommand {
     /// `20261129T125321Z`: sorts by time and needs no quoting in a file name.
     private static let stampStyle = Date.ISO8601FormatStyle.iso8601.year().month().day().dateSeparator(.omitted)
@@ -28,14 +29,18 @@ enum RebuildCommand {
         let aside = try SQLiteCacheStore.moveAside(path, stamp: Date().formatted(stampStyle))
         let catalog = try context.catalog()
         try catalog.restore(settings: salvage.settings)
+        try catalog.restore(readingPositions: salvage.readingPositions, bookmarks: salvage.bookmarks)
         let report = try catalog.importFavorites(salvage.favorites) { done, total in
             context.progress("fetching favourites: \(done)/\(total)")
         }
         FavoriteCommand.warnAboutFetching(report, context: context)
         guard !context.isQuiet else { return }
         let kept = salvage.favorites.count - report.notFound.count
-        try context.write(
-            "moved the old database to \(aside); the new one keeps \(kept) favourite\(kept == 1 ? "" : "s")"
-                + " and \(salvage.settings.count) setting\(salvage.settings.count == 1 ? "" : "s")\n")
+        func counted(_ count: Int, _ one: String, _ many: String) -> String { "\(count) \(count == 1 ? one : many)" }
+        let parts = [counted(kept, "favourite", "favourites"), counted(salvage.settings.count, "setting", "settings")]
+            + (salvage.readingPositions.isEmpty ? [] : [counted(salvage.readingPositions.count, "place where reading stopped", "places where reading stopped")])
+            + (salvage.bookmarks.isEmpty ? [] : [counted(salvage.bookmarks.count, "bookmark", "bookmarks")])
+        let listed = parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + parts[parts.count - 1] : parts.joined()
+        try context.write("moved the old database to \(aside); the new one keeps \(listed)\n")
     }
 }
