@@ -78,6 +78,45 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(reader(state)?.top.block, 1)
     }
 
+    func testIllustrationsAndFootnotesAreMarkedAndDim() {
+        let text = [
+            TextBlock(.heading, "CHAPTER I."), TextBlock(.illustration, "The Rabbit"),
+            TextBlock(.prose, "Alice saw it.[1]"), TextBlock(.footnote, "[Footnote 1: A white one.]"),
+        ]
+        let lines = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 40).lines
+        let drawn = lines.filter { !$0.text.isEmpty }
+        XCTAssertEqual(drawn.map(\.text), ["CHAPTER I.", "[Illustration: The Rabbit]", "Alice saw it.[1]", "[Footnote 1: A white one.]"])
+        XCTAssertEqual(drawn.map { $0.runs.map(\.style) }, [[.bold], [.dim], [.plain], [.dim]])
+    }
+
+    /// `read --at N --search TERMS`: the page opens at N, the search starts
+    /// from there, and '' goes back to where reading had stopped.
+    func testOpeningAtAParagraphWithASearchStartsThereAndRemembersTheSavedPlace() throws {
+        var state = BrowseState(rows: 10, columns: 50, source: .books)
+        let text = blocks(40)
+        let words = text.reduce(0) { $0 + $1.wordCount }
+        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: Date(), originalBytes: 1, sectionCount: 1, wordCount: words)
+        let saved = ReadingPosition(position: TextPosition(block: 5), anchor: "", percent: 10, section: 1, at: Date())
+        let map = TextMap(info: info, outline: [], blockCount: 40, position: saved)
+        XCTAssertEqual(BrowseModel.openReader(&state, ref, title: "Alice", from: .block(30), searching: "rabbit"), [.openReader(ref)])
+        XCTAssertEqual(BrowseModel.handle(&state, .readerOpened(ref, map, title: nil)), [.searchText(ref, "rabbit")], "the search under way")
+        XCTAssertEqual(reader(state)?.top, TextPosition(block: 30))
+        XCTAssertEqual(reader(state)?.previous, TextPosition(block: 5), "'' goes to where reading stopped")
+        _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 48)))
+        _ = BrowseModel.handle(&state, .readerMatches(ref, query: "rabbit", [2, 30, 31]))
+        XCTAssertEqual(reader(state)?.search?.current, 1, "the hit at the paragraph, not the first of the book")
+        XCTAssertEqual(reader(state)?.top.block, 30)
+
+        var fromStart = BrowseState(rows: 10, columns: 50, source: .books)
+        _ = BrowseModel.openReader(&fromStart, ref, title: "Alice", from: .beginning)
+        XCTAssertEqual(BrowseModel.handle(&fromStart, .readerOpened(ref, map, title: nil)), [])
+        XCTAssertEqual(reader(fromStart)?.top, TextPosition(block: 0))
+        var past = BrowseState(rows: 10, columns: 50, source: .books)
+        _ = BrowseModel.openReader(&past, ref, title: "Alice", from: .block(1_000))
+        _ = BrowseModel.handle(&past, .readerOpened(ref, map, title: nil))
+        XCTAssertEqual(reader(past)?.top, TextPosition(block: 39), "past the end: the last paragraph")
+    }
+
     func testTheStatusSaysTheMinutesLeftInTheSectionAtTheSpeedLearned() throws {
         var state = state()
         let words = try XCTUnwrap(reader(state)?.map?.info.wordCount)

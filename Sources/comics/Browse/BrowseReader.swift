@@ -242,7 +242,7 @@ struct BrowseReader: Equatable {
 }
 
 /// The lines of a passage, with the rules `comics read` prints by:
-/// `TextLayout`'s reflow, headings in bold, illustrations dim, `_italics_`
+/// `TextLayout`'s reflow, headings in bold, illustrations and footnotes dim, `_italics_`
 /// in italics; the text sanitized on the way.
 enum ReaderLayout {
     static func passage(_ passage: TextPassage, width: Int) -> ReaderPassage {
@@ -264,8 +264,8 @@ enum ReaderLayout {
             for text in laid {
                 let runs: [ReaderRun] = switch block.kind {
                 case .heading: [ReaderRun(text: text, style: .bold)]
-                case .illustration: [ReaderRun(text: text, style: .dim)]
-                case .prose, .footnote, .lines: italicized(text, italic: &italic)
+                case .illustration, .footnote: [ReaderRun(text: text, style: .dim)]
+                case .prose, .lines: italicized(text, italic: &italic)
                 }
                 lines.append(ReaderLine(block: number, offset: min(offset, block.text.utf8.count), runs: runs))
                 if !text.isEmpty { offset += text.utf8.count + 1 }
