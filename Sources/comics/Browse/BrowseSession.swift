@@ -178,10 +178,12 @@ final class BrowseSession {
         let reader = state.screens.lazy.compactMap { screen -> BrowseReader? in
             if case let .reader(reader) = screen, reader.ref == ref { reader } else { nil }
         }.last
-        guard let reader, let map = reader.map else { return }
-        learnSpeed(reader, at: position)
+        // A reader just left is off the stack already: its text's map is
+        // read again (the place it leaves is saved all the same).
+        if let reader { learnSpeed(reader, at: position) }
         do {
-            guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return }
+            guard let map = try reader?.map ?? cache.textMap(ref),
+                  let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return }
             try cache.recordReading(ref, at: position, in: here, map: map)
         } catch {
             state.message = "cannot save where you stopped: \(error)"
@@ -623,7 +625,15 @@ enum BrowseRows {
 
     static func detail(_ cached: CachedItem, width: Int, catalog: Catalog) -> BrowseDetail {
         let plain = Terminal(isTerminal: false, width: max(20, width - 1), height: nil, cellSize: nil, colorForbidden: true)
-        let text = TableRenderer(terminal: plain, catalog: catalog).detail(cached)
+        var extra: [(String, String)] = []
+        if cached.ref.source == .books {
+            let info = try? catalog.textInfo(cached.ref)
+            let position = (try? catalog.readingPositions([cached.ref]))?[cached.ref]
+            extra = (try? TextRecords.fields(cached.ref, info: info, position: position, catalog: catalog)) ?? []
+            let read = position == nil ? "from the start" : "on from where you stopped"
+            extra.append(("Read", "R or Enter reads it \(read)" + (info == nil ? " (downloading it first)" : "")))
+        }
+        let text = TableRenderer(terminal: plain, catalog: catalog).detail(cached, extra: extra)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TerminalText.sanitize(String($0), singleLine: true) }
             .flatMap { pieces(of: $0, width: max(20, width - 1)) }

@@ -43,7 +43,9 @@ enum BrowseView {
         case let .failed(reason): return [BrowseLine(text: "  " + TerminalText.sanitize(reason, singleLine: true))]
         case .ready: break
         }
-        if let contents = reader.contents, let outline = reader.map?.outline { return contentsLines(outline, contents, height: height) }
+        if let contents = reader.contents, let outline = reader.map?.outline {
+            return contentsLines(outline, contents, height: height, columns: columns)
+        }
         if let marks = reader.marks { return bookmarkLines(reader.bookmarks, marks, height: height) }
         if reader.map?.blockCount == 0 {
             return [BrowseLine(text: "  nothing to read in \(reader.ref) once its header and licence are cut", style: .dim)]
@@ -104,21 +106,25 @@ enum BrowseView {
         return bookmarks.enumerated().dropFirst(marks.top).prefix(height).map { index, mark in
             let words = TerminalText.sanitize(mark.anchor, singleLine: true)
             let text = " \(String(mark.number).count < 2 ? " " : "")\(mark.number)  " + TerminalText.sanitize(mark.name, singleLine: true)
-                + (words.isEmpty ? "" : "  “" + words + "…”")
+                + (words.isEmpty ? "" : " · " + words + "…")
             return BrowseLine(text: text, style: index == marks.selected ? .selected : .plain)
         }
     }
 
     /// The table of contents: each section indented by its level, where
-    /// it begins, the one selected in reverse.
-    private static func contentsLines(_ outline: [OutlineEntry], _ contents: ReaderContents, height: Int) -> [BrowseLine] {
+    /// it begins in a column of its own at the right, the one selected in
+    /// reverse.
+    private static func contentsLines(_ outline: [OutlineEntry], _ contents: ReaderContents, height: Int, columns: Int) -> [BrowseLine] {
         let total = max(1, outline.last.map { $0.startWord + $0.words } ?? 1)
         let numberWidth = String(outline.count).count
+        let titleWidth = max(4, min(76, columns) - numberWidth - 9)
         return outline.enumerated().dropFirst(contents.top).prefix(height).map { index, entry in
             let number = String(entry.number)
+            let title = String(repeating: "  ", count: min(entry.section.level, 6)) + TerminalText.sanitize(entry.section.title, singleLine: true)
+            let percent = String(entry.startWord * 100 / total) + "%"
             let text = String(repeating: " ", count: numberWidth - number.count + 1) + number + "  "
-                + String(repeating: "  ", count: min(entry.section.level, 6)) + TerminalText.sanitize(entry.section.title, singleLine: true)
-                + "  " + String(entry.startWord * 100 / total) + "%"
+                + DisplayWidth.pad(DisplayWidth.truncate(title, to: titleWidth), to: titleWidth)
+                + String(repeating: " ", count: max(1, 5 - percent.count)) + percent
             return BrowseLine(text: text, style: index == contents.selected ? .selected : .plain)
         }
     }

@@ -15,13 +15,7 @@ enum ShowCommand {
         let position = isBook ? try catalog.readingPositions([ref])[ref] : nil
         if context.format == .table {
             var extra: [(String, String)] = []
-            if isBook {
-                var title: String?
-                if textInfo != nil, let number = position?.section {
-                    title = try catalog.textOutline(ref).outline.first { $0.number == number }?.section.title
-                }
-                extra = TextRecords.fields(ref, info: textInfo, position: position, sectionTitle: title)
-            }
+            if isBook { extra = try TextRecords.fields(ref, info: textInfo, position: position, catalog: catalog) }
             try context.write(TableRenderer(terminal: context.terminal, catalog: catalog).detail(item, extra: extra))
         } else {
             let columns = Records.columns(for: [try catalog.source(ref.source)])

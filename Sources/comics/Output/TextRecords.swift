@@ -26,8 +26,17 @@ enum TextRecords {
         return .object(members)
     }
 
-    /// The lines `show` prints for a book: its text, and where reading stopped.
-    static func fields(_ ref: ItemRef, info: TextInfo?, position: ReadingPosition?, sectionTitle: String?) -> [(String, String)] {
+    /// The lines `show` prints for a book (and browse's detail screen):
+    /// its text, and where reading stopped, by the section's title.
+    static func fields(_ ref: ItemRef, info: TextInfo?, position: ReadingPosition?, catalog: Catalog) throws -> [(String, String)] {
+        var title: String?
+        if info != nil, let number = position?.section {
+            title = try catalog.textOutline(ref).outline.first { $0.number == number }?.section.title
+        }
+        return fields(ref, info: info, position: position, sectionTitle: title)
+    }
+
+    private static func fields(_ ref: ItemRef, info: TextInfo?, position: ReadingPosition?, sectionTitle: String?) -> [(String, String)] {
         var fields: [(String, String)] = []
         if let info {
             fields.append(("Text", "downloaded, \(ByteCount.describe(info.originalBytes)), \(GetCommand.sectionsPhrase(info.sectionCount)), \(info.wordCount) words"))
