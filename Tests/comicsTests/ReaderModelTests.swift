@@ -78,6 +78,29 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(reader(state)?.top.block, 1)
     }
 
+    /// A narrow screen keeps the hit in the status line before the
+    /// section's book, the minutes and the title.
+    func testANarrowStatusLineKeepsTheHit() throws {
+        for columns in [40, 50, 120] {
+            var state = state(columns: columns)
+            guard case var .reader(reader) = state.visible, var map = reader.map else { return XCTFail("no reader") }
+            let words = map.info.wordCount
+            map.outline = [
+                OutlineEntry(number: 1, section: TextSection(level: 0, title: "BOOK THE FIRST: A VERY LONG PART TITLE", firstBlock: 0), startWord: 0, words: words),
+                OutlineEntry(number: 2, section: TextSection(level: 1, title: "CHAPTER I. A long chapter title too", firstBlock: 0), startWord: 0, words: words),
+            ]
+            reader.map = map
+            state.screens[state.screens.count - 1] = .reader(reader)
+            _ = BrowseModel.handle(&state, .readerMatches(ref, query: "rabbit", []))
+            _ = BrowseModel.readerSearch(&state, "rabbit", forward: true)
+            _ = BrowseModel.handle(&state, .readerMatches(ref, query: "rabbit", [1, 2, 3]))
+            let status = try XCTUnwrap(BrowseView.frame(state, now: Date()).last?.text)
+            XCTAssertTrue(status.contains("hit 1 of 3"), "\(columns) columns: \(status)")
+            XCTAssertLessThanOrEqual(DisplayWidth.of(status), columns)
+            XCTAssertEqual(status.contains("BOOK THE FIRST"), columns >= 120, "\(columns) columns: \(status)")
+        }
+    }
+
     func testIllustrationsAndFootnotesAreMarkedAndDim() {
         let text = [
             TextBlock(.heading, "CHAPTER I."), TextBlock(.illustration, "The Rabbit"),

@@ -131,25 +131,34 @@ enum BrowseView {
 
     /// How far into the book, the section (under the one holding it), the
     /// minutes left in it, the hit in view, and the book.
-    private static func readerStatus(_ reader: BrowseReader, height: Int, speed: Double) -> [String] {
-        var parts: [String] = []
+    /// On a narrow screen the section loses the one holding it, then the
+    /// hit and the keys' note come before the minutes: whatever is cut
+    /// from the end matters least.
+    private static func readerStatus(_ reader: BrowseReader, height: Int, speed: Double, columns: Int) -> [String] {
         // How far first: a narrow screen cuts the line from its end.
-        if let percent = reader.percent { parts.append("\(percent)%") }
-        if let section = reader.section {
+        let percent = reader.percent.map { "\($0)%" }
+        var section: String?, inBook: String?
+        if let entry = reader.section {
             let outline = reader.map?.outline ?? []
-            let parent = outline.prefix(max(0, section.number - 1)).last { $0.section.level < section.section.level }
-            let title = (parent.map { $0.section.title + " › " } ?? "") + section.section.title
-            parts.append("§\(section.number) " + TerminalText.sanitize(title, singleLine: true))
+            let parent = outline.prefix(max(0, entry.number - 1)).last { $0.section.level < entry.section.level }
+            let title = TerminalText.sanitize(entry.section.title, singleLine: true)
+            section = "§\(entry.number) " + title
+            inBook = parent.map { "§\(entry.number) " + TerminalText.sanitize($0.section.title, singleLine: true) + " › " + title } ?? section
         }
-        if let minutes = reader.minutesLeft(speed: speed), reader.section != nil { parts.append("\(minutes) min left") }
+        let minutes = reader.section == nil ? nil : reader.minutesLeft(speed: speed).map { "\($0) min left" }
+        var hit: String?
         if let search = reader.search, let blocks = search.blocks, let current = search.current,
            let lines = reader.passage?.lines.dropFirst(reader.topLine).prefix(height), lines.contains(where: { $0.block == blocks[current] }) {
-            parts.append("hit \(current + 1) of \(blocks.count)")
+            hit = "hit \(current + 1) of \(blocks.count)"
         }
-        if reader.contents != nil { parts.append("contents: Enter goes") }
-        if reader.marks != nil { parts.append("bookmarks: Enter goes, r renames, d deletes, ' goes back") }
-        parts.append(reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true))
-        return parts
+        let note: String? = reader.contents != nil ? "contents: Enter goes"
+            : reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil
+        let book = reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true)
+        let variants = [
+            [percent, inBook, minutes, hit, note, book], [percent, section, minutes, hit, note, book],
+            [percent, section, hit, note, minutes, book], [percent, hit, note, section, minutes, book],
+        ].map { $0.compactMap { $0 } }
+        return variants.first { DisplayWidth.of(" " + $0.joined(separator: " · ")) <= columns } ?? variants[variants.count - 1]
     }
 
     /// The text and picture rows in view; a picture's rows keep their colours.
@@ -320,7 +329,7 @@ enum BrowseView {
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
             parts.append(freshness(state.freshness, oldest: nil, now: now))
         case let .reader(reader):
-            parts += readerStatus(reader, height: state.listHeight, speed: state.readingSpeed)
+            parts += readerStatus(reader, height: state.listHeight, speed: state.readingSpeed, columns: state.columns)
         }
         let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
         // The reminder of the keys gives its room to what is true first;
