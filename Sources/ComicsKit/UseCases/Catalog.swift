@@ -349,19 +349,22 @@ public final class Catalog {
         guard mode != .offline else {
             throw ComicsError.network("\(ref) is not cached, and --offline forbids the network")
         }
-        do {
-            try recordingRefresh(of: ref.source) {
-                try refreshItem(ref, source: source, validators: cached?.validators ?? .none)
+        // A cleanup in another process may remove the item between its
+        // storing and its reading back (one just fetched can be the least
+        // recently used past a small max-items): it is fetched again.
+        for attempt in 1...3 {
+            do {
+                try recordingRefresh(of: ref.source) {
+                    try refreshItem(ref, source: source, validators: attempt == 1 ? cached?.validators ?? .none : .none)
+                }
+            } catch let error as ComicsError where error.kind == .network {
+                guard let cached else { throw try withOfflineHint(error, source: ref.source) }
+                warnServingStale(cached.cachedAt, because: error)
+                return cached
             }
-        } catch let error as ComicsError where error.kind == .network {
-            guard let cached else { throw try withOfflineHint(error, source: ref.source) }
-            warnServingStale(cached.cachedAt, because: error)
-            return cached
+            if let stored = try store.cachedItem(ref) { return stored }
         }
-        guard let stored = try store.cachedItem(ref) else {
-            throw ComicsError.unexpected("\(ref) was stored but could not be read back; run the command again")
-        }
-        return stored
+        throw ComicsError.unexpected("\(ref) was stored but removed again at once, three times (by a cleanup in another process?); run the command again")
     }
 
     private func refreshItem(_ ref: ItemRef, source: ItemSource, validators: Validators) throws {
