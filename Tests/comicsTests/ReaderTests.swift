@@ -430,6 +430,31 @@ final class ReaderTests: EndToEndTestCase {
         try end(session)
     }
 
+    /// `comics read` of a text not downloaded: the book is checked first
+    /// (a failure is an exit code, before any screen), then the reader
+    /// downloads it with its progress line, and Esc ends it.
+    func testReadOfATextNotDownloadedDownloadsInTheReader() throws {
+        XCTAssertEqual(try comics.run(["show", "books:11"]).status, 0, "the record cached: only the text is asked for below")
+        try server.control(.object([("fault", .string("stall"))]))
+        let session = try TerminalSession(comics, ["read", "11"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "downloading the text of books:11… (Esc cancels)"), session.screen.joined(separator: "\n"))
+        try session.send("j")
+        try session.send("\u{1B}")
+        try end(session)
+        try server.control(.object([("fault", .null)]))
+        XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 4, "nothing half-downloaded kept")
+
+        let again = try TerminalSession(comics, ["read", "11"], rows: 20, columns: 80)
+        XCTAssertTrue(try again.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), again.screen.joined(separator: "\n"))
+        try again.send("q")
+        try end(again)
+
+        let unknown = try comics.shell("script -qec '\"$COMICS\" read 999999' /dev/null")
+        XCTAssertEqual(unknown.status, 3, "no such book: an exit code, no screen: \(unknown)")
+        let offline = try comics.shell("script -qec '\"$COMICS\" --offline read 1342' /dev/null")
+        XCTAssertEqual(offline.status, 4, "\(offline)")
+    }
+
     /// `comics read` in another terminal writes its own place; the reader
     /// on screen does not jump, and the last to write wins.
     func testAnotherProcessReadingDoesNotMoveThePage() throws {

@@ -328,14 +328,11 @@ extension Catalog {
         return TextPosition(block: chosen, offset: matches.isEmpty ? 0 : position.offset)
     }
 
-    private func requireText(_ ref: ItemRef) throws {
-        guard ref.source == .books else {
-            throw ComicsError.usage("\(ref) is a comic; only books have texts to read", hint: "give a book, such as books:1342")
-        }
-    }
-
-    /// Fetches the record (cache-first), then its plain text, one file.
-    private func downloadText(_ ref: ItemRef) throws -> TextInfo {
+    /// Where the book's plain text is, from its record (cache-first):
+    /// what fails before a download would (no such book, no plain text,
+    /// offline), failing before the reader's screen opens to download it.
+    public func textAddress(_ ref: ItemRef) throws -> String {
+        try requireText(ref)
         let record = try show(.item(ref))
         let formats: [(type: String, url: String)] = {
             guard case let .object(members)? = record.item["formats"] else { return [] }
@@ -348,6 +345,18 @@ extension Catalog {
         guard mode != .offline else {
             throw ComicsError.network("the text of \(ref) is not downloaded, and --offline forbids the network")
         }
+        return url
+    }
+
+    private func requireText(_ ref: ItemRef) throws {
+        guard ref.source == .books else {
+            throw ComicsError.usage("\(ref) is a comic; only books have texts to read", hint: "give a book, such as books:1342")
+        }
+    }
+
+    /// Fetches the record (cache-first), then its plain text, one file.
+    private func downloadText(_ ref: ItemRef) throws -> TextInfo {
+        let url = try textAddress(ref)
         guard let texts else { throw ComicsError.network("comics cannot download texts here") }
         log?("downloading the text of \(ref) from \(url)")
         let bytes = try texts.download(url).get()

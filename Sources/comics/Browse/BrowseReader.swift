@@ -135,7 +135,8 @@ struct BrowseReader: Equatable {
     /// How far into the book the top of the page is, 0–100.
     var percent: Int? {
         guard let map, let words = passage?.words(before: top.block) else { return nil }
-        return min(100, Int((Double(words) * 100 / Double(max(1, map.info.wordCount))).rounded()))
+        // Truncated, as `show` and `toc` say it: 100% only at the very end.
+        return min(100, Int(Double(words) * 100 / Double(max(1, map.info.wordCount))))
     }
 
     /// Minutes to the end of the section at `speed` words a minute.

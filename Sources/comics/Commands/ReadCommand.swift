@@ -24,7 +24,12 @@ enum ReadCommand {
         // section, a width, no pager, a format): the reader.
         if context.format == .table, sectionNumber == nil, !["width", "no-pager"].contains(where: context.arguments.has),
            BrowseCommand.isInteractive, BrowseCommand.canPlaceTheCursor(context) {
-            _ = try catalog.textInfo(ref) ?? catalog.downloadTextIfNeeded(ref)
+            // Not downloaded: what would make the download fail is said
+            // here; the download itself is the reader's, with its progress
+            // line and Esc (a paragraph to open at needs the text first).
+            if try catalog.textInfo(ref) == nil {
+                if paragraph == nil { _ = try catalog.textAddress(ref) } else { _ = try catalog.downloadTextIfNeeded(ref) }
+            }
             if let terms { try catalog.checkSearchSize(terms) }
             let start: ReaderStart
             if let paragraph {
