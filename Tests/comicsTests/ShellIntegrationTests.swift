@@ -162,3 +162,28 @@ final class ShellIntegrationTests: EndToEndTestCase {
         XCTAssertEqual(full.stderr, "comics: error: cannot write output: No space left on device\n")
     }
 }
+
+/// A word comics prints for a person to paste (the reader's command after
+/// `search --in`) reads back as itself in sh, whatever it holds.
+final class ShellWordTests: XCTestCase {
+    func testAQuotedWordReadsBackAsItselfInSh() throws {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ab Z9'\"\\$`*?[]{}();&|<>!#~-_.,:/+@%=\t") + ["é", "漢"]
+        var words = ["", "natasha", "white whale", "it's", "'", "''", "$(reboot)", "astro*", "\"a phrase\""]
+        for _ in 0..<200 {
+            words.append(String((0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        let script = words.map { "printf '%s\\0' " + ShellWord.quoted($0) }.joined(separator: "\n")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let readBack = String(decoding: data, as: UTF8.self).split(separator: "\0", omittingEmptySubsequences: false).dropLast().map(String.init)
+        XCTAssertEqual(readBack, words)
+        XCTAssertEqual(ShellWord.quoted("natasha"), "natasha", "a plain word stays as it is")
+    }
+}
