@@ -227,6 +227,25 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertEqual(SQLiteCacheStore.chunks(of: []).map(\.body), [[]], "an empty text is one empty chunk")
     }
 
+    /// `:40%` in the reader: the first block with at least that many words
+    /// before it, in whichever chunk it falls (every chunk's edges too).
+    func testTheBlockAtAWordIsTheFirstWithAtLeastThatManyBefore() throws {
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg2600.txt"))
+        let store = try SQLiteCacheStore(path: directory.file("comics.db"), now: now)
+        let ref = ItemRef(source: .books, id: 2600)
+        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: now, originalBytes: 1, sectionCount: 0, wordCount: content.wordCount)
+        try store.saveText(content, outline: content.outline(), info: info)
+        var before = [0]
+        for block in content.blocks { before.append(before[before.count - 1] + block.wordCount) }
+        let edges = SQLiteCacheStore.chunks(of: content.blocks).flatMap { [$0.firstWord - 1, $0.firstWord, $0.firstWord + 1] }
+        var generator = SystemRandomNumberGenerator()
+        let words = edges + (0..<200).map { _ in Int.random(in: 0...content.wordCount, using: &generator) } + [0, content.wordCount, content.wordCount + 5]
+        for word in words where word >= 0 {
+            let expected = before.dropLast().firstIndex { $0 >= word } ?? content.blocks.count - 1
+            XCTAssertEqual(try store.textBlock(ref, atWord: word), expected, "word \(word)")
+        }
+    }
+
     /// An older file is compared with its own version's schema before any
     /// migration runs in it: a trigger planted there never fires.
     func testAnOlderFileWithAPlantedTriggerIsRefusedBeforeMigrating() throws {

@@ -157,7 +157,7 @@ final class ReaderTests: EndToEndTestCase {
         try session.send(":50%\r")
         XCTAssertTrue(try session.wait(whileShowing: "§7 CHAPTER VII."), session.screen[19])
         let percent = session.screen[19].split(separator: "·").compactMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }.first
-        XCTAssertEqual(Double(percent ?? 0), 50, accuracy: 2, session.screen[19])
+        XCTAssertTrue((50...52).contains(percent ?? 0), "never less than asked: \(session.screen[19])")
         try session.send(":99\r")
         XCTAssertTrue(try session.wait(for: "give a section from 1 to 12, or a percentage such as 40%"), session.screen[19])
         try session.send("q")

@@ -161,7 +161,9 @@ public protocol TextStore: AnyObject {
     /// Blocks `first` up to `end` (nil: the last) alone, the others not
     /// decoded: one section of a long book costs a fraction of the whole.
     func textPassage(_ ref: ItemRef, from first: Int, upTo end: Int?) throws -> TextPassage?
-    /// The block holding the text's word number `word` (from 0).
+    /// The first block with at least `word` words before it (the last
+    /// block when none has): a place asked for as a share of the book is
+    /// never shown as less.
     func textBlock(_ ref: ItemRef, atWord word: Int) throws -> Int?
     /// How many blocks the text has, without decoding them all.
     func textBlockCount(_ ref: ItemRef) throws -> Int?

@@ -197,15 +197,25 @@ extension SQLiteCacheStore: TextStore {
                     """, Self.key(ref) + [.integer(Int64(max(0, word)))]).first
                 guard let number = row?[0].int, let chunk = try storedChunks(ref, numbered: [number])?[number] else { return nil }
                 var words = chunk.firstWord
-                var found = chunk.firstBlock
+                var found: Int?
+                var last = chunk.firstBlock
                 chunk.body.withUnsafeBufferPointer { body in
                     Self.forEachBlock(in: body) { index, record in
-                        found = chunk.firstBlock + index
+                        last = chunk.firstBlock + index
+                        if words >= word {
+                            found = last
+                            return false
+                        }
                         words += TextBlock.wordCount(in: UnsafeBufferPointer(rebasing: record.dropFirst()))
-                        return words <= word
+                        return true
                     }
                 }
-                return found
+                if let found { return found }
+                // Past this chunk's blocks: the next chunk's first, if any.
+                let next = try database.query(
+                    "SELECT first_block FROM text_chunks WHERE source = ? AND id = ? AND chunk > ? ORDER BY chunk LIMIT 1",
+                    Self.key(ref) + [.integer(Int64(number))]).first?[0].int
+                return next ?? last
             }
         }
     }

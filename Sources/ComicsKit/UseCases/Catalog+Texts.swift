@@ -229,9 +229,11 @@ extension Catalog {
         try store.removeBookmark(ref, number: number)
     }
 
-    /// The block `percent` of the way into a downloaded text, by words.
+    /// The first block at least `percent` of the way into a downloaded
+    /// text, by words.
     public func textBlock(_ ref: ItemRef, atPercent percent: Double, of map: TextMap) throws -> Int? {
-        try store.textBlock(ref, atWord: Int(Double(map.info.wordCount) * min(100, max(0, percent)) / 100))
+        // Rounded up: the block found is shown as at least `percent`.
+        try store.textBlock(ref, atWord: Int((Double(map.info.wordCount) * min(100, max(0, percent)) / 100).rounded(.up)))
     }
 
     /// The blocks of a downloaded text that hold the query, in order.
