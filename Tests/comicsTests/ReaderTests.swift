@@ -117,6 +117,8 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(for: "Bill Nye"))
         try session.send("FR")
         XCTAssertTrue(try session.wait(for: "not downloaded, and --offline forbids the network"), session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen[19].hasSuffix(" · Esc back") && !session.screen[19].contains("t contents"),
+                      "no text, no contents to offer: \(session.screen[19])")
         try session.send("Q")
         try end(session)
     }

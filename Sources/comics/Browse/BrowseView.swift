@@ -334,7 +334,11 @@ enum BrowseView {
         let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
         // The reminder of the keys gives its room to what is true first;
         // in the reader, `?` searches backward.
-        let reminder = if case .reader = state.visible { " · t contents · H keys" } else { " · ? keys" }
+        let reminder = if case let .reader(reader) = state.visible {
+            reader.status == .ready ? " · t contents · H keys" : " · Esc back"
+        } else {
+            " · ? keys"
+        }
         return DisplayWidth.of(line) + DisplayWidth.of(reminder) <= state.columns ? line + reminder : line
     }
 
