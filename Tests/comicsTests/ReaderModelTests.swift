@@ -152,6 +152,25 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(ReadingSpeed.learned(250, words: 5_000, seconds: 60), 250, "nor a jump")
     }
 
+    /// On a part's heading, the minutes count to its first chapter, not
+    /// through every chapter of the part.
+    func testTheMinutesOfAPartsHeadingCountToItsFirstChapter() throws {
+        var state = state(400)
+        guard case var .reader(reader) = state.visible, var map = reader.map else { return XCTFail("no reader") }
+        let words = map.info.wordCount
+        let chapter = blocks(400).prefix(51).reduce(0) { $0 + $1.wordCount }
+        map.outline = [
+            OutlineEntry(number: 1, section: TextSection(level: 0, title: "PART ONE", firstBlock: 0), startWord: 0, words: words),
+            OutlineEntry(number: 2, section: TextSection(level: 1, title: "CHAPTER I", firstBlock: 51), startWord: chapter, words: words - chapter),
+        ]
+        reader.map = map
+        state.screens[state.screens.count - 1] = .reader(reader)
+        let minutes = Int((Double(chapter) / 250).rounded(.up))
+        XCTAssertLessThan(minutes, Int((Double(words) / 250).rounded(.up)) / 2)
+        let status = try XCTUnwrap(BrowseView.frame(state, now: Date()).last?.text)
+        XCTAssertTrue(status.contains("§1 PART ONE · \(minutes) min left"), "\(minutes) minutes to the chapter: \(status)")
+    }
+
     func testADownloadSaysHowFarItIsAndEscStopsIt() throws {
         var state = BrowseState(rows: 10, columns: 80, source: .books)
         state.screens.append(.reader(BrowseReader(ref: ref, title: "Alice")))

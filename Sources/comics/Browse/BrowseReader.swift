@@ -139,10 +139,12 @@ struct BrowseReader: Equatable {
         return min(100, Int(Double(words) * 100 / Double(max(1, map.info.wordCount))))
     }
 
-    /// Minutes to the end of the section at `speed` words a minute.
+    /// Minutes to the next heading at `speed` words a minute: a part's
+    /// heading page counts to its first chapter, not through all of them.
     func minutesLeft(speed: Double) -> Int? {
-        guard let section, let words = passage?.words(before: top.block) else { return nil }
-        let left = max(0, section.startWord + section.words - words)
+        guard let map, let section, let words = passage?.words(before: top.block) else { return nil }
+        let next = map.outline.indices.contains(section.number) ? map.outline[section.number].startWord : section.startWord + section.words
+        let left = max(0, min(next, section.startWord + section.words) - words)
         return Int((Double(left) / max(1, speed)).rounded(.up))
     }
 
