@@ -31,6 +31,30 @@ final class CatalogTests: XCTestCase {
             clock: .fixed(start.addingTimeInterval(offset)), mode: mode)
     }
 
+    /// `m` twice on one page is one bookmark; a book keeps at most
+    /// `Bookmark.limit` of them (a key held down must not fill the disk).
+    func testABookmarkIsMadeOncePerPlaceAndTheirNumberIsBounded() throws {
+        let ref = ItemRef(source: .books, id: 11)
+        let content = BookContent(blocks: (0..<10).map { TextBlock(.prose, "Paragraph \($0) of the book.") }, sections: [])
+        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: start, originalBytes: 1, sectionCount: 0, wordCount: content.wordCount)
+        try store.saveText(content, outline: [], info: info)
+        let catalog = try catalog()
+        let map = try XCTUnwrap(try catalog.textMap(ref))
+        let passage = try XCTUnwrap(try catalog.textPassage(ref, from: 0, upTo: nil))
+        let first = try catalog.addBookmark(ref, at: TextPosition(block: 3, offset: 5), in: passage, map: map)
+        let again = try catalog.addBookmark(ref, at: TextPosition(block: 3, offset: 5), in: passage, map: map)
+        XCTAssertEqual(again, first)
+        XCTAssertEqual(try catalog.bookmarks(ref).count, 1)
+        XCTAssertEqual(first.percent, 30, accuracy: 0.1, "three paragraphs of ten before it")
+
+        let rows = (2...Bookmark.limit).map { "('books', 11, \($0), 0, \($0), '', 'b', 0, 0)" }.joined(separator: ",")
+        try DatabaseProbe.execute(on: directory.file("comics.db"), "INSERT INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent) VALUES \(rows)")
+        XCTAssertThrowsError(try catalog.addBookmark(ref, at: TextPosition(block: 9), in: passage, map: map)) { error in
+            XCTAssertEqual((error as? ComicsError)?.exitCode, 2)
+        }
+        XCTAssertEqual(try catalog.bookmarks(ref).count, Bookmark.limit)
+    }
+
     func testFreshStaleAndMissingPages() throws {
         let first = try catalog()
         XCTAssertEqual(try first.list(.xkcd, query: ListQuery(limit: 3)).map(\.ref.id), [200, 199, 198])

@@ -73,6 +73,10 @@ public struct ReadingPosition: Equatable, Sendable {
 /// A place in a book a person marked, with the name they gave it (the
 /// section's title at first).
 public struct Bookmark: Equatable, Sendable {
+    /// The most a book keeps (a key held down must not fill the disk) and
+    /// the most read back (a file may hold more).
+    public static let limit = 1_000
+
     public var number: Int
     public var position: TextPosition
     /// The block's first words, to find it again in another edition.

@@ -319,7 +319,7 @@ extension SQLiteCacheStore: TextStore {
     public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
         try guarded {
             try database.query("""
-                SELECT number, block, block_offset, anchor, name, at, percent FROM bookmarks WHERE source = ? AND id = ? ORDER BY number
+                SELECT number, block, block_offset, anchor, name, at, percent FROM bookmarks WHERE source = ? AND id = ? ORDER BY number LIMIT \(Bookmark.limit)
                 """, Self.key(ref)).map { row in
                 Bookmark(
                     number: row[0].int ?? 0, position: TextPosition(block: max(0, row[1].int ?? 0), offset: max(0, row[2].int ?? 0)),

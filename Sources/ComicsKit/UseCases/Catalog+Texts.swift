@@ -185,11 +185,16 @@ extension Catalog {
     /// keeps it there). The text is read whole only when one has moved.
     public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
         var bookmarks = try store.bookmarks(ref)
-        var content: BookContent?
+        // A few are checked block by block; many against the text read once.
+        var content = bookmarks.count > 8 ? try store.textContent(ref) : nil
         for index in bookmarks.indices {
             let bookmark = bookmarks[index]
             let block = bookmark.position.block
-            let here = try store.textPassage(ref, from: block, upTo: block + 1)?.blocks.first
+            let here = if let content {
+                content.blocks.indices.contains(block) ? content.blocks[block] : nil
+            } else {
+                try store.textPassage(ref, from: block, upTo: block + 1)?.blocks.first
+            }
             if let here, bookmark.anchor.isEmpty || here.text.hasPrefix(bookmark.anchor) { continue }
             if content == nil { content = try store.textContent(ref) }
             guard let content, !content.blocks.isEmpty else { return bookmarks }
@@ -207,8 +212,14 @@ extension Catalog {
         for (ref, bookmark) in bookmarks { _ = try store.addBookmark(ref, bookmark) }
     }
 
-    /// Marks a place in a passage the reader shows, named after its section.
+    /// Marks a place in a passage the reader shows, named after its section;
+    /// a place already marked gives its bookmark back, not a second one.
     public func addBookmark(_ ref: ItemRef, at position: TextPosition, in passage: TextPassage, map: TextMap) throws -> Bookmark {
+        let existing = try store.bookmarks(ref)
+        if let same = existing.first(where: { $0.position == position }) { return same }
+        guard existing.count < Bookmark.limit else {
+            throw ComicsError.usage("\(ref) has \(Bookmark.limit) bookmarks, as many as a book keeps", hint: "d in the list deletes one")
+        }
         let text = passage.block(position.block)?.text ?? ""
         let section = map.outline.last { $0.section.firstBlock <= position.block }
         let name = section.map { TerminalText.sanitize($0.section.title, singleLine: true) } ?? String(text.prefix(40))
