@@ -206,7 +206,11 @@ enum BrowseView {
             let style: BrowseLine.Style = position == list.selected ? .selected : .plain
             // A book's text downloaded (▤), and how far it has been read.
             let read = row.reading.map { ($0.downloaded ? "  ▤" : "  ") + ($0.percent.map { " \($0)%" } ?? "") } ?? ""
-            guard list.rowHeight == 2 else { return [BrowseLine(text: text + row.title + read, style: style)] }
+            guard list.rowHeight == 2 else {
+                // The mark stays in view: a long title gives way to it.
+                let title = read.isEmpty ? row.title : DisplayWidth.truncate(row.title, to: max(4, columns - DisplayWidth.of(text) - DisplayWidth.of(read)))
+                return [BrowseLine(text: text + title + read, style: style)]
+            }
             // A search result: its matches in bold, the snippet under the title.
             let indent = DisplayWidth.of(text)
             return [marked(text + row.title, columns: columns, style: style),
