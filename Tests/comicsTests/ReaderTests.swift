@@ -105,6 +105,11 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(for: "Read:           R or Enter reads it on from where you stopped"), session.screen.joined(separator: "\n"))
         try session.send("\r")
         XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), "Enter on a book's detail reads it")
+        try session.send(":3\r")
+        XCTAssertTrue(try session.wait(for: "§3 CHAPTER III."), session.screen[19])
+        try session.send("\u{1B}")
+        XCTAssertTrue(try session.wait(for: "Reading:        §3 CHAPTER III. A Caucus-Race and a Long Tale, 16%"),
+                      "the detail says where reading stopped now: \(session.screen.joined(separator: "\n"))")
         try session.send("Q")
         try end(session)
         XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 0, "the text was downloaded into the cache")

@@ -260,6 +260,8 @@ enum BrowseEffect: Equatable {
     /// Favourites or search results, read again.
     case load(BrowseListing)
     case showDetail(ItemRef, width: Int)
+    /// The detail in view read again (the reader left over it has moved the place).
+    case reloadDetail
     case toggleFavorite(ItemRef)
     case open(ItemRef)
     case refresh(BrowseListing)

@@ -429,9 +429,10 @@ extension BrowseModel {
                 return save
             }
             state.screens.removeLast()
-            // The reading list under it, as reading left it.
+            // The reading list under it, and a detail screen in view, as reading left them.
             let underneath = state.screens.contains { if case let .list(list) = $0 { list.listing == .reading } else { false } }
-            return save + (underneath ? [.load(.reading)] : [])
+            let detail = if case .detail = state.visible { true } else { false }
+            return save + (underneath ? [.load(.reading)] : []) + (detail ? [.reloadDetail] : [])
         case .down, .character("j"), .enter, .wheelDown:
             reader.move(by: key == .wheelDown ? 3 : 1, height: height)
             turnsPage = false

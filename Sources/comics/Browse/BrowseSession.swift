@@ -337,14 +337,19 @@ final class BrowseSession {
         lastChange = counter
         let favorites = (try? cache.favorites(source: nil)).map { Set($0.map(\.ref)) } ?? []
         apply(.favoritesChanged(favorites))
-        // The detail on screen as the database holds it now (its favourite line, a title refreshed).
-        if case let .detail(detail) = state.visible, let cached = try? cache.show(.item(detail.ref)) {
-            apply(.detailLoaded(BrowseRows.detail(cached, width: state.columns, catalog: cache)))
-        }
+        reloadVisibleDetail()
         // Search results as the database holds them now; window rows are read after every event.
         if case let .list(list) = state.visible, case .search = list.listing { load(list.listing) }
         // The reading list as reading left it (here or in another process).
         if case let .list(list) = state.visible, list.listing == .reading { load(.reading) }
+    }
+
+    /// The detail on screen as the database holds it now (its favourite
+    /// line, a title refreshed, where reading stopped).
+    private func reloadVisibleDetail() {
+        if case let .detail(detail) = state.visible, let cached = try? cache.show(.item(detail.ref)) {
+            apply(.detailLoaded(BrowseRows.detail(cached, width: state.columns, catalog: cache)))
+        }
     }
 
     // MARK: - Effects
@@ -363,6 +368,8 @@ final class BrowseSession {
                 fetcher.refresh(listing, key, inView: list.top..<(list.top + state.listHeight))
             case let .showDetail(ref, width):
                 showDetail(ref, width: width)
+            case .reloadDetail:
+                reloadVisibleDetail()
             case let .toggleFavorite(ref):
                 do {
                     _ = try cache.changeFavorite(.item(ref), .toggle)
