@@ -239,7 +239,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
         for block in content.blocks { before.append(before[before.count - 1] + block.wordCount) }
         let edges = SQLiteCacheStore.chunks(of: content.blocks).flatMap { [$0.firstWord - 1, $0.firstWord, $0.firstWord + 1] }
         var generator = SystemRandomNumberGenerator()
-        let words = edges + (0..<200).map { _ in Int.random(in: 0...content.wordCount, using: &generator) } + [0, content.wordCount, content.wordCount + 5]
+        let words = edges + (0..<40).map { _ in Int.random(in: 0...content.wordCount, using: &generator) } + [0, content.wordCount, content.wordCount + 5]
         for word in words where word >= 0 {
             let expected = before.dropLast().firstIndex { $0 >= word } ?? content.blocks.count - 1
             XCTAssertEqual(try store.textBlock(ref, atWord: word), expected, "word \(word)")
