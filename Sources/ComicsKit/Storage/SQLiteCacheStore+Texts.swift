@@ -398,19 +398,32 @@ extension SQLiteCacheStore: TextStore {
             }
             // A phrase: the candidates indexed with positions, in memory.
             let (chunks, found) = try candidates(expression, exact: false, rowIDs: range)
-            try database.execute("DELETE FROM temp.text_candidates")
-            defer { try? database.execute("DELETE FROM temp.text_candidates") }
-            let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
-            for candidate in found {
-                try insert.bind([.integer(candidate.rowID), .text(String(decoding: chunks[candidate.chunk]!.body[candidate.range], as: UTF8.self))])
-                _ = try insert.allRows()
+            return try withCandidatesIndexed(found.map { ($0.rowID, Self.text(of: $0, in: chunks)) }) {
+                try database.query("SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ? ORDER BY rowid", [.text(expression)])
+                    .compactMap { row -> Int? in
+                        if case let .integer(rowID) = row[0] { return TextSearchIndex.block(of: rowID).block }
+                        return nil
+                    }
             }
-            return try database.query("SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ? ORDER BY rowid", [.text(expression)])
-                .compactMap { row -> Int? in
-                    if case let .integer(rowID) = row[0] { return TextSearchIndex.block(of: rowID).block }
-                    return nil
-                }
         }
+    }
+
+    /// `body` with `temp.text_candidates` holding `rows` (a row id and its
+    /// text each), emptied again after: FTS5 over a few paragraphs in
+    /// memory, for what needs positions (phrases, snippets).
+    private func withCandidatesIndexed<Result>(_ rows: [(rowID: Int64, text: String)], _ body: () throws -> Result) throws -> Result {
+        try database.execute("DELETE FROM temp.text_candidates")
+        defer { try? database.execute("DELETE FROM temp.text_candidates") }
+        let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
+        for row in rows {
+            try insert.bind([.integer(row.rowID), .text(row.text)])
+            _ = try insert.allRows()
+        }
+        return try body()
+    }
+
+    private static func text(of candidate: Candidate, in chunks: [ChunkKey: TextChunk]) -> String {
+        String(decoding: chunks[candidate.chunk]!.body[candidate.range], as: UTF8.self)
     }
 
     /// Runs a text search in one snapshot, a mistake in the query made a
@@ -482,50 +495,44 @@ extension SQLiteCacheStore: TextStore {
     private func rankedHits(_ expression: String, rowIDs range: [SQLiteValue], limit: Int) throws -> (hits: [TextHit], total: Int) {
         let ranking = PassageRanking(expression: expression)
         let (chunks, found) = try candidates(expression, exact: ranking != nil, rowIDs: range)
-        func text(_ candidate: Candidate) -> String {
-            String(decoding: chunks[candidate.chunk]!.body[candidate.range], as: UTF8.self)
-        }
-        try database.execute("DELETE FROM temp.text_candidates")
-        defer { try? database.execute("DELETE FROM temp.text_candidates") }
-        let insert = try database.prepare("INSERT INTO temp.text_candidates (rowid, body) VALUES (?, ?)")
-        let best: [Int]
-        let total: Int
-        if let ranking {
+        // Ranked here, only the best need FTS5 (for their snippets); a
+        // phrase needs it to match and rank every candidate.
+        let indexed: [Int] = ranking.map { ranking in
             let scores = ranking.scores(of: found.map { chunks[$0.chunk]!.body[$0.range] })
-            best = Array(found.indices.sorted { (scores[$0], found[$0].rowID) < (scores[$1], found[$1].rowID) }.prefix(limit))
-            total = found.count
-            for index in best {
-                try insert.bind([.integer(found[index].rowID), .text(text(found[index]))])
-                _ = try insert.allRows()
+            return Array(found.indices.sorted { (scores[$0], found[$0].rowID) < (scores[$1], found[$1].rowID) }.prefix(limit))
+        } ?? Array(found.indices)
+        return try withCandidatesIndexed(indexed.map { (found[$0].rowID, Self.text(of: found[$0], in: chunks)) }) {
+            let best: [Int]
+            let total: Int
+            if ranking != nil {
+                best = indexed
+                total = found.count
+            } else {
+                let position = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1.rowID, $0) })
+                best = try database.query("""
+                    SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?2
+                    """, [.text(expression), .integer(Int64(limit))]).compactMap { row -> Int? in
+                    if case let .integer(rowID) = row[0] { return position[rowID] }
+                    return nil
+                }
+                total = best.count < limit ? best.count
+                    : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? best.count
             }
-        } else {
-            for candidate in found {
-                try insert.bind([.integer(candidate.rowID), .text(text(candidate))])
-                _ = try insert.allRows()
+            var snippets: [Int64: String] = [:]
+            for row in try database.query("""
+                SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
+                WHERE text_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?4))
+                """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
+                      .text(JSONValue.array(best.map { .int(Int(found[$0].rowID)) }).serialized)]) {
+                if case let .integer(rowID) = row[0] { snippets[rowID] = row[1].text ?? "" }
             }
-            let position = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1.rowID, $0) })
-            best = try database.query("""
-                SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ?1 ORDER BY rank LIMIT ?2
-                """, [.text(expression), .integer(Int64(limit))]).compactMap { row -> Int? in
-                if case let .integer(rowID) = row[0] { return position[rowID] }
-                return nil
+            let hits: [TextHit] = best.map { index in
+                let (book, block) = TextSearchIndex.block(of: found[index].rowID)
+                return TextHit(
+                    ref: ItemRef(source: .books, id: book), block: block, snippet: snippets[found[index].rowID] ?? "", percent: found[index].percent)
             }
-            total = best.count < limit ? best.count
-                : try database.query("SELECT count(*) FROM temp.text_candidates WHERE text_candidates MATCH ?", [.text(expression)]).first?[0].int ?? best.count
+            return (hits, total)
         }
-        var snippets: [Int64: String] = [:]
-        for row in try database.query("""
-            SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
-            WHERE text_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?4))
-            """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
-                  .text(JSONValue.array(best.map { .int(Int(found[$0].rowID)) }).serialized)]) {
-            if case let .integer(rowID) = row[0] { snippets[rowID] = row[1].text ?? "" }
-        }
-        let hits: [TextHit] = best.map { index in
-            let (book, block) = TextSearchIndex.block(of: found[index].rowID)
-            return TextHit(ref: ItemRef(source: .books, id: book), block: block, snippet: snippets[found[index].rowID] ?? "", percent: found[index].percent)
-        }
-        return (hits, total)
     }
 
     private struct ChunkKey: Hashable {
