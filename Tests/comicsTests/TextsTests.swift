@@ -124,6 +124,18 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertFalse(toc.stdout.unicodeScalars.contains { $0.value == 0x1B || (0x80...0x9F).contains($0.value) })
     }
 
+    /// `_italics_` are italics on a terminal, across a line's end too, and
+    /// stay as written elsewhere.
+    func testItalicsAreDrawnOnATerminalAndKeptAsWrittenElsewhere() throws {
+        let text = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\nCHAPTER I.\n\nShe said it was _quite\nimpossible_ to _know_.\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n"
+        try postBook(70006, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/70006.txt.utf-8")])
+        try server.control(.object([("texts", .object([("70006", .string(Array(text.utf8).map { String(format: "%02x", $0) }.joined()))]))]))
+        let piped = try comics.run(["read", "70006"])
+        XCTAssertEqual(piped.stdout, "CHAPTER I.\n\nShe said it was _quite\nimpossible_ to _know_.\n", "two short lines are kept as lines")
+        let onTerminal = try comics.shell("script -qec '\"$COMICS\" read 70006 --width 20 --no-pager' /dev/null")
+        XCTAssertTrue(onTerminal.stdout.contains("She said it was\r\n\u{1B}[3mquite\u{1B}[23m\r\n\u{1B}[3mimpossible\u{1B}[23m to\r\n\u{1B}[3mknow\u{1B}[23m."), onTerminal.stdout.debugDescription)
+    }
+
     func testAnOlderRecordsLatin1FileReadsRight() throws {
         try postBook(22367, formats: [("text/plain; charset=iso-8859-1", "https://www.gutenberg.org/files/22367/22367-8.txt")])
         let got = try comics.run(["get", "22367"])

@@ -281,19 +281,7 @@ enum ReaderLayout {
     /// span lines of a block.
     private static func italicized(_ text: String, italic: inout Bool) -> [ReaderRun] {
         guard text.contains("_") || italic else { return [ReaderRun(text: text)] }
-        var runs: [ReaderRun] = []
-        var current = ""
-        for character in text {
-            if character == "_" {
-                if !current.isEmpty { runs.append(ReaderRun(text: current, style: italic ? .italic : .plain)) }
-                current = ""
-                italic.toggle()
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { runs.append(ReaderRun(text: current, style: italic ? .italic : .plain)) }
-        return runs
+        return TextLayout.italicRuns(text, italic: &italic).map { ReaderRun(text: $0.text, style: $0.isItalic ? .italic : .plain) }
     }
 }
 

@@ -59,16 +59,26 @@ struct TextLayout {
         var italic = false
         return lines.map { line in
             guard line.contains("_") || italic else { return line }
-            var result = italic ? "\u{1B}[3m" : ""
-            for character in line {
-                if character == "_" {
-                    italic.toggle()
-                    result += italic ? "\u{1B}[3m" : "\u{1B}[23m"
-                } else {
-                    result.append(character)
-                }
-            }
-            return italic ? result + "\u{1B}[23m" : result
+            return Self.italicRuns(line, italic: &italic).map { $0.isItalic ? "\u{1B}[3m\($0.text)\u{1B}[23m" : $0.text }.joined()
         }
+    }
+
+    /// A line cut where its underscores toggle italics (dropped), `italic`
+    /// carrying the state from the line before to the next: the one rule
+    /// for printed text and the reader's runs.
+    static func italicRuns(_ line: String, italic: inout Bool) -> [(text: String, isItalic: Bool)] {
+        var runs: [(text: String, isItalic: Bool)] = []
+        var current = ""
+        for character in line {
+            if character == "_" {
+                if !current.isEmpty { runs.append((current, italic)) }
+                current = ""
+                italic.toggle()
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { runs.append((current, italic)) }
+        return runs
     }
 }
