@@ -109,7 +109,7 @@ extension Catalog {
         if let saved = position {
             let block = saved.position.block
             let here = try store.textPassage(ref, from: block, upTo: block + 1)?.blocks.first
-            if here == nil || !(saved.anchor.isEmpty || here!.text.hasPrefix(saved.anchor)), let content = try store.textContent(ref) {
+            if !Self.isStill(here, anchor: saved.anchor), let content = try store.textContent(ref) {
                 position = Self.mapped(saved, onto: content)
             }
         }
@@ -195,7 +195,7 @@ extension Catalog {
             } else {
                 try store.textPassage(ref, from: block, upTo: block + 1)?.blocks.first
             }
-            if let here, bookmark.anchor.isEmpty || here.text.hasPrefix(bookmark.anchor) { continue }
+            if Self.isStill(here, anchor: bookmark.anchor) { continue }
             if content == nil { content = try store.textContent(ref) }
             guard let content, !content.blocks.isEmpty else { return bookmarks }
             let moved = Self.found(bookmark.position, anchor: bookmark.anchor, percent: bookmark.percent, in: content)
@@ -320,13 +320,20 @@ extension Catalog {
         return mapped
     }
 
+    /// A saved place is where it was while its block (nil: none there)
+    /// still begins with the first words it had.
+    private static func isStill(_ block: TextBlock?, anchor: String) -> Bool {
+        guard let block else { return false }
+        return anchor.isEmpty || block.text.hasPrefix(anchor)
+    }
+
     /// A place saved against some edition of a text, in `content`: where
     /// it was when its block still begins with `anchor`, else the nearest
     /// block that does to `percent` of the way in, else that far in.
     static func found(_ position: TextPosition, anchor: String, percent: Double, in content: BookContent) -> TextPosition {
         let blocks = content.blocks
         let block = position.block
-        if blocks.indices.contains(block), anchor.isEmpty || blocks[block].text.hasPrefix(anchor) {
+        if isStill(blocks.indices.contains(block) ? blocks[block] : nil, anchor: anchor) {
             return position
         }
         let total = max(1, content.wordCount)

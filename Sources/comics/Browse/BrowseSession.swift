@@ -471,7 +471,7 @@ final class BrowseSession {
             let rows = list.map { ref, state in
                 var row = (try? cache.show(.item(ref))).map { BrowseRows.row($0, catalog: cache) }
                     ?? BrowseRow(ref: ref, detail: "", title: "\(ref)", isFavorite: false)
-                row.reading = ReadingMark(downloaded: state.downloaded, percent: state.position.map { Int($0.percent) })
+                row.reading = Self.mark(state)
                 return row
             }
             apply(.loaded(.reading, rows, total: nil))
