@@ -18,7 +18,7 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # fish (their completions load and complete), python3-pyte (browse's screen
 # is read back through a terminal emulator), tmux (Ctrl-Z and fg need a shell
 # with job control).
-BUILD_PACKAGES = libsqlite3-dev zlib1g-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev libncurses-dev pkg-config
+BUILD_PACKAGES = libsqlite3-dev zlib1g-dev libxml2-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev libncurses-dev pkg-config
 TEST_PACKAGES = $(BUILD_PACKAGES) python3 python3-pyte tmux faketime man-db zsh fish
 # Benchmarks: the sqlite3 CLI and curl are the floors comics is measured
 # against; GNU time reads peak memory.

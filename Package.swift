@@ -19,6 +19,13 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Gutenberg's HTML editions, read by libxml2's HTML parser (libxml2-dev).
+        .systemLibrary(
+            name: "CXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(name: "CHTML", dependencies: ["CXML2"]),
         // libcurl's headers at build time (libcurl4-openssl-dev); the library
         // itself is loaded at run time, only when the network is needed.
         .target(
@@ -42,7 +49,7 @@ let package = Package(
         .target(name: "CProcess"),
         .target(
             name: "ComicsKit",
-            dependencies: ["CSQLite", "CCurl", "CProcess", "CZlib"]
+            dependencies: ["CSQLite", "CCurl", "CProcess", "CZlib", "CHTML"]
         ),
         .executableTarget(
             name: "comics",

@@ -74,7 +74,7 @@ def fresh_state():
     return {"latest": 200, "comics": {}, "books": {}, "next": {}, "images": {}, "fault": None, "count": None,
             "retry_after": "0", "delay": 0, "book_count": None, "bloat": 0,
             "hits": {}, "requests": [], "total": 0, "agents": [], "in_flight": 0, "most_in_flight": 0,
-            "connections": 0, "proxied": [], "texts": {}}
+            "connections": 0, "proxied": [], "texts": {}, "html": {}}
 
 
 STATE = fresh_state()
@@ -119,6 +119,28 @@ def text_file(number):
 
 
 DETAIL_BOOKS = load_detail_books()
+
+
+def html_file(number, older=False):
+    """A book's HTML edition: one posted as {"html": {"N": "hex"}}, else the
+    fixture pgN-images.html (today's generated edition) or pgN.N-h.htm (the
+    older hand-made one); each URL serves the other when only it exists, as
+    every book has one edition or both. A book whose plain text a test posted
+    has no HTML edition unless one is posted too."""
+    with STATE_LOCK:
+        posted = STATE["html"].get(str(number))
+        text_posted = str(number) in STATE["texts"]
+    if posted is not None:
+        return bytes.fromhex(posted)
+    if text_posted:
+        return None  # a test that posts a plain text reads that text
+    names = ["pg%d-images.html" % number, "pg%d.%d-h.htm" % (number, number)]
+    for name in reversed(names) if older else names:
+        path = os.path.join(HERE, "gutenberg", name)
+        if os.path.isfile(path):
+            with open(path, "rb") as handle:
+                return handle.read()
+    return None
 
 
 def comic_document(number):
@@ -188,6 +210,7 @@ class Handler(BaseHTTPRequestHandler):
             STATE["next"].update(command.get("next", {}))
             STATE["images"].update({name: bytes.fromhex(data) for name, data in command.get("images", {}).items()})
             STATE["texts"].update(command.get("texts", {}))
+            STATE["html"].update(command.get("html", {}))
             if "fault" in command:
                 STATE["fault"] = command["fault"]
                 STATE["count"] = command.get("count")
@@ -316,13 +339,25 @@ class Handler(BaseHTTPRequestHandler):
 
     def serve_text(self, parts, fault):
         """gutenberg.org's layout: /ebooks/N.txt.utf-8 redirects to
-        /cache/epub/N/pgN.txt; older records name /files/N/N-8.txt."""
-        if len(parts) == 2 and parts[0] == "ebooks" and parts[1].endswith(".txt.utf-8"):
-            number = parts[1][: -len(".txt.utf-8")]
-            if number.isdigit():
-                return self.send_body(302, b"", "text/html", [("Location", "/cache/epub/%s/pg%s.txt" % (number, number))])
-        number = parts[2] if len(parts) == 4 and parts[:2] == ["cache", "epub"] else parts[1] if len(parts) == 3 else ""
-        body = text_file(int(number)) if number.isdigit() else None
+        /cache/epub/N/pgN.txt; older records name /files/N/N-8.txt. HTML
+        editions: /ebooks/N.html.images redirects to
+        /cache/epub/N/pgN-images.html; older ones are /files/N/N-h/N-h.htm;
+        their pictures are under images/ beside them."""
+        if len(parts) == 2 and parts[0] == "ebooks":
+            for suffix, target in ((".txt.utf-8", "/cache/epub/%s/pg%s.txt"), (".html.images", "/cache/epub/%s/pg%s-images.html")):
+                number = parts[1][: -len(suffix)]
+                if parts[1].endswith(suffix) and number.isdigit():
+                    return self.send_body(302, b"", "text/html", [("Location", target % (number, number))])
+        if "images" in parts[:-1]:
+            return self.serve_image(parts[-1], fault)
+        if parts[-1].endswith(".html") or parts[-1].endswith(".htm"):
+            number = parts[2] if len(parts) >= 3 and parts[:2] == ["cache", "epub"] else parts[1] if len(parts) >= 2 else ""
+            body = html_file(int(number), older=parts[0] == "files") if number.isdigit() else None
+            content_type = "text/html; charset=utf-8"
+        else:
+            number = parts[2] if len(parts) == 4 and parts[:2] == ["cache", "epub"] else parts[1] if len(parts) == 3 else ""
+            body = text_file(int(number)) if number.isdigit() else None
+            content_type = "text/plain; charset=utf-8"
         if body is None:
             return self.send_body(404, b"<html>404 Not Found</html>", "text/html")
         if fault == "truncated":
@@ -330,7 +365,7 @@ class Handler(BaseHTTPRequestHandler):
         if fault == "endless":
             # A text that never ends (no length): the client must stop it.
             self.send_response(200)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Type", content_type)
             self.send_header("Connection", "close")
             self.end_headers()
             self.close_connection = True
@@ -341,7 +376,7 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 pass
             return
-        self.send_body(200, body, "text/plain; charset=utf-8")
+        self.send_body(200, body, content_type)
 
     def serve_books(self, path, parts, fault):
         query = self.path[len(path) + 1:] if "?" in self.path else ""

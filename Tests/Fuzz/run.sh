@@ -11,7 +11,7 @@ if [ -d /opt/swift/usr/bin ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 seconds=${1:-60}
 shift || true
 targets=("$@")
-if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer image gutenberg arguments import stderr keys); fi
+if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer image gutenberg html arguments import stderr keys); fi
 
 scratch=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -use-ld=lld)
@@ -20,11 +20,12 @@ swift build --target CImaging --scratch-path "$scratch" >&2
 swift build --target CTerminal --scratch-path "$scratch" >&2
 debug="$scratch/debug"
 # ComicsKit's module needs the C modules it imports: CSQLite and CZlib
-# (module maps in their source folders), CCurl and CProcess (module maps
-# SwiftPM generated).
+# (module maps in their source folders), CCurl, CProcess and CHTML (module
+# maps SwiftPM generated).
 modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap"
-         -I Sources/CProcess/include -Xcc -fmodule-map-file="$debug/CProcess.build/module.modulemap")
-library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o -lsqlite3 -lz -ldl)
+         -I Sources/CProcess/include -Xcc -fmodule-map-file="$debug/CProcess.build/module.modulemap"
+         -I Sources/CHTML/include -Xcc -fmodule-map-file="$debug/CHTML.build/module.modulemap")
+library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o "$debug"/CHTML.build/*.o -lsqlite3 -lz -lxml2 -ldl)
 imaging=("$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)
@@ -37,6 +38,7 @@ build() {
         sanitizer) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzSanitizer.swift "${library[@]}" -o "$output" ;;
         image) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzImage.swift "${library[@]}" -o "$output" ;;
         gutenberg) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutenberg.swift "${library[@]}" -o "$output" ;;
+        html) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzHTML.swift "${library[@]}" -o "$output" ;;
         arguments | import | stderr | keys)
             local file=Tests/Fuzz/FuzzArguments.swift
             [ "$target" = import ] && file=Tests/Fuzz/FuzzImport.swift
@@ -59,6 +61,9 @@ seed() {
         gutendex) cp Tests/Fixtures/gutendex/*.json "$corpus/" ;;
         gutenberg) for file in Tests/Fixtures/gutenberg/pg11.txt Tests/Fixtures/gutenberg/pg1041.txt; do
                        head -c 16384 "$file" > "$corpus/$(basename "$file")"; tail -c 16384 "$file" > "$corpus/end-$(basename "$file")"; done ;;
+        html) for file in Tests/Fixtures/gutenberg/pg11-images.html Tests/Fixtures/gutenberg/pg2701.2701-h.htm; do
+                  head -c 16384 "$file" > "$corpus/$(basename "$file")"; done
+              printf '<h1>T</h1><p><a href="#c1">I</a></p><h2 id="c1">CHAPTER I</h2><p>Words <i>here</i>.</p><div class="poem"><span class="i2">A line<br></span></div>' > "$corpus/small" ;;
         image) cp Tests/Fixtures/images/*.png Tests/Fixtures/images/*.jpg Tests/Fixtures/images/*.gif "$corpus/" ;;
         sanitizer) printf 'plain title' > "$corpus/plain"; printf 'a\033[31mred\033]8;;http://x\007link\302\233\342\200\256' > "$corpus/escapes";
                    printf 'Au \302\230 100\nlabel \303\242\302\206\302\220 sun' > "$corpus/stray-controls" ;;

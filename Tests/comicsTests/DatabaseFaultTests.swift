@@ -71,7 +71,7 @@ final class DatabaseFaultTests: EndToEndTestCase {
     /// keeps them, and they find their places once the text is back.
     func testRebuildKeepsWhereReadingStoppedAndTheBookmarks() throws {
         XCTAssertEqual(try comics.run(["list", "-n", "30"]).status, 0)
-        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        XCTAssertEqual(try comics.run(["get", "11", "--edition", "text"]).status, 0)
         let session = try TerminalSession(comics, ["read", "11"], rows: 20, columns: 80)
         XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), session.screen.joined(separator: "\n"))
         try session.send(":5\rm")

@@ -8,6 +8,12 @@ import XCTest
 /// The reader in a pseudo-terminal: a book's text from the cache, paged,
 /// its place kept across quits, signals and widths.
 final class ReaderTests: EndToEndTestCase {
+    /// The reader's tests read the plain texts, whose every line they know.
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        XCTAssertEqual(try comics.run(["config", "set", "texts.edition", "text"]).status, 0)
+    }
+
     private func reader(_ book: Int = 11, rows: Int = 20, columns: Int = 80, waitingFor text: String) throws -> TerminalSession {
         let session = try TerminalSession(comics, ["read", String(book)], rows: rows, columns: columns)
         XCTAssertTrue(try session.wait(for: text), session.screen.joined(separator: "\n"))

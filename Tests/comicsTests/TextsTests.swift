@@ -302,7 +302,7 @@ final class HostileTextTests: EndToEndTestCase {
         let started = Date()
         let got = try comics.run(["get", "11"], timeout: 120)
         XCTAssertEqual(got.status, 4, "\(got)")
-        XCTAssertEqual(got.stderr, "comics: error: the text at https://www.gutenberg.org/ebooks/11.txt.utf-8 is larger than 64 MiB; not kept\n")
+        XCTAssertEqual(got.stderr, "comics: error: the text at https://www.gutenberg.org/ebooks/11.html.images is larger than 64 MiB; not kept\n")
         XCTAssertLessThan(Date().timeIntervalSince(started), 100, "stopped at the cap, not at the server's gigabyte")
         XCTAssertEqual(try comics.run(["--offline", "toc", "11"]).status, 4, "nothing kept")
     }
@@ -344,7 +344,9 @@ final class GetFavoritesTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["fav", "add", "xkcd:1"]).status, 0)
         let got = try comics.run(["get", "--favorites"])
         XCTAssertEqual(got.status, 0, "\(got)")
-        XCTAssertEqual(got.stdoutLines, ["got books:11: 169.5 KiB, 12 sections, 26449 words", "got books:844: 139.0 KiB, 3 sections, 20719 words"])
+        XCTAssertEqual(got.stdoutLines, [
+            "got books:11: HTML edition, 189.7 KiB, 12 sections, 26454 words", "got books:844: plain text, 139.0 KiB, 3 sections, 20719 words",
+        ], "Alice has an HTML edition; the play has none")
         let again = try comics.run(["get", "--favorites", "11"])
         XCTAssertEqual(again.stdout, "")
         XCTAssertEqual(again.stderr.split(separator: "\n").count, 2, "each said once: \(again.stderr)")

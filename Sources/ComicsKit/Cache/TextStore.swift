@@ -1,5 +1,19 @@
 import FoundationEssentials
 
+/// Which of a book's files a text was made from: Gutenberg's HTML edition
+/// (whose markup says where the chapters are) or its plain text.
+public enum TextEdition: String, CaseIterable, Sendable {
+    case html
+    case text
+
+    /// The edition a file at `url` is: Gutenberg names every HTML edition
+    /// `….html.images`, `pgN-images.html` or `N-h.htm`, and no plain text so.
+    public init(url: String) {
+        let path = url.lowercased().split(separator: "?").first ?? ""
+        self = path.contains(".htm") ? .html : .text
+    }
+}
+
 /// What the cache knows of a downloaded text without reading it.
 public struct TextInfo: Equatable, Sendable {
     public var ref: ItemRef
@@ -14,6 +28,8 @@ public struct TextInfo: Equatable, Sendable {
     public var storedBytes: Int
     public var sectionCount: Int
     public var wordCount: Int
+
+    public var edition: TextEdition { TextEdition(url: url) }
 
     public init(
         ref: ItemRef, url: String, encoding: String, fetchedAt: Date, readAt: Date? = nil, originalBytes: Int,
@@ -147,6 +163,8 @@ public struct TextUsage: Equatable, Sendable {
     public var storedBytes = 0
     /// Books with a place where reading stopped.
     public var positions = 0
+    /// Texts made from an HTML edition (the others from a plain text).
+    public var htmlEditions = 0
 
     public init() {}
 }

@@ -24,7 +24,7 @@ enum GutenbergFrame {
             let line = lines[index]
             guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "*") || line.contains("SMALL PRINT") else { continue }
             let upper = line.uppercased()
-            if upper.contains("START OF") && mentionsGutenberg(upper) && upper.hasPrefix("*") {
+            if isStartMarker(upper) {
                 start = index + 1
                 if !upper.contains("SMALL PRINT") { break }
             } else if upper.contains("END") && upper.contains("SMALL PRINT") && upper.contains("*END") {
@@ -32,6 +32,11 @@ enum GutenbergFrame {
             }
         }
         return start
+    }
+
+    /// `*** START OF THE PROJECT GUTENBERG EBOOK …` in any spelling (upper-cased).
+    static func isStartMarker(_ upper: String) -> Bool {
+        upper.contains("START OF") && mentionsGutenberg(upper) && upper.hasPrefix("*")
     }
 
     private static func mentionsGutenberg(_ upper: String) -> Bool {
@@ -70,7 +75,7 @@ enum GutenbergFrame {
             var paragraphEnd = index
             while paragraphEnd < end, !lines[paragraphEnd].allSatisfy({ $0 == " " }) { paragraphEnd += 1 }
             let first = lines[index].trimmingWhitespace().lowercased()
-            guard isCredit(first) || isHeaderRemnant(first) else { return index }
+            guard isFrontNoise(first) else { return index }
             index = paragraphEnd
             paragraphsSeen += 1
         }
@@ -83,6 +88,12 @@ enum GutenbergFrame {
         "transcribed from", "transcribed by", "scanned by", "digitized by", "html version by",
         "this etext was created by", "this ebook was created by", "created by",
     ]
+
+    /// A paragraph opening (lower-cased) that credits the producers or
+    /// repeats the header: not the work.
+    static func isFrontNoise(_ opening: String) -> Bool {
+        isCredit(opening) || isHeaderRemnant(opening)
+    }
 
     private static func isCredit(_ opening: String) -> Bool {
         creditOpenings.contains { opening.hasPrefix($0) }

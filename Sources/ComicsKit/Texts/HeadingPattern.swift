@@ -23,10 +23,13 @@ enum HeadingPattern {
     static let longest = 100
 
     static func match(_ line: some StringProtocol) -> HeadingLine? {
-        let text = line.trimmingWhitespace()
-        guard !text.isEmpty, text.count <= longest, let firstScalar = text.unicodeScalars.first,
+        let trimmed = line.trimmingWhitespace()
+        guard !trimmed.isEmpty, trimmed.count <= longest, let firstScalar = trimmed.unicodeScalars.first,
               firstScalar.properties.isUppercase || ("0"..."9").contains(firstScalar)
         else { return nil }
+        // `VOLUME I.--FANTINE.`, `CHAPTER I--M. MYRIEL`: a dash sets the title off.
+        let text = trimmed.contains("--") || trimmed.contains("—") ? spacedDashes(trimmed) : trimmed
+        if let twoWordOrdinal = twoWordOrdinalHeading(text) { return twoWordOrdinal }
         let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         if let numeral = romanValue(trimmedPunctuation(text)), numeral > 0, text.count <= 12,
            !text.contains(" "), text.uppercased() == text {
@@ -56,6 +59,35 @@ enum HeadingPattern {
         return nil
     }
 
+    private static func spacedDashes(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let first = rest.first {
+            if rest.hasPrefix("--") {
+                result += " -- "
+                rest = rest.drop { $0 == "-" }
+            } else if first == "—" {
+                result += " — "
+                rest = rest.dropFirst()
+            } else {
+                result.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return result
+    }
+
+    /// `Kahdeskymmenes ensimmäinen runo`, `Vigésimo primero capítulo`: an
+    /// ordinal of two words before its keyword.
+    private static func twoWordOrdinalHeading(_ text: String) -> HeadingLine? {
+        let words = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
+        guard words.count >= 3, let number = SpelledNumbers.ordinal(words[0] + " " + trimmedPunctuation(String(words[1]))),
+              let kind = keyword(trimmedPunctuation(String(words[2]))), isHeadingCase(words[2]) else { return nil }
+        let rest = words.count > 3 ? String(words[3]) : ""
+        if rest.allSatisfy({ $0 == " " }) { return HeadingLine(kind: kind, number: number, title: nil) }
+        return separatedTitle(Substring(rest)).map { HeadingLine(kind: kind, number: number, title: $0) }
+    }
+
     /// `CHAPTER` or `Chapter`, not `chapter` in the middle of a sentence.
     private static func isHeadingCase(_ word: Substring) -> Bool {
         let letters = word.filter(\.isLetter)
@@ -66,14 +98,30 @@ enum HeadingPattern {
     /// set off (`CHAPTER 1. Loomings.`, `BOOK ONE: 1805`, `CHAPTER I — …`).
     private static func numberAndTitle(_ words: ArraySlice<Substring>) -> (Int, String?)? {
         guard let token = words.first else { return nil }
-        let bare = trimmedPunctuation(withoutNoteMarker(trimmedPunctuation(String(token))))
-        guard let number = romanValue(bare, lowercaseToo: true) ?? plainNumber(Substring(bare)) ?? cardinal(bare) else { return nil }
-        let rest = words.dropFirst().joined(separator: " ")
-        let setOff = token.last.map { ".:,".contains($0) } ?? false
+        var bare = trimmedPunctuation(withoutNoteMarker(trimmedPunctuation(String(token))))
+        var rest = words.dropFirst().joined(separator: " ")
+        var setOff = token.last.map { ".:,".contains($0) } ?? false
+        var number = romanValue(bare, lowercaseToo: true) ?? plainNumber(Substring(bare)) ?? cardinal(bare) ?? SpelledNumbers.ordinal(bare)
+        // `Capítulo vigésimo primero.`: an ordinal of two words.
+        let restWords = rest.split(separator: " ", maxSplits: 1)
+        if let next = restWords.first, !setOff,
+           let twoWords = SpelledNumbers.ordinal(bare + " " + trimmedPunctuation(String(next))) {
+            number = twoWords
+            bare += " " + next
+            setOff = next.last.map { ".:,".contains($0) } ?? false
+            rest = restWords.count > 1 ? String(restWords[1]) : ""
+        }
+        guard let number else { return nil }
         if rest.isEmpty { return (number, nil) }
-        if setOff { return (number, rest.trimmingWhitespace()) }
-        guard let title = separatedTitle(Substring(rest)) else { return nil }
-        return (number, title)
+        if setOff {
+            let title = rest.drop { ".:—–- ".contains($0) }.trimmingWhitespace()
+            return (number, title.isEmpty ? nil : title)
+        }
+        if let title = separatedTitle(Substring(rest)) { return (number, title) }
+        // `Chapter 1 PETER BREAKS THROUGH`: a title in capitals needs no mark.
+        let letters = rest.filter(\.isLetter)
+        guard !letters.isEmpty, letters == letters.uppercased() else { return nil }
+        return (number, rest.trimmingWhitespace())
     }
 
     private static func separatedTitle(_ rest: Substring) -> String? {
@@ -97,18 +145,20 @@ enum HeadingPattern {
 
     private static let keywords: [String: HeadingLine.Kind] = {
         var table: [String: HeadingLine.Kind] = [:]
-        for word in ["VOLUME", "VOL", "TOME", "TOMO", "BAND"] { table[word] = .volume }
-        for word in ["BOOK", "PART", "LIVRE", "BUCH", "TEIL", "LIBRO", "PARTE", "BOEK", "DEEL", "KIRJA", "KNIGA", "PARTIE"] {
+        for word in ["VOLUME", "VOL", "TOME", "TOMO", "BAND", "VOLUMEN"] { table[word] = .volume }
+        for word in ["BOOK", "PART", "LIVRE", "BUCH", "TEIL", "LIBRO", "PARTE", "BOEK", "DEEL", "KIRJA", "KNIGA", "PARTIE",
+                     "LIVRO", "LIBER", "PARS", "OSA"] {
             table[word] = .book
         }
         for word in ["ACT", "ACTE", "AKT", "ATTO", "ACTO", "AUFZUG"] { table[word] = .act }
         for word in ["CHAPTER", "CHAP", "CHAPITRE", "KAPITEL", "CAPÍTULO", "CAPITULO", "CAPITOLO", "HOOFDSTUK",
                      "KAPITTEL", "KAPITOLA", "ROZDZIAŁ", "GLAVA", "LETTER", "STAVE", "CANTO", "RUNO", "LAULU",
-                     "ADVENTURE", "LUKU"] {
+                     "ADVENTURE", "LUKU", "CAPUT", "CAPITVLVM", "CAPITULUM"] {
             table[word] = .chapter
         }
         for word in ["SCENE", "SCÈNE", "SZENE", "ESCENA", "SCENA", "AUFTRITT"] { table[word] = .scene }
-        for word in ["EPILOGUE", "PROLOGUE", "EPILOG", "PROLOG", "ÉPILOGUE", "EPÍLOGO", "PRÓLOGO", "EPILOGO", "PROLOGO"] {
+        for word in ["EPILOGUE", "PROLOGUE", "EPILOG", "PROLOG", "ÉPILOGUE", "EPÍLOGO", "PRÓLOGO", "EPILOGO", "PROLOGO",
+                     "PRELUDE", "FINALE", "INTERLUDE", "INTRODUCTION"] {
             table[word] = .outermost
         }
         return table
@@ -123,38 +173,9 @@ enum HeadingPattern {
         keywords[trimmedPunctuation(String(word)).uppercased()]
     }
 
-    private static let cardinals: [String: Int] = {
-        let units = ["ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"]
-        let teens = ["TEN", "ELEVEN", "TWELVE", "THIRTEEN", "FOURTEEN", "FIFTEEN", "SIXTEEN", "SEVENTEEN", "EIGHTEEN", "NINETEEN"]
-        let tens = ["TWENTY", "THIRTY", "FORTY", "FIFTY", "SIXTY", "SEVENTY", "EIGHTY", "NINETY"]
-        var table: [String: Int] = [:]
-        for (index, word) in units.enumerated() { table[word] = index + 1 }
-        for (index, word) in teens.enumerated() { table[word] = index + 10 }
-        for (index, ten) in tens.enumerated() {
-            table[ten] = (index + 2) * 10
-            for (unit, word) in units.enumerated() { table["\(ten)-\(word)"] = (index + 2) * 10 + unit + 1 }
-        }
-        return table
-    }()
+    private static func cardinal(_ word: String) -> Int? { SpelledNumbers.cardinal(word) }
 
-    private static func cardinal(_ word: String) -> Int? { cardinals[word.uppercased()] }
-
-    private static let ordinals: [String: Int] = {
-        let english = ["FIRST", "SECOND", "THIRD", "FOURTH", "FIFTH", "SIXTH", "SEVENTH", "EIGHTH", "NINTH", "TENTH",
-                       "ELEVENTH", "TWELFTH", "THIRTEENTH", "FOURTEENTH", "FIFTEENTH", "SIXTEENTH", "SEVENTEENTH",
-                       "EIGHTEENTH", "NINETEENTH", "TWENTIETH"]
-        let finnish = ["ENSIMMÄINEN", "TOINEN", "KOLMAS", "NELJÄS", "VIIDES", "KUUDES", "SEITSEMÄS", "KAHDEKSAS",
-                       "YHDEKSÄS", "KYMMENES"]
-        let german = ["ERSTES", "ZWEITES", "DRITTES", "VIERTES", "FÜNFTES", "SECHSTES", "SIEBENTES", "ACHTES"]
-        let french = ["PREMIER", "DEUXIÈME", "TROISIÈME", "QUATRIÈME", "CINQUIÈME", "SIXIÈME", "SEPTIÈME", "HUITIÈME"]
-        var table: [String: Int] = ["ENSIMÄINEN": 1, "PREMIÈRE": 1, "SECONDE": 2, "ERSTER": 1, "ERSTE": 1, "ZWEITER": 2, "ZWEITE": 2]
-        for list in [english, finnish, german, french] {
-            for (index, word) in list.enumerated() { table[word] = index + 1 }
-        }
-        return table
-    }()
-
-    private static func ordinal(_ word: Substring) -> Int? { ordinals[trimmedPunctuation(String(word)).uppercased()] }
+    private static func ordinal(_ word: Substring) -> Int? { SpelledNumbers.ordinal(trimmedPunctuation(String(word))) }
 
     private static func plainNumber(_ word: Substring) -> Int? {
         let digits = trimmedPunctuation(String(word))

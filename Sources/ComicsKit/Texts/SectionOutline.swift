@@ -270,7 +270,7 @@ enum SectionOutline {
         }
     }
 
-    private static func title(_ lines: [String]) -> String {
+    static func title(_ lines: [String]) -> String {
         var title = ""
         for line in lines {
             let words = line.split(separator: " ").joined(separator: " ")

@@ -13,11 +13,18 @@ public enum TextDecoding {
     /// The text with line breaks as LF, without a BOM, escape sequences or
     /// control characters other than newline and tab.
     public static func decode(_ bytes: [UInt8]) -> (text: String, encoding: Encoding) {
-        let (raw, encoding) = characters(of: unifyingLineBreaks(bytes))
+        let (raw, encoding) = characters(of: unifyingLineBreaks(bytes), declaresUTF8: declaresUTF8)
         return (normalized(raw), encoding)
     }
 
-    private static func characters(of bytes: [UInt8]) -> (String, Encoding) {
+    /// An HTML edition: the same rules, with the file's own `<meta>`
+    /// charset or XML declaration as what it says of itself.
+    static func decodeHTML(_ bytes: [UInt8]) -> (text: String, encoding: Encoding) {
+        let (raw, encoding) = characters(of: unifyingLineBreaks(bytes), declaresUTF8: htmlDeclaresUTF8)
+        return (normalized(raw), encoding)
+    }
+
+    private static func characters(of bytes: [UInt8], declaresUTF8: (ArraySlice<UInt8>) -> Bool) -> (String, Encoding) {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             return (String(decoding: bytes.dropFirst(3), as: UTF8.self), .utf8)
         }
@@ -52,6 +59,12 @@ public enum TextDecoding {
             index += 1
         }
         return false
+    }
+
+    /// `charset=utf-8` or `encoding="utf-8"` before the body.
+    private static func htmlDeclaresUTF8(_ header: ArraySlice<UInt8>) -> Bool {
+        let head = String(decoding: header.prefix(8 * 1024), as: UTF8.self).lowercased().filter { $0 != " " }
+        return ["charset=utf-8", "charset=\"utf-8", "charset='utf-8", "encoding=\"utf-8", "encoding='utf-8"].contains { head.contains($0) }
     }
 
     /// A file that says UTF-8 and is not valid UTF-8 is taken at its word
@@ -106,7 +119,7 @@ public enum TextDecoding {
     }
 }
 
-private extension String {
+extension String {
     /// A BOM in the middle of a file (files joined together) is no
     /// character, and the private characters comics marks search matches
     /// with must not come from a text.

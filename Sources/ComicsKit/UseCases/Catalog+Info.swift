@@ -21,7 +21,16 @@ extension Catalog {
         return CatalogInfo(
             cache: try store.statistics(), integrityProblems: try store.integrityProblems(),
             lastCleanup: lastCleanup, images: images?.cache.usage() ?? ImageCacheUsage(),
-            imagesLocation: images?.cache.location, texts: try store.textUsage(),
+            imagesLocation: images?.cache.location, texts: try textUsage(),
             refreshes: Dictionary(uniqueKeysWithValues: try SourceName.allCases.map { ($0, try refreshRecord(of: $0)) }))
+    }
+}
+
+extension Catalog {
+    /// What the texts cost, and how many are HTML editions.
+    func textUsage() throws -> TextUsage {
+        var usage = try store.textUsage()
+        usage.htmlEditions = try store.textInfos().count { $0.edition == .html }
+        return usage
     }
 }

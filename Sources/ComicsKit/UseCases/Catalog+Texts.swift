@@ -66,10 +66,14 @@ extension Catalog {
     /// Downloads a book's text into the cache, unless it is there already
     /// (with `--refresh`, again: a new edition; the place where reading
     /// stopped finds its paragraph in it).
-    public func getText(_ ref: ItemRef) throws -> TextDownload {
+    /// `edition` asks for that edition alone; a text of another edition
+    /// downloaded before is replaced.
+    public func getText(_ ref: ItemRef, edition: TextEdition? = nil) throws -> TextDownload {
         try requireText(ref)
-        if mode != .refresh, let info = try store.textInfo(ref) { return .alreadyHad(info) }
-        return .downloaded(try downloadText(ref))
+        if mode != .refresh, let info = try store.textInfo(ref), edition == nil || info.edition == edition {
+            return .alreadyHad(info)
+        }
+        return .downloaded(try downloadText(ref, only: edition))
     }
 
     /// The text, cache-first: a downloaded text is used as it is; one that
@@ -348,24 +352,37 @@ extension Catalog {
         return TextPosition(block: chosen, offset: matches.isEmpty ? 0 : position.offset)
     }
 
-    /// Where the book's plain text is, from its record (cache-first):
-    /// what fails before a download would (no such book, no plain text,
+    /// Where the book's text is, from its record (cache-first): what fails
+    /// before a download would (no such book, no edition to read,
     /// offline), failing before the reader's screen opens to download it.
     public func textAddress(_ ref: ItemRef) throws -> String {
+        try textAddresses(ref, only: nil)[0].url
+    }
+
+    /// The editions to try, in order: the one asked for alone (`only`), or
+    /// the configured one first and the other after it (an HTML edition
+    /// whose markup gives no chapters gives way to the plain text).
+    private func textAddresses(_ ref: ItemRef, only: TextEdition?) throws -> [(edition: TextEdition, url: String)] {
         try requireText(ref)
         let record = try show(.item(ref))
         let formats: [(type: String, url: String)] = {
             guard case let .object(members)? = record.item["formats"] else { return [] }
             return members.compactMap { type, url in url.stringValue.map { (type, $0) } }
         }()
-        guard let url = GutenbergTexts.plainTextURLs(in: formats).first else {
+        let html = GutenbergTexts.htmlURLs(in: formats).first.map { (TextEdition.html, $0) }
+        let text = GutenbergTexts.plainTextURLs(in: formats).first.map { (TextEdition.text, $0) }
+        let preferred = try only ?? TextEdition(rawValue: configValue(.textsEdition).value) ?? .html
+        let order = preferred == .html ? [html, text] : [text, html]
+        let addresses = (only == nil ? order : [order[0]]).compactMap { $0 }
+        guard !addresses.isEmpty else {
             let kinds = MessageText.listed(formats.map(\.type))
-            throw ComicsError.notFound("\(ref) has no plain-text edition to read" + (kinds.isEmpty ? "" : "; it has \(kinds)"))
+            let wanted = only.map { $0 == .html ? "HTML edition" : "plain-text edition" } ?? "plain-text or HTML edition"
+            throw ComicsError.notFound("\(ref) has no \(wanted) to read" + (kinds.isEmpty ? "" : "; it has \(kinds)"))
         }
         guard mode != .offline else {
             throw ComicsError.network("the text of \(ref) is not downloaded, and --offline forbids the network")
         }
-        return url
+        return addresses
     }
 
     private func requireText(_ ref: ItemRef) throws {
@@ -374,19 +391,41 @@ extension Catalog {
         }
     }
 
-    /// Fetches the record (cache-first), then its plain text, one file.
-    private func downloadText(_ ref: ItemRef) throws -> TextInfo {
-        let url = try textAddress(ref)
+    /// Fetches the record (cache-first), then its text: the HTML edition
+    /// unless told otherwise, the plain text when that has no edition, no
+    /// file, or markup without chapters.
+    private func downloadText(_ ref: ItemRef, only: TextEdition? = nil) throws -> TextInfo {
+        let addresses = try textAddresses(ref, only: only)
         guard let texts else { throw ComicsError.network("comics cannot download texts here") }
-        log?("downloading the text of \(ref) from \(url)")
-        let bytes = try texts.download(url).get()
-        let (content, encoding) = GutenbergText.content(of: bytes)
-        let outline = content.outline()
-        let info = TextInfo(
-            ref: ref, url: url, encoding: encoding.rawValue, fetchedAt: clock.now, originalBytes: bytes.count,
-            sectionCount: outline.count, wordCount: content.wordCount)
-        try store.saveText(content, outline: outline, info: info)
-        return try store.textInfo(ref) ?? info
+        for (index, address) in addresses.enumerated() {
+            let isLast = index == addresses.count - 1
+            log?("downloading the \(address.edition == .html ? "HTML edition" : "plain text") of \(ref) from \(address.url)")
+            let bytes: [UInt8]
+            switch texts.download(address.url) {
+            case let .success(body): bytes = body
+            case let .failure(error):
+                if error.kind == .notFound && !isLast { continue }
+                throw error
+            }
+            let content: BookContent, encoding: TextDecoding.Encoding
+            if address.edition == .html {
+                let made = GutenbergHTML.content(of: bytes)
+                if !made.hasOutline && !isLast {
+                    log?("the HTML edition of \(ref) marks no chapters; trying its plain text")
+                    continue
+                }
+                (content, encoding) = (made.content, made.encoding)
+            } else {
+                (content, encoding) = GutenbergText.content(of: bytes)
+            }
+            let outline = content.outline()
+            let info = TextInfo(
+                ref: ref, url: address.url, encoding: encoding.rawValue, fetchedAt: clock.now, originalBytes: bytes.count,
+                sectionCount: outline.count, wordCount: content.wordCount)
+            try store.saveText(content, outline: outline, info: info)
+            return try store.textInfo(ref) ?? info
+        }
+        throw ComicsError.notFound("no edition of \(ref) could be read")
     }
 }
 

@@ -236,10 +236,15 @@ enum CommandTable {
             CommandSpec(
                 name: "get", abstract: "download books' texts into the cache for reading offline (one at a time)",
                 arguments: [ArgumentSpec(name: "REF", help: "books: numbers (1342; a bare number is a book here), books:1342, or pasted addresses", isOptional: true, isRepeated: true)],
-                options: [OptionSpec("favorites", "get the text of every favourite book too")],
+                options: [
+                    OptionSpec("favorites", "get the text of every favourite book too"),
+                    OptionSpec(
+                        "edition", value: "EDITION", completion: .choices(TextEdition.allCases.map(\.rawValue)),
+                        "html or text: that edition alone, replacing one of the other (default: the texts.edition setting, html: the HTML edition, whose markup gives the chapters, else the plain text)"),
+                ],
                 examples: [
                     "comics get 1342", "comics get books:2600 books:11", "comics get --favorites --quiet   # from cron",
-                    "comics get 1342 --refresh   # a new edition",
+                    "comics get 1342 --refresh   # a new edition", "comics get 2701 --edition text",
                 ]),
             CommandSpec(
                 name: "read", abstract: "a book's text without its header and licence, from where reading stopped: the reader on a terminal, printed and reflowed otherwise",

@@ -11,6 +11,12 @@ enum GetCommand {
         } else if refs.isEmpty {
             throw ComicsError.usage("'comics get' needs a book (REF) or --favorites", hint: "see 'comics get --help'")
         }
+        let edition = try context.arguments.value("edition").map { value in
+            guard let edition = TextEdition(rawValue: value.lowercased()) else {
+                throw ComicsError.usage("--edition takes html or text, not \(MessageText.quoted(value))", hint: nil)
+            }
+            return edition
+        }
         var seen = Set<ItemRef>()
         refs = refs.filter { seen.insert($0).inserted }
         var failures: [ComicsError] = []
@@ -18,14 +24,14 @@ enum GetCommand {
         for (index, ref) in refs.enumerated() {
             if refs.count > 1 { context.progress("getting \(ref) (\(index + 1) of \(refs.count))…") } else { context.progress("getting \(ref)…") }
             do {
-                let outcome = try catalog.getText(ref)
+                let outcome = try catalog.getText(ref, edition: edition)
                 context.endProgress()
                 records.append(record(outcome))
                 switch outcome {
-                case let .alreadyHad(info): context.note("the text of \(ref) is downloaded already (\(ByteCount.describe(info.originalBytes)), \(sectionsPhrase(info.sectionCount))); nothing to do")
+                case let .alreadyHad(info): context.note("the text of \(ref) is downloaded already (\(editionPhrase(info.edition)), \(ByteCount.describe(info.originalBytes)), \(sectionsPhrase(info.sectionCount))); nothing to do")
                 case let .downloaded(info):
                     if context.format == .table {
-                        try context.write("got \(ref): \(ByteCount.describe(info.originalBytes)), \(sectionsPhrase(info.sectionCount)), \(info.wordCount) words\n")
+                        try context.write("got \(ref): \(editionPhrase(info.edition)), \(ByteCount.describe(info.originalBytes)), \(sectionsPhrase(info.sectionCount)), \(info.wordCount) words\n")
                     }
                 }
             } catch let error as ComicsError where refs.count > 1 {
@@ -35,11 +41,15 @@ enum GetCommand {
             }
         }
         if context.format != .table {
-            try context.write(Records.render(records, as: context.format, columns: ["ref", "status", "bytes", "sections", "words"]))
+            try context.write(Records.render(records, as: context.format, columns: ["ref", "status", "edition", "bytes", "sections", "words"]))
         }
         if let first = failures.first {
             throw failures.count == refs.count ? first : ComicsError(first.kind, "\(failures.count) of \(refs.count) texts could not be got")
         }
+    }
+
+    static func editionPhrase(_ edition: TextEdition) -> String {
+        edition == .html ? "HTML edition" : "plain text"
     }
 
     static func sectionsPhrase(_ count: Int) -> String {
@@ -50,7 +60,8 @@ enum GetCommand {
         let info = outcome.info
         let status: String = if case .downloaded = outcome { "downloaded" } else { "already downloaded" }
         return .object([
-            ("ref", .string(info.ref.description)), ("status", .string(status)), ("bytes", .int(info.originalBytes)),
+            ("ref", .string(info.ref.description)), ("status", .string(status)), ("edition", .string(info.edition.rawValue)),
+            ("bytes", .int(info.originalBytes)),
             ("sections", .int(info.sectionCount)), ("words", .int(info.wordCount)),
         ])
     }

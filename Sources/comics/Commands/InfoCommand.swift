@@ -78,6 +78,7 @@ enum InfoCommand {
             ("texts", .object([
                 ("books", .int(info.texts.texts)), ("bytes", .int(info.texts.bytes)),
                 ("stored_bytes", .int(info.texts.storedBytes)), ("reading_positions", .int(info.texts.positions)),
+                ("html_editions", .int(info.texts.htmlEditions)),
             ])),
             ("last_cleanup", timestamp(info.lastCleanup)),
         ])
@@ -102,7 +103,7 @@ enum InfoCommand {
         if let location = info.imagesLocation { pictures += " in \(location)" }
         rows.append(("pictures", pictures))
         let texts = info.texts
-        rows.append(("texts", "\(texts.texts) book\(texts.texts == 1 ? "" : "s"), \(ByteCount.describe(texts.bytes)) "
+        rows.append(("texts", "\(texts.texts) book\(texts.texts == 1 ? "" : "s") (\(texts.htmlEditions) from HTML editions), \(ByteCount.describe(texts.bytes)) "
             + "(\(ByteCount.describe(texts.storedBytes)) stored); \(texts.positions) with a reading position"))
         rows.append(("last cleanup", info.lastCleanup.map {
             "\(Records.timestamp($0)) (\(RelativeAge.describe(now.timeIntervalSince($0))))"

@@ -13,7 +13,7 @@ enum TextRecords {
 
     static func text(_ info: TextInfo) -> JSONValue {
         .object([
-            ("bytes", .int(info.originalBytes)), ("stored_bytes", .int(info.storedBytes)), ("sections", .int(info.sectionCount)),
+            ("edition", .string(info.edition.rawValue)), ("bytes", .int(info.originalBytes)), ("stored_bytes", .int(info.storedBytes)), ("sections", .int(info.sectionCount)),
             ("words", .int(info.wordCount)), ("fetched_at", .string(Records.timestamp(info.fetchedAt))),
         ])
     }
@@ -39,7 +39,7 @@ enum TextRecords {
     private static func fields(_ ref: ItemRef, info: TextInfo?, position: ReadingPosition?, sectionTitle: String?) -> [(String, String)] {
         var fields: [(String, String)] = []
         if let info {
-            fields.append(("Text", "downloaded, \(ByteCount.describe(info.originalBytes)), \(GetCommand.sectionsPhrase(info.sectionCount)), \(info.wordCount) words"))
+            fields.append(("Text", "downloaded, \(GetCommand.editionPhrase(info.edition)), \(ByteCount.describe(info.originalBytes)), \(GetCommand.sectionsPhrase(info.sectionCount)), \(info.wordCount) words"))
         } else {
             fields.append(("Text", "not downloaded ('comics get \(ref)')"))
         }

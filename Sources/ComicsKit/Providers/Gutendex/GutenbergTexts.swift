@@ -46,6 +46,18 @@ public struct GutenbergTexts {
         return plain.sorted { rank($0) < rank($1) }.map(\.url)
     }
 
+    /// The HTML editions of a record, best first: today's generated
+    /// edition (`N.html.images`, `pgN-images.html`), then any other; never
+    /// a zip.
+    public static func htmlURLs(in formats: [(type: String, url: String)]) -> [String] {
+        let html = formats.filter { $0.type.lowercased().hasPrefix("text/html") && !$0.url.lowercased().hasSuffix(".zip") }
+        func rank(_ format: (type: String, url: String)) -> Int {
+            let url = format.url.lowercased()
+            return url.hasSuffix(".html.images") || url.hasSuffix("-images.html") ? 0 : 1
+        }
+        return html.sorted { rank($0) < rank($1) }.map(\.url)
+    }
+
     /// The URL to ask, the mirror's when one is set; nil for a URL that is
     /// not on gutenberg.org.
     public func fetchURL(for url: String) -> String? {

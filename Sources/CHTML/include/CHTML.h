@@ -1,0 +1,20 @@
+#ifndef COMICS_CHTML_H
+#define COMICS_CHTML_H
+#include <stddef.h>
+
+// libxml2's HTML parser behind three callbacks, so that Swift sees none of
+// libxml2's headers (they bring an ICU that clashes with Foundation's).
+typedef struct {
+    // `attributes`: name, value, name, value, …, NULL (a value may be NULL).
+    void (*start)(void *context, const char *name, const char *const *attributes);
+    void (*end)(void *context, const char *name);
+    void (*characters)(void *context, const char *bytes, int length);
+} comics_html_callbacks;
+
+// Parses `length` bytes of UTF-8 HTML: recovering from any markup, never
+// touching the network, ignoring the document's own encoding hints (the
+// caller has decoded it), in chunks. Returns 0, or -1 when no parser
+// could be made.
+int comics_html_parse(const char *bytes, size_t length, const comics_html_callbacks *callbacks, void *context);
+
+#endif

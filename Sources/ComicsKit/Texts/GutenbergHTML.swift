@@ -1,0 +1,220 @@
+/// A Project Gutenberg HTML edition made into a `BookContent`: the same
+/// blocks as a plain text's, its sections from the markup. The markup is a
+/// strong hint, not the truth, so the book's own contents list decides
+/// which headings are sections where it has one, and what the headings say
+/// (CHAPTER, BOOK, numerals) orders their levels where tags do not.
+public enum GutenbergHTML {
+    /// A section's heading with fewer words under it than this before the
+    /// next heading at its level or above is a title page's line, a
+    /// contents list's heading or a closing "THE END".
+    static let emptyWords = 12
+
+    /// The content, and whether its markup gave an outline a reader can
+    /// move by (two sections or more); when not, the plain text's rules
+    /// serve the book better.
+    public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding, hasOutline: Bool) {
+        let (text, encoding) = TextDecoding.decodeHTML(bytes)
+        let read = HTMLBlocks.read(text)
+        let work = workRange(of: read.items)
+        let items = Array(read.items[work])
+        let targeted = Set(read.contentsTargets.compactMap { heading(named: $0, in: read) }.filter { work.contains($0) }.map { $0 - work.lowerBound })
+        let sections = outline(items, contentsTargets: targeted)
+        var blocks: [TextBlock] = []
+        var placed: [TextSection] = []
+        blocks.reserveCapacity(items.count)
+        var sectionAt: [Int: (level: Int, title: String)] = [:]
+        for section in sections { sectionAt[section.item] = (section.level, section.title) }
+        for (index, item) in items.enumerated() {
+            switch item {
+            case let .block(block):
+                blocks.append(block)
+            case let .heading(_, lines):
+                if let section = sectionAt[index] {
+                    placed.append(TextSection(level: section.level, title: section.title, firstBlock: blocks.count))
+                    blocks.append(TextBlock(.heading, lines.joined(separator: "\n")))
+                } else {
+                    blocks.append(TextBlock(.lines, lines.joined(separator: "\n")))
+                }
+            }
+        }
+        let hasOutline = placed.count >= 2 && placed.count <= SectionOutline.maximumSections
+        if placed.count > SectionOutline.maximumSections { placed = [] }
+        if placed.isEmpty, let first = blocks.first {
+            let line = first.text.split(separator: "\n").first.map { $0.trimmingWhitespace() } ?? ""
+            placed = [TextSection(level: 0, title: UpstreamText.capped(line.isEmpty ? "Text" : line, 80), firstBlock: 0)]
+        }
+        return (BookContent(blocks: blocks, sections: placed), encoding, hasOutline)
+    }
+
+    /// The heading an anchor names: the one it stands in, or the next one
+    /// when no text comes between them (an anchor closing the paragraph
+    /// before a heading names the heading).
+    static func heading(named anchor: String, in read: HTMLBlocks) -> Int? {
+        guard let index = read.anchors[anchor], let textBefore = read.textBeforeAnchor[anchor] else { return nil }
+        for candidate in index..<min(read.items.count, index + 3) {
+            guard case .heading = read.items[candidate] else { continue }
+            if candidate == index || read.textBeforeHeading[candidate] == textBefore { return candidate }
+            return nil
+        }
+        return nil
+    }
+
+    /// After a `*** START OF …` block and before an `*** END OF …` one (the
+    /// older editions keep both in the markup; the newer ones in sections
+    /// the walk leaves out), without the producers' credits at the front.
+    static func workRange(of items: [HTMLBlocks.Item]) -> Range<Int> {
+        func lines(_ item: HTMLBlocks.Item) -> [Substring] {
+            switch item {
+            case let .block(block): block.text.split(separator: "\n")
+            case let .heading(_, lines): lines.map { Substring($0) }
+            }
+        }
+        var start = 0
+        for index in items.indices.prefix(max(items.count / 2, min(items.count, 50)))
+        where lines(items[index]).contains(where: { GutenbergFrame.isStartMarker($0.trimmingWhitespace().uppercased()) }) {
+            start = index + 1
+            break
+        }
+        var end = items.count
+        for index in start..<items.count where lines(items[index]).contains(where: GutenbergFrame.isEndMarker) {
+            end = index
+            break
+        }
+        var seen = 0
+        while start < end, seen < 8, case let .block(block) = items[start],
+              GutenbergFrame.isFrontNoise(block.text.trimmingWhitespace().lowercased()) {
+            start += 1
+            seen += 1
+        }
+        return start..<end
+    }
+
+    struct Section: Equatable {
+        var item: Int
+        var level: Int
+        var title: String
+    }
+
+    private struct Candidate {
+        var item: Int
+        var tagLevel: Int
+        var lines: [String]
+        var pattern: HeadingLine?
+        var targeted: Bool
+        /// Ordered by tag, then by what the heading says it is.
+        var rank = 0
+
+        var title: String { SectionOutline.title(lines) }
+    }
+
+    /// The headings that open sections, and their levels from 0.
+    static func outline(_ items: [HTMLBlocks.Item], contentsTargets: Set<Int>) -> [Section] {
+        var candidates: [Candidate] = items.indices.compactMap { index in
+            guard case let .heading(tagLevel, lines) = items[index] else { return nil }
+            let pattern = lines.lazy.compactMap { HeadingPattern.match($0) }.first
+            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, targeted: contentsTargets.contains(index))
+        }
+        let targeted = candidates.filter(\.targeted)
+        if targeted.count >= 2, let firstTargeted = targeted.first?.item, let deepestTag = targeted.map(\.tagLevel).max() {
+            // The book's own contents list names its sections; chapters it
+            // leaves out under the parts it lists are still sections.
+            candidates = candidates.filter { candidate in
+                candidate.targeted || (candidate.item > firstTargeted && candidate.tagLevel > deepestTag && candidate.pattern != nil)
+            }
+        }
+        var words = [Int](repeating: 0, count: items.count + 1)
+        for (index, item) in items.enumerated() {
+            if case let .block(block) = item { words[index + 1] = words[index] + block.wordCount } else { words[index + 1] = words[index] }
+        }
+        candidates = withoutSubtitles(candidates, words: words)
+        rank(&candidates)
+        candidates = withoutEmptyHeadings(candidates, words: words, end: items.count)
+        candidates = withoutLoneTitle(candidates)
+        let ranks = Array(Set(candidates.map(\.rank))).sorted()
+        return candidates.map { candidate in
+            // Six levels at most, as six heading tags give.
+            Section(item: candidate.item, level: min(5, ranks.firstIndex(of: candidate.rank) ?? 0), title: candidate.title)
+        }
+    }
+
+    /// A deeper heading that always comes straight after a heading above
+    /// it, with no text between (a subtitle, a motto), divides nothing: it
+    /// stays text, and names a bare `CHAPTER 1` above it.
+    private static func withoutSubtitles(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
+        var followsParent = Set<Int>()
+        var byTag: [Int: Int] = [:]
+        for (index, candidate) in candidates.enumerated() {
+            byTag[candidate.tagLevel, default: 0] += 1
+            // What says it is a division (BOOK I, CHAPTER 2), and what has
+            // headings under it, is no subtitle.
+            guard index > 0, !candidate.targeted, candidate.pattern == nil else { continue }
+            if index + 1 < candidates.count, candidates[index + 1].tagLevel > candidate.tagLevel { continue }
+            let parent = candidates[index - 1]
+            if parent.tagLevel < candidate.tagLevel, words[candidate.item] == words[parent.item + 1] { followsParent.insert(index) }
+        }
+        var subtitleTags = Set<Int>()
+        for (tag, count) in byTag {
+            let following = followsParent.filter { candidates[$0].tagLevel == tag }.count
+            if following == count { subtitleTags.insert(tag) }
+        }
+        guard !subtitleTags.isEmpty else { return candidates }
+        var result: [Candidate] = []
+        for (index, candidate) in candidates.enumerated() {
+            if followsParent.contains(index), subtitleTags.contains(candidate.tagLevel) {
+                if var parent = result.last, parent.pattern != nil, parent.pattern?.title == nil, parent.lines.count == 1 {
+                    parent.lines += candidate.lines
+                    result[result.count - 1] = parent
+                }
+                continue
+            }
+            result.append(candidate)
+        }
+        return result
+    }
+
+    /// The tag first; among headings of one tag, what their words say
+    /// (books above chapters, an epilogue beside the books); a heading the
+    /// patterns do not read takes the highest kind of its tag.
+    private static func rank(_ candidates: inout [Candidate]) {
+        var kindsByTag: [Int: Set<HeadingLine.Kind>] = [:]
+        for candidate in candidates {
+            if let kind = candidate.pattern?.kind, kind != .outermost, kind != .numeral {
+                kindsByTag[candidate.tagLevel, default: []].insert(kind)
+            }
+        }
+        for index in candidates.indices {
+            let candidate = candidates[index]
+            let kinds = kindsByTag[candidate.tagLevel] ?? []
+            let top = kinds.min()?.rawValue ?? 0
+            var kindRank = top
+            if let kind = candidate.pattern?.kind, kind != .outermost, kind != .numeral { kindRank = kind.rawValue }
+            candidates[index].rank = candidate.tagLevel * 16 + kindRank
+        }
+    }
+
+    /// Walks back from the end: a heading is kept when it has words of its
+    /// own before the next kept heading, or that heading is under it.
+    private static func withoutEmptyHeadings(_ candidates: [Candidate], words: [Int], end: Int) -> [Candidate] {
+        var kept: [Candidate] = []
+        var nextItem = end
+        var nextRank: Int?
+        for candidate in candidates.reversed() {
+            let own = words[nextItem] - words[candidate.item + 1]
+            let isParent = nextRank.map { $0 > candidate.rank } ?? false
+            guard own >= emptyWords || isParent else { continue }
+            kept.append(candidate)
+            nextItem = candidate.item
+            nextRank = candidate.rank
+        }
+        return kept.reversed()
+    }
+
+    /// The book's title at the top of the markup, above every other
+    /// heading and alone at its level, divides nothing.
+    private static func withoutLoneTitle(_ candidates: [Candidate]) -> [Candidate] {
+        guard candidates.count > 1, let top = candidates.map(\.rank).min(), candidates[0].rank == top,
+              candidates.count(where: { $0.rank == top }) == 1
+        else { return candidates }
+        return Array(candidates.dropFirst())
+    }
+}

@@ -1,0 +1,601 @@
+import CHTML
+
+/// A Project Gutenberg HTML edition read as a stream of tags and text
+/// (libxml2's HTML parser, network off, recovering from any markup) into
+/// the blocks the plain-text rules make, with the headings the markup
+/// marks and the links of the book's own contents list. Nothing is kept
+/// as a tree: memory is the blocks, time is linear in the file.
+struct HTMLBlocks {
+    /// One thing the walk met, in reading order.
+    enum Item {
+        case block(TextBlock)
+        /// `h1`…`h6`: its tag's level, its lines (split at `<br>`), the
+        /// anchors inside it.
+        case heading(tagLevel: Int, lines: [String])
+    }
+
+    var items: [Item] = []
+    /// Anchor ids (`id`, `name`) and the item that holds them (or the
+    /// next one, for an anchor between items).
+    var anchors: [String: Int] = [:]
+    /// How much text came before each anchor, and before each heading
+    /// began: an anchor with no text between it and a heading names it.
+    var textBeforeAnchor: [String: Int] = [:]
+    var textBeforeHeading: [Int: Int] = [:]
+    /// The targets of the internal links of blocks that are mostly links
+    /// (the contents list), in order; those blocks are not kept.
+    var contentsTargets: [String] = []
+
+    static let maximumItems = 2_000_000
+    static let maximumProseBytes = 64 * 1024
+    static let maximumDepth = 256
+
+    /// Reads `text` (UTF-8, already decoded) as HTML.
+    static func read(_ text: String) -> HTMLBlocks {
+        let walker = HTMLWalker()
+        var callbacks = comics_html_callbacks(
+            start: { context, name, attributes in
+                guard let context, let name else { return }
+                Unmanaged<HTMLWalker>.fromOpaque(context).takeUnretainedValue().start(String(cString: name), attributes)
+            },
+            end: { context, name in
+                guard let context, let name else { return }
+                Unmanaged<HTMLWalker>.fromOpaque(context).takeUnretainedValue().end(String(cString: name))
+            },
+            characters: { context, bytes, length in
+                guard let context, let bytes, length > 0 else { return }
+                bytes.withMemoryRebound(to: UInt8.self, capacity: Int(length)) {
+                    Unmanaged<HTMLWalker>.fromOpaque(context).takeUnretainedValue()
+                        .characters(UnsafeBufferPointer(start: $0, count: Int(length)))
+                }
+            })
+        withExtendedLifetime(walker) {
+            var text = text
+            text.withUTF8 { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    _ = comics_html_parse(chars.baseAddress, chars.count, &callbacks, Unmanaged.passUnretained(walker).toOpaque())
+                }
+            }
+        }
+        walker.finish()
+        return walker.result
+    }
+}
+
+/// The walk itself: a stack of open elements and the text of the block
+/// being gathered.
+private final class HTMLWalker {
+    var result = HTMLBlocks()
+
+    /// What an open element makes of what is inside it.
+    private struct Frame {
+        var name: String
+        var skipped = false
+        var italic = false
+        var smallCapitals = false
+        var verse = false
+        var note = false
+        var figure = false
+        var caption = false
+        var link: String?
+    }
+
+    private var stack: [Frame] = []
+    private var skippedDepth = 0
+    private var verseDepth = 0
+    private var noteDepth = 0
+    private var smallCapitalsDepth = 0
+    private var preDepth = 0
+    private var tableDepth = 0
+    private var figureDepth = 0
+    private var captionDepth = 0
+
+    /// The block being gathered: its lines (a `<br>` or a verse line
+    /// starts a new one).
+    private var lines: [String] = [""]
+    private var pendingSpace = false
+    private var italicOpen = false
+    private var italicWritten = false
+    private var linkCharacters = 0
+    private var allCharacters = 0
+    private var linkTargets: [String] = []
+    /// Of the entry being gathered (a block, a table's row): its internal
+    /// links, and whether its text begins with one.
+    private var linksInEntry = 0
+    private var startsWithLink: Bool?
+    private var tableRowCount = 0
+    private var tableContentsRows = 0
+    /// Anchors met since the last item: they name the next one.
+    private var pendingAnchors: [String] = []
+    /// Characters other than white space read so far, and when the open
+    /// heading began.
+    private var visibleSoFar = 0
+    private var headingBegan = 0
+
+    /// A heading being gathered: its lines, apart from the block's.
+    private var heading: (tagLevel: Int, lines: [String], alt: String, caption: String, pictures: Int)?
+    /// A figure's alternative text and caption.
+    private var figureAlt = ""
+    private var figureCaption = ""
+    private var figureHasImage = false
+    /// A table's rows, each its cells.
+    private var tableRows: [String] = []
+    private var tableCells: [String] = []
+
+    private static let skippedNames: Set<String> = [
+        "script", "style", "head", "title", "noscript", "template", "select", "textarea", "object", "iframe", "svg", "math",
+        "button", "map",
+    ]
+    private static let blockNames: Set<String> = [
+        "p", "div", "blockquote", "li", "ul", "ol", "dl", "dt", "dd", "section", "article", "body", "center", "address",
+        "hr", "table", "tr", "pre", "figure", "figcaption", "header", "footer", "aside", "nav", "main", "h1", "h2", "h3",
+        "h4", "h5", "h6", "caption", "tbody", "thead", "tfoot",
+    ]
+    private static let italicNames: Set<String> = ["i", "em", "cite", "var", "dfn"]
+
+    func start(_ name: String, _ attributes: UnsafePointer<UnsafePointer<CChar>?>?) {
+        if stack.count >= HTMLBlocks.maximumDepth || skippedDepth > 0 {
+            stack.append(Frame(name: name, skipped: true))
+            skippedDepth += 1
+            return
+        }
+        let attributes = Self.attributes(attributes)
+        let classes = attributes["class"]?.lowercased().split(separator: " ").map(String.init) ?? []
+        let id = attributes["id"] ?? ""
+        for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty && pendingAnchors.count < 64 {
+            pendingAnchors.append(anchor)
+            if result.textBeforeAnchor[anchor] == nil { result.textBeforeAnchor[anchor] = visibleSoFar }
+        }
+        if Self.skippedNames.contains(name) || classes.contains(where: { $0 == "pagenum" || $0 == "pageno" || $0 == "pg-boilerplate" })
+            || id == "pg-header" || id == "pg-footer" {
+            stack.append(Frame(name: name, skipped: true))
+            skippedDepth += 1
+            return
+        }
+        var frame = Frame(name: name)
+        if let level = Self.headingLevel(name) {
+            flush()
+            if heading == nil {
+                heading = (level, [""], "", "", 0)
+                headingBegan = visibleSoFar
+            }
+        } else if Self.blockNames.contains(name) {
+            if tableDepth > 0, name != "table" {
+                // Inside a table, a cell's paragraphs run together.
+                if name == "tr" { tableCells = [] }
+                separateWords()
+            } else if name == "pre" {
+                flush()
+                preDepth += 1
+            } else {
+                if verseDepth > 0 && !lines[lines.count - 1].isEmpty { lines.append("") } else if verseDepth == 0 { flush() }
+                if name == "table" {
+                    tableDepth += 1
+                    tableRows = []
+                }
+            }
+        }
+        if classes.contains(where: { $0.contains("poem") || $0.contains("stanza") || $0.contains("verse") || $0 == "poetry" }) {
+            frame.verse = true
+            verseDepth += 1
+        }
+        if classes.contains(where: { $0.contains("footnote") || $0 == "fnote" || $0 == "note" || $0.contains("tnote") || $0.contains("transnote") }) {
+            frame.note = true
+            noteDepth += 1
+        }
+        if name == "figure" || classes.contains(where: { $0.hasPrefix("fig") || $0.contains("illus") }) {
+            if figureDepth == 0 {
+                flush()
+                figureAlt = ""
+                figureCaption = ""
+                figureHasImage = false
+            }
+            frame.figure = true
+            figureDepth += 1
+        }
+        if name == "figcaption" || classes.contains("caption") {
+            frame.caption = true
+            captionDepth += 1
+        }
+        if Self.italicNames.contains(name) {
+            frame.italic = true
+            if !italicOpen && heading == nil && captionDepth == 0 {
+                italicOpen = true
+                italicWritten = false
+            } else {
+                frame.italic = false
+            }
+        }
+        if classes.contains(where: { $0 == "smcap" || $0 == "sc" || $0 == "smallcaps" || $0 == "small-caps" }) {
+            frame.smallCapitals = true
+            smallCapitalsDepth += 1
+        }
+        if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
+            frame.link = String(href.dropFirst())
+        }
+        if name == "br" {
+            lineBreak()
+        }
+        if name == "img" {
+            image(alt: attributes["alt"] ?? "")
+        }
+        if verseDepth > 0, name == "span", let indent = classes.compactMap(Self.indent).first, lines[lines.count - 1].isEmpty {
+            lines[lines.count - 1] = String(repeating: " ", count: indent)
+        }
+        stack.append(frame)
+    }
+
+    func end(_ name: String) {
+        // The HTML parser closes what it opened, but a recovered file may
+        // close an element that was never open: ignored.
+        guard let index = stack.lastIndex(where: { $0.name == name }) else { return }
+        while stack.count > index { close(stack.removeLast()) }
+    }
+
+    private func close(_ frame: Frame) {
+        if frame.skipped {
+            skippedDepth -= 1
+            return
+        }
+        let name = frame.name
+        if frame.italic { closeItalic() }
+        if frame.smallCapitals { smallCapitalsDepth -= 1 }
+        if frame.caption { captionDepth -= 1 }
+        if let level = Self.headingLevel(name), let open = heading, open.tagLevel == level {
+            finishHeading()
+        } else if tableDepth > 0 && (name == "td" || name == "th") {
+            tableCells.append(takeText())
+        } else if tableDepth > 0 && name == "tr" {
+            let cells = tableCells + [takeText()]
+            let row = cells.filter { !$0.isEmpty }.joined(separator: "  ")
+            if !row.isEmpty {
+                tableRows.append(row)
+                tableRowCount += 1
+                // A row that links to a place in the book (a chapter, a
+                // page of a list of illustrations) is a contents row.
+                if linksInEntry > 0 { tableContentsRows += 1 }
+            }
+            startEntry()
+            tableCells = []
+        } else if name == "table" && tableDepth > 0 {
+            tableDepth -= 1
+            let rest = takeText()
+            if !rest.isEmpty { tableRows.append(rest) }
+            let isContents = tableContentsRows > 0 && tableContentsRows * 2 >= tableRowCount
+            if !takeContentsLinks(isContents) { emit(.lines, tableRows) }
+            tableRows = []
+            tableRowCount = 0
+            tableContentsRows = 0
+        } else if name == "pre" && preDepth > 0 {
+            flush()
+            preDepth -= 1
+        } else if Self.blockNames.contains(name) && tableDepth == 0 && heading == nil {
+            if verseDepth > 0 && !frame.verse {
+                if !lines[lines.count - 1].isEmpty { lines.append("") }
+            } else {
+                flush()
+            }
+        }
+        if frame.figure {
+            figureDepth -= 1
+            if figureDepth == 0 {
+                flush()
+                if figureHasImage || !figureCaption.isEmpty {
+                    let caption = figureCaption.isEmpty ? figureAlt : figureCaption
+                    add(.block(TextBlock(.illustration, Self.collapsed(caption))))
+                }
+            }
+        }
+        if frame.verse {
+            verseDepth -= 1
+            if verseDepth == 0 { flush() }
+        }
+        if frame.note { noteDepth -= 1 }
+        if let target = frame.link {
+            linkTargets.append(target)
+            linksInEntry += 1
+        }
+    }
+
+    private func closeItalic() {
+        guard italicOpen else { return }
+        italicOpen = false
+        if italicWritten { lines[lines.count - 1].append("_") }
+        italicWritten = false
+    }
+
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard skippedDepth == 0 else { return }
+        var text = String(decoding: bytes, as: UTF8.self)
+        if smallCapitalsDepth > 0 { text = text.uppercased() }
+        let visible = text.unicodeScalars.count { !$0.properties.isWhitespace }
+        let inLink = stack.contains { $0.link != nil }
+        if inLink { linkCharacters += visible }
+        if visible > 0, startsWithLink == nil { startsWithLink = inLink }
+        allCharacters += visible
+        visibleSoFar += visible
+        if preDepth > 0 && heading == nil {
+            let pieces = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, piece) in pieces.enumerated() {
+                if index > 0 { lines.append("") }
+                lines[lines.count - 1] += piece.replacingTabs()
+            }
+            return
+        }
+        append(text)
+    }
+
+    /// Words, their white space folded to one space.
+    private func append(_ text: String) {
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isWhitespace {
+                pendingSpace = true
+                continue
+            }
+            if captionDepth > 0 && (heading != nil || figureDepth > 0) {
+                if pendingSpace && !currentCaption.isEmpty { currentCaption.unicodeScalars.append(" ") }
+                currentCaption.unicodeScalars.append(scalar)
+                pendingSpace = false
+                continue
+            }
+            if heading != nil {
+                let last = heading!.lines.count - 1
+                if pendingSpace && !heading!.lines[last].isEmpty { heading!.lines[last].unicodeScalars.append(" ") }
+                heading!.lines[last].unicodeScalars.append(scalar)
+                pendingSpace = false
+                continue
+            }
+            let last = lines.count - 1
+            if pendingSpace && !lines[last].isEmpty && lines[last].last != " " { lines[last].unicodeScalars.append(" ") }
+            if italicOpen && !italicWritten {
+                lines[last].append("_")
+                italicWritten = true
+            }
+            lines[last].unicodeScalars.append(scalar)
+            pendingSpace = false
+            if lines[last].utf8.count > HTMLBlocks.maximumProseBytes && scalar == " " { flush() }
+        }
+    }
+
+    /// Where a caption's words go: the heading's or the figure's.
+    private var currentCaption: String {
+        get { heading?.caption ?? figureCaption }
+        set {
+            if heading != nil { heading!.caption = newValue } else { figureCaption = newValue }
+        }
+    }
+
+    private func separateWords() { pendingSpace = true }
+
+    private func lineBreak() {
+        pendingSpace = false
+        // Italics are closed at the end of each line and opened again on
+        // the next: a line is read on its own.
+        if italicOpen && italicWritten && heading == nil {
+            lines[lines.count - 1].append("_")
+            italicWritten = false
+        }
+        if heading != nil {
+            if captionDepth == 0 && !(heading!.lines.last?.isEmpty ?? true) { heading!.lines.append("") }
+        } else if tableDepth > 0 {
+            pendingSpace = true
+        } else if !lines[lines.count - 1].isEmpty || verseDepth > 0 {
+            lines.append("")
+        }
+    }
+
+    private func image(alt: String) {
+        let alt = Self.collapsed(alt)
+        if heading != nil {
+            heading!.pictures += 1
+            heading!.alt += heading!.alt.isEmpty ? alt : " " + alt
+        } else if figureDepth > 0 {
+            figureHasImage = true
+            if figureAlt.isEmpty { figureAlt = alt }
+        } else if alt.count <= 2, alt.allSatisfy(\.isLetter) {
+            // A drop capital drawn as a picture: its letter is the word's first.
+            append(alt)
+            pendingSpace = false
+        } else {
+            flush()
+            add(.block(TextBlock(.illustration, alt)))
+        }
+    }
+
+    private func finishHeading() {
+        guard let open = heading else { return }
+        heading = nil
+        var titleLines = open.lines.map(Self.collapsed).filter { !$0.isEmpty }
+        var pictureIsTitle = false
+        if titleLines.isEmpty, !open.alt.isEmpty {
+            titleLines = [open.alt]
+            pictureIsTitle = true
+        }
+        if !titleLines.isEmpty {
+            result.textBeforeHeading[result.items.count] = headingBegan
+            add(.heading(tagLevel: open.tagLevel, lines: titleLines.map { UpstreamText.capped($0, 200) }))
+        }
+        // A picture in a heading's tag (a chapter's headpiece) is an
+        // illustration after the heading, unless it is the heading.
+        let caption = Self.collapsed(open.caption)
+        if !caption.isEmpty || (open.pictures > 0 && !pictureIsTitle) { add(.block(TextBlock(.illustration, caption))) }
+        pendingSpace = false
+        // A heading that links back to the contents is no contents entry.
+        linkTargets = []
+        startEntry()
+    }
+
+    /// Whatever text is gathered, taken out as one line.
+    private func takeText() -> String {
+        closeItalicForBlockEnd()
+        let text = Self.collapsed(lines.joined(separator: " "))
+        lines = [""]
+        pendingSpace = false
+        return text
+    }
+
+    private func closeItalicForBlockEnd() {
+        if italicOpen && italicWritten {
+            lines[lines.count - 1].append("_")
+            italicWritten = false
+        }
+    }
+
+    /// The gathered text as a block of its kind: verse and `<pre>` line by
+    /// line; a paragraph of short lines set apart with `<br>` (an address,
+    /// a letter's close) too; otherwise prose.
+    private func flush() {
+        closeItalicForBlockEnd()
+        let gathered = lines.map { preDepth > 0 || verseDepth > 0 ? Self.trimmedEnd($0) : Self.collapsed($0) }
+        lines = [""]
+        pendingSpace = false
+        var kept = gathered
+        while kept.last?.isEmpty == true { kept.removeLast() }
+        while kept.first?.isEmpty == true { kept.removeFirst() }
+        guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty else { return }
+        if noteDepth > 0 {
+            emit(.footnote, [kept.joined(separator: " ")])
+        } else if preDepth > 0 || verseDepth > 0 {
+            emit(.lines, kept)
+        } else if kept.count > 1 {
+            let nonEmpty = kept.filter { !$0.isEmpty }
+            let short = nonEmpty.allSatisfy { $0.count <= 60 }
+            emit(short ? .lines : .prose, short ? nonEmpty : [nonEmpty.joined(separator: " ")])
+        } else {
+            emit(.prose, kept)
+        }
+    }
+
+    /// An entry of a contents list (or a list of illustrations): links to
+    /// places in the book make most of it, or it is short and begins with
+    /// one. A footnote's mark is a link too, but never begins its line.
+    private func isContentsEntry() -> Bool {
+        guard linksInEntry > 0 else { return false }
+        return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
+    }
+
+    private func startEntry() {
+        linksInEntry = 0
+        linkCharacters = 0
+        allCharacters = 0
+        startsWithLink = nil
+    }
+
+    /// A contents list's targets are kept as the book's own outline, its
+    /// text is not (true). The entry's counts start again either way.
+    private func takeContentsLinks(_ isContents: Bool) -> Bool {
+        defer {
+            linkTargets = []
+            startEntry()
+        }
+        guard isContents else { return false }
+        result.contentsTargets.append(contentsOf: linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count)))
+        return true
+    }
+
+    /// A block, cut where the plain-text rules cut theirs.
+    private func emit(_ kind: TextBlock.Kind, _ blockLines: [String]) {
+        let blockLines = blockLines.filter { kind == .lines || !$0.isEmpty }
+        guard !blockLines.isEmpty else { return }
+        if kind == .lines {
+            var cut: [String] = []
+            for line in blockLines {
+                var rest = Substring(line)
+                repeat {
+                    let piece = rest.prefix(TextBlocks.maximumLineLength)
+                    cut.append(String(piece))
+                    rest = rest.dropFirst(piece.count)
+                } while !rest.isEmpty
+            }
+            var start = 0
+            while start < cut.count {
+                let end = min(cut.count, start + TextBlocks.maximumLines)
+                let text = cut[start..<end].joined(separator: "\n")
+                if !text.allSatisfy({ $0 == " " || $0 == "\n" }) { add(.block(TextBlock(.lines, text))) }
+                start = end
+            }
+        } else {
+            add(.block(TextBlock(kind, blockLines.joined(separator: " "))))
+        }
+    }
+
+    /// An item, named by the anchors met since the last one.
+    private func add(_ item: HTMLBlocks.Item) {
+        guard result.items.count < HTMLBlocks.maximumItems else { return }
+        for anchor in pendingAnchors where result.anchors[anchor] == nil && result.anchors.count < HTMLBlocks.maximumItems {
+            result.anchors[anchor] = result.items.count
+        }
+        pendingAnchors = []
+        result.items.append(item)
+    }
+
+    func finish() {
+        while let frame = stack.popLast() { close(frame) }
+        finishHeading()
+        flush()
+    }
+
+    private static func headingLevel(_ name: String) -> Int? {
+        guard name.utf8.count == 2, name.hasPrefix("h"), let digit = name.last?.wholeNumberValue, (1...6).contains(digit) else { return nil }
+        return digit
+    }
+
+    /// `i2`, `i10`: a verse line indented by that many ems, as spaces.
+    private static func indent(_ className: String) -> Int? {
+        guard className.hasPrefix("i"), let value = Int(className.dropFirst()), (0...40).contains(value) else { return nil }
+        return value
+    }
+
+    private static func attributes(_ pointer: UnsafePointer<UnsafePointer<CChar>?>?) -> [String: String] {
+        guard var cursor = pointer else { return [:] }
+        var attributes: [String: String] = [:]
+        var count = 0
+        while let name = cursor.pointee, count < 64 {
+            let value = cursor.advanced(by: 1).pointee
+            let key = String(cString: name).lowercased()
+            if key == "id" || key == "name" || key == "class" || key == "href" || key == "alt" {
+                attributes[key] = value.map { String(String(cString: $0).prefix(1_000)) } ?? ""
+            }
+            cursor = cursor.advanced(by: 2)
+            count += 1
+        }
+        return attributes
+    }
+
+    /// White space folded, controls and escapes taken out.
+    static func collapsed(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var space = false
+        for scalar in TerminalText.sanitize(text, singleLine: true).removingInvisibleMarks().unicodeScalars {
+            if scalar.properties.isWhitespace {
+                space = !result.isEmpty
+            } else {
+                if space { result.append(" ") }
+                space = false
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    private static func trimmedEnd(_ text: String) -> String {
+        let clean = TerminalText.sanitize(text, singleLine: true).removingInvisibleMarks()
+        guard let last = clean.lastIndex(where: { $0 != " " }) else { return "" }
+        return String(clean[...last])
+    }
+}
+
+private extension Substring {
+    func replacingTabs() -> String {
+        guard contains("\t") else { return String(self) }
+        var result = ""
+        for character in self {
+            if character == "\t" {
+                result += String(repeating: " ", count: 8 - result.count % 8)
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,258 @@
+import ComicsKit
+import TestSupport
+import XCTest
+
+/// Every fixture HTML edition through the rules: the work alone, its
+/// outline from the markup, the same blocks a plain text makes.
+final class GutenbergHTMLTests: XCTestCase {
+    struct Expected {
+        let file: String
+        let firstWords: String
+        let lastWords: String
+        let sentences: [String]
+        let sectionsByLevel: [Int: Int]
+        let titles: [Int: String]
+    }
+
+    static let expected: [Expected] = [
+        Expected(file: "pg11-images.html", firstWords: "Alice’s Adventures in Wonderland by Lewis Carroll", lastWords: "THE END",
+                 sentences: ["Alice was beginning to get very tired of sitting by her sister on the bank"],
+                 sectionsByLevel: [0: 12], titles: [0: "CHAPTER I. Down the Rabbit-Hole", 11: "CHAPTER XII. Alice’s Evidence"]),
+        Expected(file: "pg11.11-h.htm", firstWords: "ALICE’S ADVENTURES IN WONDERLAND", lastWords: "THE END",
+                 sentences: ["Alice was beginning to get very tired of sitting by her sister on the bank"],
+                 sectionsByLevel: [0: 12], titles: [0: "CHAPTER I. Down the Rabbit-Hole", 7: "CHAPTER VIII. The Queen’s Croquet-Ground"]),
+        Expected(file: "pg1342-images.html", firstWords: "[Colophon", lastWords: "CHANCERY LANE, LONDON.",
+                 sentences: ["IT is a truth universally acknowledged, that a single man in possession of a good fortune must be in want of a wife."],
+                 sectionsByLevel: [0: 62], titles: [0: "PREFACE.", 1: "Chapter I.", 2: "CHAPTER II.", 61: "CHAPTER LXI."]),
+        Expected(file: "pg1342.1342-h.htm", firstWords: "PRIDE AND PREJUDICE By Jane Austen", lastWords: "the means of uniting them.",
+                 sentences: ["It is a truth universally acknowledged, that a single man in possession of a good fortune, must be in want of a wife."],
+                 sectionsByLevel: [0: 61], titles: [0: "Chapter 1", 35: "Chapter 36", 60: "Chapter 61"]),
+        Expected(file: "pg2701.2701-h.htm", firstWords: "MOBY-DICK; or, THE WHALE.", lastWords: "only found another orphan.",
+                 sentences: ["Call me Ishmael."], sectionsByLevel: [0: 138],
+                 titles: [0: "ETYMOLOGY.", 1: "EXTRACTS. (Supplied by a Sub-Sub-Librarian).", 2: "CHAPTER 1. Loomings.", 137: "Epilogue"]),
+    ]
+
+    func testEachFixtureEditionIsTheWorkAloneWithItsOutline() throws {
+        for expected in Self.expected {
+            let (content, encoding, hasOutline) = GutenbergHTML.content(of: try Fixtures.gutenberg(expected.file))
+            let name = expected.file
+            XCTAssertEqual(encoding, .utf8, name)
+            XCTAssertTrue(hasOutline, name)
+            let text = content.blocks.map(\.text).joined(separator: "\n")
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+            XCTAssertTrue(words.hasPrefix(expected.firstWords), "\(name) begins \(words.prefix(80))")
+            XCTAssertTrue(words.hasSuffix(expected.lastWords), "\(name) ends \(words.suffix(80))")
+            for sentence in expected.sentences {
+                XCTAssertTrue(words.contains(sentence), "\(name) lost \(sentence)")
+            }
+            for phrase in GutenbergTextTests.licencePhrases + ["{ix}", "{6}", "Project Gutenberg eBook"] {
+                XCTAssertFalse(text.contains(phrase), "\(name) keeps \(phrase)")
+            }
+            XCTAssertFalse(text.contains("\u{FFFD}"), "\(name) has a replacement character")
+            XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name) keeps a control")
+            XCTAssertEqual(Dictionary(grouping: content.sections, by: \.level).mapValues(\.count), expected.sectionsByLevel, name)
+            for (index, title) in expected.titles {
+                guard content.sections.indices.contains(index) else {
+                    XCTFail("\(name) has \(content.sections.count) sections, no section \(index + 1)")
+                    continue
+                }
+                XCTAssertEqual(content.sections[index].title, title, "\(name) section \(index + 1)")
+            }
+            for section in content.sections {
+                XCTAssertEqual(content.blocks[section.firstBlock].kind, .heading, "\(name): \(section.title) opens at its heading")
+            }
+        }
+    }
+
+    /// Both editions of a book give the same chapters, where the plain
+    /// text's rules are right.
+    func testBothEditionsOfAliceHaveTheSameChapters() throws {
+        let html = GutenbergHTML.content(of: try Fixtures.gutenberg("pg11-images.html")).content
+        let text = GutenbergText.content(of: try Fixtures.gutenberg("pg11.txt")).content
+        XCTAssertEqual(html.sections.map(\.title), text.sections.map(\.title))
+        XCTAssertEqual(Double(html.wordCount), Double(text.wordCount), accuracy: Double(text.wordCount) * 0.03)
+    }
+
+    func testMarkupBecomesTheBlocksThePlainTextRulesMake() throws {
+        let content = GutenbergHTML.content(of: try Fixtures.gutenberg("pg1342-images.html")).content
+        // A drop capital drawn as a picture is its word's first letter.
+        XCTAssertTrue(content.blocks.contains { $0.kind == .prose && $0.text.hasPrefix("MR. BENNET was among the earliest") })
+        // A picture in a chapter's heading tag is an illustration after it.
+        let second = content.sections[2]
+        XCTAssertEqual(content.blocks[second.firstBlock + 1], TextBlock(.illustration, "I hope Mr. Bingley will like it."))
+        XCTAssertGreaterThanOrEqual(content.blocks.filter { $0.kind == .illustration }.count, 100)
+        let alice = GutenbergHTML.content(of: try Fixtures.gutenberg("pg11-images.html")).content
+        XCTAssertTrue(alice.blocks.contains { $0.text.contains("There was nothing so _very_ remarkable in that") }, "italics as underscores")
+        XCTAssertTrue(alice.blocks.contains { $0.kind == .lines && $0.text.contains("\n") }, "verse line by line")
+    }
+
+    // MARK: - Generated books
+
+    /// Books of one to three levels, headings in any tag, with and
+    /// without a contents list, with title pages and closing lines: the
+    /// outline is the one they were made with.
+    func testGeneratedBooksGiveTheOutlineTheyWereMadeWith() {
+        var generator = SeededGenerator(seed: 31)
+        for round in 0..<120 {
+            let book = GeneratedBook.random(using: &generator)
+            let html = book.html(withContents: round % 2 == 0, using: &generator)
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            let found = content.sections.map { "\($0.level) \($0.title)" }
+            XCTAssertEqual(found, book.outline, "round \(round):\n\(html.prefix(3_000))")
+        }
+    }
+
+    /// A chapter's number and its title in two heading tags, one after the
+    /// other, are one section; a motto under a chapter's heading is text.
+    func testASubtitleHeadingNamesTheChapterAndAMottoStaysText() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<html><body><h1>THE BOOK</h1>"
+        for number in 1...4 { html += "<h2>Chapter \(number)</h2><h3>THE \(number) TITLE</h3>" + paragraph }
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), (1...4).map { "Chapter \($0). THE \($0) TITLE" })
+        var motto = "<body>"
+        for number in 1...3 { motto += "<h2>CHAPTER \(number). A Title</h2><h3>“A motto.” Job.</h3>" + paragraph }
+        let withMotto = GutenbergHTML.content(of: Array(motto.utf8)).content
+        XCTAssertEqual(withMotto.sections.map(\.title), (1...3).map { "CHAPTER \($0). A Title" })
+        XCTAssertTrue(withMotto.blocks.contains { $0.kind == .lines && $0.text == "“A motto.” Job." })
+    }
+
+    /// Parts and their chapters in one tag: what the headings say decides
+    /// their levels, and an epilogue stands beside the parts.
+    func testPartsAndChaptersInOneTagAreNestedByWhatTheySay() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<body>"
+        for part in ["ONE", "TWO"] {
+            html += "<h2>BOOK \(part)</h2>"
+            for chapter in ["I", "II", "III"] { html += "<h2>CHAPTER \(chapter)</h2>" + paragraph }
+        }
+        html += "<h2>EPILOGUE</h2>" + paragraph
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.level), [0, 1, 1, 1, 0, 1, 1, 1, 0])
+        XCTAssertEqual(content.sections.last?.title, "EPILOGUE")
+    }
+
+    /// An anchor that closes the paragraph before a heading names that
+    /// heading (older editions put it there).
+    func testAContentsLinkToAnAnchorBeforeAHeadingFindsTheHeading() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<body><h1>A BOOK</h1><p><a href=\"#one\">The Beginning</a></p><p><a href=\"#two\">The Middle</a></p>"
+        html += "<h2><a id=\"one\"></a>The Beginning</h2>" + paragraph
+        html += "<p>The last words of it. <a name=\"two\" id=\"two\"></a></p><h2>The Middle</h2>" + paragraph
+        html += "<h2>Not Listed</h2>" + paragraph
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["The Beginning", "The Middle"], "the contents list names the sections")
+        XCTAssertFalse(content.blocks.contains { $0.text == "The Middle" && $0.kind == .prose }, "the contents list is not text")
+    }
+
+    func testAnEditionWithoutHeadingsSaysSo() {
+        let html = "<body><p>" + String(repeating: "Only words and no headings at all. ", count: 40) + "</p></body>"
+        let made = GutenbergHTML.content(of: Array(html.utf8))
+        XCTAssertFalse(made.hasOutline)
+        XCTAssertEqual(made.content.sections.count, 1)
+    }
+
+    // MARK: - Hostile markup
+
+    func testScriptsStylesCommentsAndEscapesNeverReachTheText() {
+        let html = """
+            <html><head><title>T</title><style>p { color: red }</style><script>alert("x")</script></head>
+            <body><!-- a comment --><h2>CHAPTER I&#27;[2J</h2>
+            <p>A \u{1B}]0;owned\u{07}line &#x1B;[31mwith &#x9B;tricks &#xE000;and&#xFEFF; marks.<script>document.write(1)</script></p>
+            <noscript>no script</noscript><p>Second.</p></body></html>
+            """
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        let text = content.blocks.map(\.text).joined(separator: "\n")
+        for unwanted in ["alert", "color", "comment", "document", "no script", "owned", "\u{1B}", "\u{9B}", "\u{E000}", "\u{FEFF}"] {
+            XCTAssertFalse(text.contains(unwanted), "\(unwanted.debugDescription) in \(text.debugDescription)")
+        }
+        XCTAssertTrue(text.contains("Second."))
+    }
+
+    func testDeepNestingManyHeadingsAndHugeAttributesAreBounded() {
+        let deep = String(repeating: "<div>", count: 100_000) + "deep words" + String(repeating: "</div>", count: 100_000)
+        let nested = GutenbergHTML.content(of: Array(deep.utf8)).content
+        XCTAssertLessThanOrEqual(nested.blocks.count, 10)
+        var many = "<body>"
+        for number in 1...30_000 { many += "<h2>CHAPTER \(number)</h2><p>Words enough to keep this chapter as a real one here.</p>" }
+        let flood = GutenbergHTML.content(of: Array(many.utf8))
+        XCTAssertFalse(flood.hasOutline, "a flood of headings is no outline")
+        XCTAssertLessThanOrEqual(flood.content.sections.count, 1)
+        let attribute = "<body><h2 id=\"" + String(repeating: "a", count: 5_000_000) + "\">CHAPTER I</h2><p>Text.</p></body>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(attribute.utf8)).content.blocks.last?.text, "Text.")
+    }
+
+    func testALatin1EditionIsReadByItsBytes() {
+        let html = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"></head>"
+            + "<body><h2>CHAPITRE I</h2><p>D\u{E9}j\u{E0} \u{93}vu\u{94}.</p></body></html>"
+        let bytes = html.unicodeScalars.map { UInt8($0.value) }
+        let (content, encoding, _) = GutenbergHTML.content(of: bytes)
+        XCTAssertEqual(encoding, .windows1252)
+        XCTAssertEqual(content.blocks.last?.text, "Déjà “vu”.")
+    }
+}
+
+/// A book made up for a test: its levels of headings, the tags they are
+/// in, its front matter, and the outline a reader should see.
+struct GeneratedBook {
+    struct Heading {
+        var level: Int
+        var title: String
+    }
+
+    var headings: [Heading]
+    var tags: [Int]
+    var titlePage: Bool
+
+    var outline: [String] { headings.map { "\($0.level) \($0.title)" } }
+
+    static func random(using generator: inout SeededGenerator) -> GeneratedBook {
+        let levels = Int.random(in: 1...3, using: &generator)
+        let firstTag = Int.random(in: 1...3, using: &generator)
+        let tags = (0..<levels).map { firstTag + $0 }
+        let kinds = [["VOLUME", "BOOK", "CHAPTER"], ["PART", "CHAPTER"], ["CHAPTER"]].first { $0.count >= levels }!.suffix(levels)
+        var headings: [Heading] = []
+        var numbers = [Int](repeating: 0, count: levels)
+        func add(level: Int) {
+            numbers[level] += 1
+            for deeper in (level + 1)..<max(level + 1, levels) { numbers[deeper] = 0 }
+            let kind = Array(kinds)[level]
+            let styles = ["\(kind) \(numbers[level])", "\(kind) \(roman(numbers[level])).", "\(kind.capitalized) \(numbers[level]): A Title"]
+            headings.append(Heading(level: level, title: styles[Int.random(in: 0..<styles.count, using: &generator)]))
+            if level + 1 < levels {
+                for _ in 0..<Int.random(in: 1...3, using: &generator) { add(level: level + 1) }
+            }
+        }
+        for _ in 0..<Int.random(in: 2...4, using: &generator) { add(level: 0) }
+        return GeneratedBook(headings: headings, tags: tags, titlePage: Bool.random(using: &generator))
+    }
+
+    func html(withContents: Bool, using generator: inout SeededGenerator) -> String {
+        var html = "<!DOCTYPE html><html><head><title>A Book</title></head><body>"
+        if titlePage {
+            let top = max(1, tags[0] - 1)
+            html += "<h\(top)>THE GENERATED BOOK</h\(top)><h\(tags[0])>by Nobody</h\(tags[0])>"
+        }
+        if withContents {
+            html += "<h\(tags[0])>Contents</h\(tags[0])><ul>"
+            for (index, heading) in headings.enumerated() { html += "<li><a href=\"#h\(index)\">\(heading.title)</a></li>" }
+            html += "</ul>"
+        }
+        for (index, heading) in headings.enumerated() {
+            let tag = tags[heading.level]
+            html += "<h\(tag) id=\"h\(index)\">\(heading.title)</h\(tag)>"
+            let isParent = index + 1 < headings.count && headings[index + 1].level > heading.level
+            if !isParent || Bool.random(using: &generator) {
+                for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                    html += "<p>" + String(repeating: "Some words of the story, <i>told</i> on. ", count: 8) + "</p>"
+                }
+            }
+        }
+        html += "<h\(tags.last!)>THE END</h\(tags.last!)></body></html>"
+        return html
+    }
+
+    private static func roman(_ number: Int) -> String {
+        ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"][number - 1]
+    }
+}
