@@ -55,6 +55,12 @@ enum HeadingPattern {
             if let title = keywordEnd ? rest.trimmingWhitespace() : separatedTitle(rest) {
                 return HeadingLine(kind: kind, number: number, title: title)
             }
+            // `Segunda parte del ingenioso hidalgo…`: a title that runs on
+            // from the keyword, short and with no sentence inside it.
+            let title = rest.trimmingWhitespace()
+            if title.split(separator: " ").count <= 12, !title.contains(", "), !title.contains(". "), !title.hasSuffix(",") {
+                return HeadingLine(kind: kind, number: number, title: title)
+            }
         }
         return nil
     }
@@ -145,8 +151,8 @@ enum HeadingPattern {
 
     private static let keywords: [String: HeadingLine.Kind] = {
         var table: [String: HeadingLine.Kind] = [:]
-        for word in ["VOLUME", "VOL", "TOME", "TOMO", "BAND", "VOLUMEN"] { table[word] = .volume }
-        for word in ["BOOK", "PART", "LIVRE", "BUCH", "TEIL", "LIBRO", "PARTE", "BOEK", "DEEL", "KIRJA", "KNIGA", "PARTIE",
+        for word in ["VOLUME", "VOL", "TOME", "TOMO", "BAND", "VOLUMEN", "DEEL"] { table[word] = .volume }
+        for word in ["BOOK", "PART", "LIVRE", "BUCH", "TEIL", "LIBRO", "PARTE", "BOEK", "KIRJA", "KNIGA", "PARTIE",
                      "LIVRO", "LIBER", "PARS", "OSA"] {
             table[word] = .book
         }

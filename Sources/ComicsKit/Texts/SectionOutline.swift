@@ -22,7 +22,9 @@ enum SectionOutline {
         var heading: HeadingLine
         /// The lines the title is made of (the heading, and a subtitle line).
         var titleLines: [String]
-        var parentKey: Key?
+        /// The kinds and numbers of the headings above it (VOLUME 2, BOOK 1):
+        /// CHAPTER I of another book is another chapter.
+        var ancestors: [Int] = []
         var level = 0
 
         /// True when the title took the paragraph after the heading's.
@@ -30,14 +32,13 @@ enum SectionOutline {
             paragraphs[paragraph].kind != .illustration && titleLines.count > paragraphs[paragraph].lines.count
         }
 
-        var key: Key { Key(kind: heading.kind, number: heading.number, parentKind: parentKey?.kind, parentNumber: parentKey?.number) }
+        var key: Key { Key(kind: heading.kind, number: heading.number, ancestors: ancestors) }
     }
 
     struct Key: Hashable {
         var kind: HeadingLine.Kind
         var number: Int
-        var parentKind: HeadingLine.Kind?
-        var parentNumber: Int?
+        var ancestors: [Int]
     }
 
     static func outline(_ paragraphs: [TextBlocks.Paragraph]) -> (headings: [Int: [String]], sections: [TextSection]) {
@@ -65,7 +66,7 @@ enum SectionOutline {
     private static func found(in paragraphs: [TextBlocks.Paragraph]) -> [Candidate] {
         var candidates: [Candidate] = []
         var lastNumeral = 0
-        var parents: [HeadingLine.Kind: Key] = [:]
+        var parents: [HeadingLine.Kind: Int] = [:]
         for (index, paragraph) in paragraphs.enumerated() {
             let line: String
             switch paragraph.kind {
@@ -93,9 +94,9 @@ enum SectionOutline {
                let subtitle = subtitle(paragraphs[index + 1]) {
                 titleLines.append(subtitle)
             }
-            let parent = parents.filter { $0.key < heading.kind }.max { $0.key < $1.key }?.value
-            let candidate = Candidate(paragraph: index, heading: heading, titleLines: titleLines, parentKey: parent)
-            parents[heading.kind] = Key(kind: heading.kind, number: heading.number, parentKind: nil, parentNumber: nil)
+            let ancestors = parents.filter { $0.key < heading.kind }.sorted { $0.key < $1.key }.flatMap { [$0.key.rawValue, $0.value] }
+            let candidate = Candidate(paragraph: index, heading: heading, titleLines: titleLines, ancestors: ancestors)
+            parents[heading.kind] = heading.number
             for kind in parents.keys where heading.kind < kind { parents[kind] = nil }
             candidates.append(candidate)
         }

@@ -1,0 +1,132 @@
+@testable import ComicsKit
+import TestSupport
+import XCTest
+
+/// Headings as books write them, in the catalogue's languages: each is read
+/// with its number, and generated books of every style give the outline
+/// they were made with.
+final class HeadingStyleTests: XCTestCase {
+    /// Written by hand, not by the tables the code uses.
+    static let samples: [(line: String, number: Int)] = [
+        ("FIRST ACT", 1), ("CHAPTER TWENTY-ONE", 21), ("BOOK FIRST.--A JUST MAN", 1), ("VOLUME I.--FANTINE.", 1),
+        ("CHAPTER I--M. MYRIEL", 1), ("Chapter 1 PETER BREAKS THROUGH", 1), ("FORTY-SECOND CHAPTER", 42),
+        ("CHAPITRE PREMIER", 1), ("LIVRE DEUXIÈME", 2), ("Vingt-et-unième chapitre", 21), ("QUATRE-VINGT-DIX-NEUVIÈME CHAPITRE", 99),
+        ("Erstes Kapitel", 1), ("Dritter Teil", 3), ("Einundzwanzigstes Kapitel", 21), ("Zwölftes Buch", 12),
+        ("Capítulo primero. Que trata de la condición", 1), ("Capítulo decimoquinto", 15), ("Capítulo vigésimo primero", 21),
+        ("Primera parte", 1), ("Segunda parte del ingenioso hidalgo", 2),
+        ("Capitolo ventunesimo", 21), ("Parte terza", 3), ("Libro primo", 1),
+        ("Yhdestoista runo", 11), ("Viideskymmenes runo", 50), ("Kahdeskymmenes runo", 20), ("Neljäs luku", 4),
+        ("Eerste hoofdstuk", 1), ("Eenentwintigste hoofdstuk", 21), ("Derde boek", 3),
+        ("Capítulo décimo terceiro", 13), ("Primeira parte", 1),
+        ("LIBER PRIMUS", 1), ("Caput vicesimum", 20), ("Liber tertius decimus", 13),
+    ]
+
+    func testEachLanguagesHeadingsAreReadWithTheirNumbers() {
+        for sample in Self.samples {
+            let heading = HeadingPattern.match(sample.line)
+            XCTAssertEqual(heading?.number, sample.number, sample.line)
+        }
+        for sentence in ["First he went home.", "Chapter and verse were quoted", "Dritter im Bunde war er nicht."] {
+            XCTAssertNil(HeadingPattern.match(sentence), sentence)
+        }
+    }
+
+    /// Books of one to three levels, numbered in roman, arabic or words,
+    /// titled after a full stop, a dash, or in capitals, with and without a
+    /// contents list repeating every heading, in UTF-8 or Latin-1, LF or
+    /// CRLF: the outline is the one they were made with.
+    func testGeneratedPlainTextBooksGiveTheOutlineTheyWereMadeWith() {
+        var generator = SeededGenerator(seed: 7)
+        for round in 0..<150 {
+            let book = PlainBook.random(using: &generator)
+            let text = book.text(withContents: round % 3 == 0, using: &generator)
+            var bytes = Array((round % 4 == 1 ? text.replacingLineBreaks() : text).utf8)
+            if round % 5 == 2, let latin1 = text.latin1Bytes { bytes = latin1 }
+            let content = GutenbergText.content(of: bytes).content
+            XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, book.outline, "round \(round):\n\(text.prefix(2_500))")
+        }
+    }
+}
+
+/// A plain-text book made up for a test.
+struct PlainBook {
+    var lines: [(level: Int, heading: String, title: String)]
+
+    var outline: [String] { lines.map { "\($0.level) \($0.title)" } }
+
+    private static let romans = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII", "XIV", "XV"]
+    private static let words = ["ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "ELEVEN", "TWELVE",
+                                "THIRTEEN", "FOURTEEN", "FIFTEEN"]
+    private static let languages: [[String]] = [
+        ["VOLUME", "BOOK", "CHAPTER"], ["TOME", "LIVRE", "CHAPITRE"], ["BAND", "TEIL", "KAPITEL"], ["TOMO", "PARTE", "CAPÍTULO"],
+        ["VOLUME", "LIBRO", "CAPITOLO"], ["DEEL", "BOEK", "HOOFDSTUK"],
+    ]
+
+    static func random(using generator: inout SeededGenerator) -> PlainBook {
+        let levels = Int.random(in: 1...3, using: &generator)
+        let language = languages[Int.random(in: 0..<languages.count, using: &generator)]
+        let kinds = Array(language.suffix(levels))
+        let numbering = Int.random(in: 0..<3, using: &generator)
+        let titling = Int.random(in: 0..<4, using: &generator)
+        var lines: [(level: Int, heading: String, title: String)] = []
+        var counts = [Int](repeating: 0, count: levels)
+        var chapterTitles = 0
+        func add(_ level: Int) {
+            counts[level] += 1
+            for deeper in (level + 1)..<max(level + 1, levels) { counts[deeper] = 0 }
+            let number = counts[level]
+            let numeral = numbering == 0 ? romans[number - 1] : numbering == 1 ? String(number) : (kinds[level] == "CHAPTER" || kinds[level] == "BOOK" ? words[number - 1] : romans[number - 1])
+            let keyword = kinds[level]
+            var heading = "\(keyword) \(numeral)", title = "\(keyword) \(numeral)"
+            if level == levels - 1 {
+                chapterTitles += 1
+                let name = ["THE OLD HOUSE", "A JOURNEY NORTH", "THE LETTER", "NIGHT FALLS", "HOME AGAIN"][chapterTitles % 5]
+                switch titling {
+                case 1: (heading, title) = ("\(keyword) \(numeral). \(name.capitalized)", "\(keyword) \(numeral). \(name.capitalized)")
+                case 2: (heading, title) = ("\(keyword) \(numeral)--\(name)", "\(keyword) \(numeral)--\(name)")
+                case 3: (heading, title) = ("\(keyword) \(numeral) \(name)", "\(keyword) \(numeral) \(name)")
+                default: break
+                }
+            }
+            lines.append((level, heading, title))
+            if level + 1 < levels {
+                for _ in 0..<Int.random(in: 1...4, using: &generator) { add(level + 1) }
+            }
+        }
+        for _ in 0..<Int.random(in: 2...5, using: &generator) { add(0) }
+        return PlainBook(lines: lines)
+    }
+
+    func text(withContents: Bool, using generator: inout SeededGenerator) -> String {
+        var text = "The Project Gutenberg eBook of A Made-Up Book\n\n*** START OF THE PROJECT GUTENBERG EBOOK A MADE-UP BOOK ***\n\n"
+        text += "A MADE-UP BOOK\n\nby Nobody\n\n"
+        if withContents {
+            text += "CONTENTS\n\n" + lines.map { String(repeating: " ", count: 2 + 4 * $0.level) + $0.heading }.joined(separator: "\n") + "\n\n"
+        }
+        let paragraph = "The story goes on here, line after line, as a story does; it is long enough\nto be wrapped at the width the file was made at, and to be a real part of\nthe book that no rule takes for a line of a contents list at its front.\n\n"
+        for (index, line) in lines.enumerated() {
+            text += "\n\n" + line.heading + "\n\n"
+            let isParent = index + 1 < lines.count && lines[index + 1].level > line.level
+            if !isParent || Bool.random(using: &generator) {
+                for _ in 0..<Int.random(in: 1...3, using: &generator) { text += paragraph }
+            }
+        }
+        text += "\n\n*** END OF THE PROJECT GUTENBERG EBOOK A MADE-UP BOOK ***\n\nThe licence.\n"
+        return text
+    }
+}
+
+private extension String {
+    func replacingLineBreaks() -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+    }
+
+    var latin1Bytes: [UInt8]? {
+        var bytes: [UInt8] = []
+        for scalar in unicodeScalars {
+            guard scalar.value < 0x100 else { return nil }
+            bytes.append(UInt8(scalar.value))
+        }
+        return bytes
+    }
+}
