@@ -7,6 +7,13 @@ import XCTest
 /// loopback server laid out as gutenberg.org is (`/ebooks/N.txt.utf-8`
 /// redirecting to `/cache/epub/N/pgN.txt`).
 final class TextsTests: EndToEndTestCase {
+    /// These tests read the plain texts, whose every line they know
+    /// (`HTMLEditionTests` reads the HTML editions).
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        XCTAssertEqual(try comics.run(["config", "set", "texts.edition", "text"]).status, 0)
+    }
+
     private func postBook(_ id: Int, formats: [(String, String)]) throws {
         var book = FixtureServer.book(id, title: "Book \(id)")
         if case var .object(members) = book {
@@ -20,13 +27,13 @@ final class TextsTests: EndToEndTestCase {
     func testGetThenTocAndReadWorkOffline() throws {
         let got = try comics.run(["get", "11"])
         XCTAssertEqual(got.status, 0, "\(got)")
-        XCTAssertEqual(got.stdout, "got books:11: 169.5 KiB, 12 sections, 26449 words\n")
+        XCTAssertEqual(got.stdout, "got books:11: plain text, 169.5 KiB, 12 sections, 26449 words\n")
         XCTAssertEqual(try server.requests(), ["/books/11/", "/ebooks/11.txt.utf-8", "/cache/epub/11/pg11.txt"])
 
         let again = try comics.run(["get", "books:11"])
         XCTAssertEqual(again.status, 0)
         XCTAssertEqual(again.stdout, "")
-        XCTAssertEqual(again.stderr, "comics: note: the text of books:11 is downloaded already (169.5 KiB, 12 sections); nothing to do\n")
+        XCTAssertEqual(again.stderr, "comics: note: the text of books:11 is downloaded already (plain text, 169.5 KiB, 12 sections); nothing to do\n")
         XCTAssertEqual(try server.requests().count, 3, "nothing fetched again")
 
         let toc = try comics.run(["--offline", "toc", "11"])
@@ -88,12 +95,16 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertEqual(try server.requests(), ["/books/1342/"])
     }
 
-    func testABookWithNoPlainTextSaysWhatItHas() throws {
+    func testABookWithNoEditionToReadSaysWhatItHas() throws {
         try postBook(70001, formats: [("application/epub+zip", "https://www.gutenberg.org/ebooks/70001.epub3.images"),
-                                      ("text/html", "https://www.gutenberg.org/ebooks/70001.html.images")])
+                                      ("image/jpeg", "https://www.gutenberg.org/cache/epub/70001/pg70001.cover.medium.jpg")])
         let read = try comics.run(["read", "70001"])
         XCTAssertEqual(read.status, 3, "\(read)")
-        XCTAssertEqual(read.stderr, "comics: error: books:70001 has no plain-text edition to read; it has application/epub+zip, text/html\n")
+        XCTAssertEqual(read.stderr, "comics: error: books:70001 has no plain-text or HTML edition to read; it has application/epub+zip, image/jpeg\n")
+        try postBook(70003, formats: [("text/html", "https://www.gutenberg.org/ebooks/70003.html.images")])
+        let text = try comics.run(["get", "70003", "--edition", "text"])
+        XCTAssertEqual(text.status, 3, "\(text)")
+        XCTAssertEqual(text.stderr, "comics: error: books:70003 has no plain-text edition to read; it has text/html\n")
     }
 
     func testTextsComeOnlyFromGutenberg() throws {
@@ -161,6 +172,13 @@ final class TextsTests: EndToEndTestCase {
 /// Where reading stopped: kept across runs, shown by `show`, carried by
 /// `fav list`, and found again in a new edition.
 final class ReadingPositionTests: EndToEndTestCase {
+    /// These tests read the plain texts, whose every line they know
+    /// (`HTMLEditionTests` reads the HTML editions).
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        XCTAssertEqual(try comics.run(["config", "set", "texts.edition", "text"]).status, 0)
+    }
+
     /// `comics read ARGUMENTS` on a terminal (through `script`), as a person runs it.
     private func readOnTerminal(_ arguments: String) throws -> RunResult {
         try comics.shell("script -qec '\"$COMICS\" read \(arguments) --no-pager' /dev/null")
@@ -178,7 +196,7 @@ final class ReadingPositionTests: EndToEndTestCase {
 
         let shown = try comics.run(["show", "books:11"])
         XCTAssertTrue(shown.stdoutLines.contains { $0.hasPrefix("Reading:        0%, 20") }, "--from-start read from the front matter: \(shown.stdout)")
-        XCTAssertTrue(shown.stdoutLines.contains("Text:           downloaded, 169.5 KiB, 12 sections, 26449 words"), shown.stdout)
+        XCTAssertTrue(shown.stdoutLines.contains("Text:           downloaded, plain text, 169.5 KiB, 12 sections, 26449 words"), shown.stdout)
 
         XCTAssertEqual(try readOnTerminal("11 --section 3").status, 0)
         XCTAssertEqual(try comics.run(["fav", "add", "books:11"]).status, 0)
@@ -330,7 +348,7 @@ final class TextProgressTests: EndToEndTestCase {
         let onTerminal = try comics.shell("script -qec '\"$COMICS\" get 2600' /dev/null")
         XCTAssertEqual(onTerminal.status, 0, "\(onTerminal)")
         XCTAssertTrue(onTerminal.stdout.contains(" of 3.2 MiB (8%)\u{1B}[K\rdownloading "), onTerminal.stdout.debugDescription.prefix(400).description)
-        XCTAssertTrue(onTerminal.stdout.hasSuffix("\r\u{1B}[Kgot books:2600: 3.2 MiB, 382 sections, 563286 words\r\n"), onTerminal.stdout.suffix(120).debugDescription)
+        XCTAssertTrue(onTerminal.stdout.hasSuffix("\r\u{1B}[Kgot books:2600: plain text, 3.2 MiB, 382 sections, 563286 words\r\n"), onTerminal.stdout.suffix(120).debugDescription)
         let piped = try comics.run(["get", "1342"])
         XCTAssertEqual(piped.stderr, "", "no progress off a terminal")
     }

@@ -193,7 +193,8 @@ public enum GutenbergHTML {
     }
 
     /// Walks back from the end: a heading is kept when it has words of its
-    /// own before the next kept heading, or that heading is under it.
+    /// own before the next kept heading (any, for one the contents list
+    /// names), or that heading is under it.
     private static func withoutEmptyHeadings(_ candidates: [Candidate], words: [Int], end: Int) -> [Candidate] {
         var kept: [Candidate] = []
         var nextItem = end
@@ -201,7 +202,8 @@ public enum GutenbergHTML {
         for candidate in candidates.reversed() {
             let own = words[nextItem] - words[candidate.item + 1]
             let isParent = nextRank.map { $0 > candidate.rank } ?? false
-            guard own >= emptyWords || isParent else { continue }
+            // What the book's contents list names needs only some words.
+            guard own >= (candidate.targeted ? 1 : emptyWords) || isParent else { continue }
             kept.append(candidate)
             nextItem = candidate.item
             nextRank = candidate.rank
