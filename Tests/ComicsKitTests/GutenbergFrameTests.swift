@@ -5,7 +5,7 @@ import XCTest
 /// Gutenberg wrapped a body in, and whichever encoding and line breaks it
 /// was saved with, the body comes back the same.
 final class GutenbergFrameTests: XCTestCase {
-    static let headersCount = 6
+    static let headersCount = 7
 
     static func header(_ index: Int, _ title: String) -> String {
         let upper = title.uppercased()
@@ -14,6 +14,7 @@ final class GutenbergFrameTests: XCTestCase {
         case 1: return "Project Gutenberg's \(title)\n\n*** START OF THIS PROJECT GUTENBERG EBOOK \(upper) ***\n\nProduced by Somebody and the Online Distributed\nProofreading Team\n\n\n"
         case 2: return "***START OF THE PROJECT GUTENBERG EBOOK \(upper)***\n"
         case 3: return "*** START OF THE PROJECT GUTENBERG EBOOK, \(upper) ***\n\nE-text prepared by A. Reader\n\n"
+        case 5: return "*** START OF THE PROJECT GUTENBERG EBOOK LES\nMISÉRABLES, \(upper) ***\n\nWe thank the Bibliothèque nationale de France that has made\navailable the image files.\n\nAn HTML version of this book is also available.\n\n"
         case 4: return "The Project Gutenberg Etext of \(title)\n\n***START**THE SMALL PRINT!**FOR PUBLIC DOMAIN ETEXTS**START***\nWhy is this \"Small Print!\" statement here? You know: lawyers.\n*END*THE SMALL PRINT! FOR PUBLIC DOMAIN ETEXTS*Ver.04.29.93*END*\n\n"
         default: return ""
         }

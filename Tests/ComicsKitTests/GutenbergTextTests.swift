@@ -38,7 +38,7 @@ final class GutenbergTextTests: XCTestCase {
         Expected(file: "pg2701.txt", encoding: .utf8, firstWords: "MOBY-DICK;", lastWords: "only found another orphan.",
                  sentences: ["Call me Ishmael."], sectionsByLevel: [0: 138],
                  titles: [0: "ETYMOLOGY.", 1: "EXTRACTS. (Supplied by a Sub-Sub-Librarian).", 2: "CHAPTER 1. Loomings.", 137: "Epilogue"]),
-        Expected(file: "pg4650.txt", encoding: .utf8, firstWords: "We thank the Bibliotheque", lastWords: "FIN DE CANDIDE.",
+        Expected(file: "pg4650.txt", encoding: .utf8, firstWords: "OEUVRES DE VOLTAIRE. TOME XXXIII", lastWords: "FIN DE CANDIDE.",
                  sentences: ["Il y avait en Vestphalie, dans le château de M. le baron de Thunder-ten-tronckh"],
                  sectionsByLevel: [0: 30],
                  titles: [0: "CHAPITRE I. Comment Candide fut élevé dans un beau château, et comment il fut chassé d'icelui.",

@@ -130,3 +130,69 @@ private extension String {
         return bytes
     }
 }
+
+/// Books whose headings no pattern knows, outlined by their own contents
+/// list, and a book whose heading style changes half way.
+final class ContentsListTests: XCTestCase {
+    private static let story = """
+        The story goes on here, line after line, as a story does; it is long enough
+        to be wrapped at the width the file was made at, and to be a real part of
+        the book that no rule takes for a line of a contents list at its front.
+
+
+        """
+
+    private func outline(_ text: String) -> [String] {
+        GutenbergText.content(of: Array(text.utf8)).content.sections.map { "\($0.level) \($0.title)" }
+    }
+
+    /// Stories titled in capitals, listed with their pages; numerals written
+    /// one way in the list and another in the body; titles wrapped.
+    func testGeneratedCollectionsAreOutlinedByTheirContentsList() {
+        var generator = SeededGenerator(seed: 35)
+        let words = ["HOUSE", "RIVER", "NIGHT", "GARDEN", "LETTER", "STRANGER", "WINTER", "ROAD", "MILL", "BELL", "SHADOW", "KING"]
+        for round in 0..<80 {
+            let count = Int.random(in: 2...12, using: &generator)
+            var titles: [String] = []
+            while titles.count < count {
+                let title = "THE " + (0..<Int.random(in: 1...3, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+                if !titles.contains(title) { titles.append(title) }
+            }
+            let numbered = round % 3 == 0
+            var text = "*** START OF THE PROJECT GUTENBERG EBOOK STORIES ***\n\nSTORIES\n\nby Nobody\n\n\nCONTENTS\n\n"
+            for (index, title) in titles.enumerated() {
+                let listed = numbered ? "\(index + 1). \(title)" : title
+                text += "    " + listed + String(repeating: ".", count: Int.random(in: 0...6, using: &generator)) + "  \(index * 17 + 3)\n"
+            }
+            text += "\n\n"
+            for (index, title) in titles.enumerated() {
+                text += (numbered ? "\(Self.roman(index + 1)). \(title)" : title) + "\n\n\n" + Self.story
+            }
+            let expected = titles.enumerated().map { "0 " + (numbered ? "\(Self.roman($0.offset + 1)). \($0.element)" : $0.element) }
+            XCTAssertEqual(outline(text), expected, "round \(round):\n\(text.prefix(1_500))")
+        }
+    }
+
+    func testATitleOnTwoLinesInTheListAndInTheBodyIsOneEntry() {
+        var text = "CONTENTS\n\n"
+        let titles = [("Capítulo primero. Que trata de la condición", "y ejercicio del famoso hidalgo"), ("Capítulo II. Que trata de la primera", "salida que hizo el ingenioso")]
+        for (first, second) in titles { text += "  \(first)\n      \(second.lowercased())\n" }
+        text += "\n\n"
+        for (first, second) in titles { text += "\(first)\n\(second.lowercased())\n\n" + Self.story }
+        XCTAssertEqual(outline(text), titles.map { "0 \($0.0). \($0.1.lowercased())" })
+    }
+
+    func testAHeadingStyleThatChangesHalfWayKeepsItsChapters() {
+        var text = ""
+        for number in 1...6 { text += "ADVENTURE \(Self.roman(number)). A SCANDAL IN PART \(number)\n\n" + Self.story }
+        for number in 7...12 { text += "\(Self.roman(number)). THE ADVENTURE OF PART \(number)\n\n" + Self.story }
+        let sections = GutenbergText.content(of: Array(text.utf8)).content.sections
+        XCTAssertEqual(sections.count, 12, sections.map(\.title).joined(separator: "\n"))
+        XCTAssertEqual(Set(sections.map(\.level)), [0])
+        XCTAssertEqual(sections.last?.title, "XII. THE ADVENTURE OF PART 12")
+    }
+
+    private static func roman(_ number: Int) -> String {
+        ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"][number - 1]
+    }
+}

@@ -26,6 +26,11 @@ enum GutenbergFrame {
             let upper = line.uppercased()
             if isStartMarker(upper) {
                 start = index + 1
+                // A marker that wraps: `*** START OF … LES` / `MISÉRABLES ***`.
+                if !upper.trimmingWhitespace().hasSuffix("*"), start < lines.count,
+                   lines[start].trimmingWhitespace().hasSuffix("***") {
+                    start += 1
+                }
                 if !upper.contains("SMALL PRINT") { break }
             } else if upper.contains("END") && upper.contains("SMALL PRINT") && upper.contains("*END") {
                 start = index + 1
@@ -87,6 +92,8 @@ enum GutenbergFrame {
         "etext prepared by", "this etext was prepared by", "this ebook was prepared by", "prepared by",
         "transcribed from", "transcribed by", "scanned by", "digitized by", "html version by",
         "this etext was created by", "this ebook was created by", "created by",
+        "we thank ", "nous remercions ", "an html version", "html version of this", "an illustrated html version", "this etext is",
+        "e-text prepared", "etext prepared", "note: project gutenberg also has an html version",
     ]
 
     /// A paragraph opening (lower-cased) that credits the producers or

@@ -35,6 +35,14 @@ enum HeadingPattern {
            !text.contains(" "), text.uppercased() == text {
             return HeadingLine(kind: .numeral, number: numeral, title: nil)
         }
+        // `VII. THE ADVENTURE OF THE BLUE CARBUNCLE`: a numeral and a title in capitals.
+        if words.count >= 2, words[0].hasSuffix("."), let numeral = romanValue(trimmedPunctuation(String(words[0]))) ?? plainNumber(words[0]) {
+            let title = text.dropFirst(words[0].count).trimmingWhitespace()
+            let letters = title.filter(\.isLetter)
+            if letters.count >= 3, letters == letters.uppercased(), keyword(words[1]) == nil {
+                return HeadingLine(kind: .numeral, number: numeral, title: title)
+            }
+        }
         if let kind = keyword(words[0]), isHeadingCase(words[0]) {
             if words.count == 1 {
                 return kind == .outermost ? HeadingLine(kind: kind, number: 0, title: nil) : nil

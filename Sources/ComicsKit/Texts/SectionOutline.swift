@@ -52,6 +52,9 @@ enum SectionOutline {
         candidates = kept
         contentsNamed.removeAll { entry in candidates.contains { $0.paragraph == entry.paragraph } }
         candidates = (candidates + contentsNamed).sorted { $0.paragraph < $1.paragraph }
+        if let listed = ContentsList.outline(paragraphs), listed.count > candidates.count {
+            candidates = contentsCandidates(listed)
+        }
         guard !candidates.isEmpty, candidates.count <= maximumSections else { return ([:], []) }
         assignLevels(&candidates)
         var headings: [Int: [String]] = [:]
@@ -66,6 +69,7 @@ enum SectionOutline {
     private static func found(in paragraphs: [TextBlocks.Paragraph]) -> [Candidate] {
         var candidates: [Candidate] = []
         var lastNumeral = 0
+        var lastChapter: (kind: HeadingLine.Kind, number: Int)?
         var parents: [HeadingLine.Kind: Int] = [:]
         for (index, paragraph) in paragraphs.enumerated() {
             let line: String
@@ -84,11 +88,18 @@ enum SectionOutline {
             case .heading, .footnote:
                 continue
             }
-            guard let heading = HeadingPattern.match(line) else { continue }
+            guard var heading = HeadingPattern.match(line) else { continue }
             if heading.kind == .numeral {
-                guard heading.number == lastNumeral + 1 || heading.number == 1 else { continue }
-                lastNumeral = heading.number
+                // A titled numeral that goes on from the chapters before it
+                // (`ADVENTURE VI.`, then `VII. THE ADVENTURE OF …`) is one of them.
+                if heading.title != nil, let last = lastChapter, heading.number == last.number + 1 {
+                    heading.kind = last.kind
+                } else {
+                    guard heading.number == lastNumeral + 1 || heading.number == 1 else { continue }
+                    lastNumeral = heading.number
+                }
             }
+            if heading.kind >= .chapter, heading.kind != .numeral { lastChapter = (heading.kind, heading.number) }
             var titleLines = paragraph.kind == .illustration ? [line.trimmingWhitespace()] : paragraph.lines.map { $0.trimmingWhitespace() }
             if heading.title == nil, paragraph.lines.count == 1, index + 1 < paragraphs.count,
                let subtitle = subtitle(paragraphs[index + 1]) {
@@ -248,9 +259,22 @@ enum SectionOutline {
     }
 
     private static func isContentsTitle(_ paragraph: TextBlocks.Paragraph) -> Bool {
-        guard paragraph.lines.count == 1 else { return false }
-        return ["contents", "tableofcontents", "inhalt", "tabledesmatières", "tabledesmatieres", "índice", "indice",
-                "sisällys", "sisällysluettelo", "inhoud"].contains(comparable(paragraph.lines[0]))
+        ContentsList.isContentsTitle(paragraph)
+    }
+
+    /// The book's own contents list, found in the body, as headings: levels
+    /// from the list's indentation where it has more than one, else from
+    /// what the headings say.
+    private static func contentsCandidates(_ listed: [ContentsList.Found]) -> [Candidate] {
+        let indents = Array(Set(listed.map(\.indent))).sorted()
+        let kinds: [HeadingLine.Kind] = [.volume, .book, .chapter]
+        return listed.map { entry in
+            var kind = HeadingPattern.match(entry.titleLines[0])?.kind ?? .chapter
+            if indents.count > 1, let rank = indents.firstIndex(of: entry.indent) {
+                kind = kinds[max(0, kinds.count - indents.count) + min(rank, kinds.count - 1)]
+            }
+            return Candidate(paragraph: entry.paragraph, heading: HeadingLine(kind: kind, number: 0, title: nil), titleLines: entry.titleLines)
+        }
     }
 
     /// Letters and digits, lower-cased: `EXTRACTS (Supplied by …).` and

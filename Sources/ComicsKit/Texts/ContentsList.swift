@@ -1,0 +1,148 @@
+/// A plain text's own contents list, found again in its body: what the
+/// book itself says its sections are, for books whose headings no pattern
+/// knows (stories titled in capitals, a dictionary's letters, numbered
+/// rules). The list follows a `CONTENTS` line at the front; each entry is a
+/// line (a wrapped one joined to it), less its page number; it is found in
+/// the body in order, as a short paragraph that reads the same once case,
+/// punctuation, dashes and the way numerals are written are set aside
+/// (`Chapter 1` finds `CHAPTER I.`), alone or with the paragraph after it
+/// (a number on one line, its title on the next).
+enum ContentsList {
+    static let maximumEntries = 2_000
+
+    struct Entry {
+        var key: String
+        var indent: Int
+    }
+
+    struct Found {
+        var paragraph: Int
+        var titleLines: [String]
+        var indent: Int
+    }
+
+    /// The entries found in the body, in order, when at least two and at
+    /// least half of them are; nil otherwise.
+    static func outline(_ paragraphs: [TextBlocks.Paragraph]) -> [Found]? {
+        guard let title = paragraphs.prefix(max(40, paragraphs.count * 2 / 5)).firstIndex(where: isContentsTitle) else { return nil }
+        let (entries, end) = self.entries(after: title, in: paragraphs)
+        guard entries.count >= 2 else { return nil }
+        // Short paragraphs after the list, by key: alone, and with the next.
+        var alone: [String: [Int]] = [:]
+        var withNext: [String: [Int]] = [:]
+        for index in end..<paragraphs.count where isShort(paragraphs[index]) {
+            let lines = paragraphs[index].lines
+            alone[key(lines.joined(separator: " ")), default: []].append(index)
+            if lines.count == 1, index + 1 < paragraphs.count, isShort(paragraphs[index + 1]) {
+                withNext[key(lines[0] + " " + paragraphs[index + 1].lines.joined(separator: " ")), default: []].append(index)
+            }
+        }
+        var found: [Found] = []
+        var cursor = end
+        for entry in entries {
+            func next(_ table: [String: [Int]]) -> Int? { table[entry.key]?.first { $0 >= cursor } }
+            let single = next(alone), double = next(withNext)
+            guard let paragraph = [single, double].compactMap({ $0 }).min() else { continue }
+            var titleLines = paragraphs[paragraph].lines.map { $0.trimmingWhitespace() }
+            if paragraph == double && paragraph != single {
+                titleLines += paragraphs[paragraph + 1].lines.map { $0.trimmingWhitespace() }
+            }
+            found.append(Found(paragraph: paragraph, titleLines: titleLines, indent: entry.indent))
+            cursor = paragraph + (titleLines.count > paragraphs[paragraph].lines.count ? 2 : 1)
+        }
+        guard found.count >= 2, found.count * 2 >= entries.count else { return nil }
+        return found
+    }
+
+    /// The list's entries and the paragraph after it: lines until the body
+    /// begins (the first entry again) or prose does.
+    private static func entries(after title: Int, in paragraphs: [TextBlocks.Paragraph]) -> ([Entry], Int) {
+        var entries: [Entry] = []
+        var index = title + 1
+        while index < paragraphs.count, entries.count < maximumEntries {
+            let paragraph = paragraphs[index]
+            if paragraph.kind == .prose && paragraph.lines.count > 1 && !entries.isEmpty { break }
+            if let first = entries.first, key(paragraph.lines.joined(separator: " ")) == first.key || key(paragraph.lines[0]) == first.key {
+                break
+            }
+            guard paragraph.kind != .illustration, paragraph.kind != .footnote else {
+                index += 1
+                continue
+            }
+            for line in paragraph.lines {
+                let indent = line.prefix { $0 == " " }.count
+                let text = withoutPageNumber(line.trimmingWhitespace())
+                guard !text.isEmpty, !["page", "chap", "chapter", "pages"].contains(key(text)) else { continue }
+                // A line that goes on lower-case, indented further, is the
+                // entry above it wrapped.
+                if let last = entries.last, indent > last.indent, text.first?.isLowercase == true {
+                    entries[entries.count - 1].key = key(last.key + " " + text)
+                    continue
+                }
+                let entryKey = key(text)
+                if !entryKey.isEmpty { entries.append(Entry(key: entryKey, indent: indent)) }
+            }
+            index += 1
+        }
+        return (entries, index)
+    }
+
+    static func isContentsTitle(_ paragraph: TextBlocks.Paragraph) -> Bool {
+        guard paragraph.lines.count == 1 else { return false }
+        return ["contents", "tableofcontents", "inhalt", "inhaltsverzeichnis", "tabledesmatières", "tabledesmatieres", "índice",
+                "indice", "sisällys", "sisällysluettelo", "inhoud", "contenido", "contenidos", "sommaire", "indiceg",
+                "contentsofthebook"].contains(String(paragraph.lines[0].lowercased().filter { $0.isLetter }))
+    }
+
+    /// At most four lines and forty words: a heading, not running text.
+    private static func isShort(_ paragraph: TextBlocks.Paragraph) -> Bool {
+        guard paragraph.kind != .illustration, paragraph.kind != .footnote, paragraph.lines.count <= 4 else { return false }
+        return paragraph.lines.reduce(0) { $0 + $1.split(separator: " ").count } <= 40
+    }
+
+    /// `The Adventure of the Speckled Band ..... 173` → without `173`: a
+    /// page in digits or lower-case roman (`xiv`), unless a heading word
+    /// alone stands before it (`CHAPTER 12` is the entry itself).
+    private static func withoutPageNumber(_ line: String) -> String {
+        var words = line.split(separator: " ")
+        if words.count > 1, let last = words.last, last.count <= 4,
+           last.allSatisfy({ $0.isNumber }) || (last == last.lowercased() && HeadingPattern.romanValue(String(last), lowercaseToo: true) != nil),
+           !(words.count == 2 && isNumberKeyword(words[0])) {
+            words.removeLast()
+        }
+        while let last = words.last, last.allSatisfy({ $0 == "." || $0 == "…" || $0 == "_" }) { words.removeLast() }
+        return words.joined(separator: " ")
+    }
+
+    /// `CHAPTER 12`: the number belongs to the entry, not to a page.
+    private static func isNumberKeyword(_ word: Substring) -> Bool {
+        HeadingPattern.isKeyword(word)
+    }
+
+    /// Words lower-cased without punctuation; numerals, roman or spelled
+    /// out, as digits.
+    static func key(_ text: String) -> String {
+        var words: [String] = []
+        var current = ""
+        func flush() {
+            guard !current.isEmpty else { return }
+            if let roman = HeadingPattern.romanValue(current.uppercased()), current.count <= 8 {
+                words.append(String(roman))
+            } else if let number = SpelledNumbers.ordinal(current) ?? SpelledNumbers.cardinal(current) {
+                words.append(String(number))
+            } else {
+                words.append(current.lowercased())
+            }
+            current = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber {
+                current.append(character)
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return words.joined(separator: " ")
+    }
+}
