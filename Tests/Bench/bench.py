@@ -17,6 +17,7 @@ import shutil
 import sqlite3
 import statistics
 import subprocess
+import re
 import sys
 import struct
 import tempfile
@@ -393,6 +394,7 @@ def texts(binary, env, server, work, runs, report, fresh_database):
                "curl of the same file to disk", floor, "<= 1.3x")
     growth = (size_on_disk() - before) / os.path.getsize(copy)
     report.add("6. database growth for War and Peace", "%.2fx" % growth, "its text", "1.00x", "<= 0.6x")
+    html_edition(binary, env, server, work, runs, report)
     report.add("6. read 2600 --section 200 > /dev/null", median([binary, "read", "2600", "--section", "200"], env, runs),
                "", None, "<= 50 ms")
     report.add("6. toc 2600", median([binary, "toc", "2600"], env, runs), "", None, "<= 30 ms")
@@ -416,6 +418,48 @@ def texts(binary, env, server, work, runs, report, fresh_database):
     report.add("6. search porpoise --texts (50 books)", median([binary, "search", "porpoise", "--texts", "-q"], env, runs),
                "", None, "<= 100 ms")
     reader(binary, env, runs, report)
+
+
+def html_edition(binary, env, server, work, runs, report):
+    """6. Moby-Dick's HTML edition (1.5 MB) got, beside the same steps done
+    by C tools one after another: curl to disk, gzip -4 of the file (the
+    store's zlib level), and the sqlite3 shell inserting its paragraphs into
+    an FTS5 table in one transaction."""
+    run([binary, "show", "books:2701"], env)
+    database = env["COMICS_DB"]
+    snapshot = os.path.join(work, "before-html-get.db")
+    run([sys.executable, "-c", "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')", database], env)
+    shutil.copyfile(database, snapshot)
+
+    def restore():
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
+        shutil.copyfile(snapshot, database)
+    copy = os.path.join(work, "pg2701.html")
+    fetch = median(["curl", "-s", "-L", "-o", copy, server.url + "/ebooks/2701.html.images"], env, runs)
+    compress = median(["gzip", "-4", "-k", "-f", copy], env, runs)
+    with open(copy, encoding="utf-8", errors="replace") as handle:
+        text = re.sub(r"<[^>]+>", "", handle.read())
+    paragraphs = [" ".join(chunk.split()) for chunk in re.split(r"\n\s*\n", text) if chunk.strip()]
+    script = os.path.join(work, "index.sql")
+    with open(script, "w") as handle:
+        handle.write("CREATE VIRTUAL TABLE t USING fts5(body);\nBEGIN;\n")
+        for paragraph in paragraphs:
+            handle.write("INSERT INTO t VALUES('%s');\n" % paragraph.replace("'", "''"))
+        handle.write("COMMIT;\n")
+    index_db = os.path.join(work, "index.db")
+
+    def fresh_index():
+        if os.path.exists(index_db):
+            os.remove(index_db)
+    index = median(["sqlite3", index_db, ".read " + script], env, runs, prepare=fresh_index)
+    floor = fetch + compress + index
+    report.add("6. get Moby-Dick's HTML edition (1.5 MB)", median([binary, "get", "2701", "-q"], env, runs, prepare=restore),
+               "curl + gzip -4 + sqlite3 FTS5 insert", floor, "<= 1.0x")
+    report.add("6.   its floor's parts", "%.0f + %.0f + %.0f ms" % (fetch * 1000, compress * 1000, index * 1000), "", None, "")
+    report.add("6. toc 2701 (HTML edition)", median([binary, "toc", "2701"], env, runs), "", None, "<= 30 ms")
+    restore()
 
 
 def reader(binary, env, runs, report):

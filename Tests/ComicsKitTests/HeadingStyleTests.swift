@@ -192,6 +192,19 @@ final class ContentsListTests: XCTestCase {
         XCTAssertEqual(sections.last?.title, "XII. THE ADVENTURE OF PART 12")
     }
 
+    /// The pictures' file names and `Enlarge` links of the HTML edition a
+    /// plain text was made from are no words of the book; a number is.
+    func testPictureMarkersAreNotText() {
+        let text = "CHAPTER I\n\n0009m 0011m\n\n[Enlarge]\n\n" + Self.story + "1234 copies were sold.\n\n2024\n\n"
+        let blocks = GutenbergText.content(of: Array(text.utf8)).content.blocks.map(\.text)
+        XCTAssertFalse(blocks.contains { $0.contains("0009m") || $0.contains("Enlarge") }, "\(blocks)")
+        XCTAssertTrue(blocks.contains("1234 copies were sold."))
+        XCTAssertTrue(blocks.contains("2024"))
+        let html = "<body><h2>CHAPTER I</h2><div class=\"figcenter\"><img src=\"images/0009.jpg\" alt=\"\"><a href=\"images/0009.jpg\">Enlarge</a></div>"
+            + "<p>" + Self.story + "</p></body>"
+        XCTAssertFalse(GutenbergHTML.content(of: Array(html.utf8)).content.blocks.contains { $0.text.contains("Enlarge") })
+    }
+
     private static func roman(_ number: Int) -> String {
         ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"][number - 1]
     }

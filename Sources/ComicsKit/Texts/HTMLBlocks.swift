@@ -452,7 +452,7 @@ private final class HTMLWalker {
         var kept = gathered
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
-        guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty else { return }
+        guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
         if noteDepth > 0 {
             emit(.footnote, [kept.joined(separator: " ")])
         } else if preDepth > 0 || verseDepth > 0 {

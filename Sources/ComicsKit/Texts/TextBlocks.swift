@@ -24,7 +24,7 @@ enum TextBlocks {
         var illustrationDepth = 0
         func flush() {
             guard !pending.isEmpty else { return }
-            paragraphs.append(paragraph(of: pending, proseWidth: proseWidth))
+            if !isPictureMarker(pending) { paragraphs.append(paragraph(of: pending, proseWidth: proseWidth)) }
             pending.removeAll(keepingCapacity: true)
         }
         for line in lines.lazy.flatMap(expanded) {
@@ -56,6 +56,20 @@ enum TextBlocks {
         }
         flush()
         return paragraphs
+    }
+
+    /// What a text made from an HTML edition keeps of its pictures' links:
+    /// `0009m 0011m` (the pictures' file names), `Enlarge`, `[Full Size]`.
+    /// Words of the book are never all of that.
+    static func isPictureMarker(_ lines: [String]) -> Bool {
+        guard lines.count <= 3 else { return false }
+        let words = lines.flatMap { $0.split(separator: " ") }
+        return !words.isEmpty && words.allSatisfy { word in
+            let bare = word.lowercased().filter { $0 != "[" && $0 != "]" && $0 != "(" && $0 != ")" }
+            let digits = bare.prefix { $0.isASCII && $0.isNumber }
+            return ["enlarge", "full", "size", "fullsize"].contains(bare)
+                || (digits.count >= 3 && digits.count <= 5 && bare.count == digits.count + 1 && bare.last?.isLetter == true)
+        }
     }
 
     /// Tabs to the next multiple of eight, trailing spaces off, and a line
