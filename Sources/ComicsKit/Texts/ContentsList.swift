@@ -28,12 +28,19 @@ enum ContentsList {
         let (entries, end) = self.entries(after: title, in: paragraphs)
         guard entries.count >= 2 else { return nil }
         // Short paragraphs after the list, by key: alone, and with the next.
+        // A paragraph is read with the next only when it begins an entry.
+        var beginnings = Set<String>()
+        for entry in entries {
+            let words = entry.key.split(separator: " ")
+            for count in 1..<max(1, words.count) { beginnings.insert(words.prefix(count).joined(separator: " ")) }
+        }
         var alone: [String: [Int]] = [:]
         var withNext: [String: [Int]] = [:]
         for index in end..<paragraphs.count where isShort(paragraphs[index]) {
             let lines = paragraphs[index].lines
-            alone[key(lines.joined(separator: " ")), default: []].append(index)
-            if lines.count == 1, index + 1 < paragraphs.count, isShort(paragraphs[index + 1]) {
+            let own = key(lines.joined(separator: " "))
+            alone[own, default: []].append(index)
+            if lines.count == 1, beginnings.contains(own), index + 1 < paragraphs.count, isShort(paragraphs[index + 1]) {
                 withNext[key(lines[0] + " " + paragraphs[index + 1].lines.joined(separator: " ")), default: []].append(index)
             }
         }
@@ -119,6 +126,8 @@ enum ContentsList {
         HeadingPattern.isKeyword(word)
     }
 
+    private static let romanLetters = Set("ivxlcdm".utf8)
+
     /// Words lower-cased without punctuation; numerals, roman or spelled
     /// out, as digits.
     static func key(_ text: String) -> String {
@@ -126,12 +135,14 @@ enum ContentsList {
         var current = ""
         func flush() {
             guard !current.isEmpty else { return }
-            if let roman = HeadingPattern.romanValue(current.uppercased()), current.count <= 8 {
+            let lower = current.lowercased()
+            if lower.utf8.count <= 8, lower.utf8.allSatisfy({ Self.romanLetters.contains($0) }),
+               let roman = HeadingPattern.romanValue(lower.uppercased()) {
                 words.append(String(roman))
-            } else if let number = SpelledNumbers.ordinal(current) ?? SpelledNumbers.cardinal(current) {
+            } else if let number = SpelledNumbers.number(lowercased: lower) {
                 words.append(String(number))
             } else {
-                words.append(current.lowercased())
+                words.append(lower)
             }
             current = ""
         }

@@ -63,20 +63,26 @@ public enum GutenbergHTML {
     /// older editions keep both in the markup; the newer ones in sections
     /// the walk leaves out), without the producers' credits at the front.
     static func workRange(of items: [HTMLBlocks.Item]) -> Range<Int> {
-        func lines(_ item: HTMLBlocks.Item) -> [Substring] {
+        /// The lines of an item that begin with one of `openings` (after
+        /// spaces): only those can be a marker.
+        func lines(_ item: HTMLBlocks.Item, beginning openings: Set<UInt8>) -> [Substring] {
+            let text: String
             switch item {
-            case let .block(block): block.text.split(separator: "\n")
-            case let .heading(_, lines): lines.map { Substring($0) }
+            case let .block(block): text = block.text
+            case let .heading(_, lines): text = lines.joined(separator: "\n")
             }
+            guard text.utf8.contains(where: { openings.contains($0) }) else { return [] }
+            return text.split(separator: "\n").filter { line in line.utf8.first { $0 != 0x20 }.map(openings.contains) ?? false }
         }
+        let star = Set([UInt8(ascii: "*")]), starOrE = Set([UInt8(ascii: "*"), UInt8(ascii: "E"), UInt8(ascii: "e")])
         var start = 0
         for index in items.indices.prefix(max(items.count / 2, min(items.count, 50)))
-        where lines(items[index]).contains(where: { GutenbergFrame.isStartMarker($0.trimmingWhitespace().uppercased()) }) {
+        where lines(items[index], beginning: star).contains(where: { GutenbergFrame.isStartMarker($0.trimmingWhitespace().uppercased()) }) {
             start = index + 1
             break
         }
         var end = items.count
-        for index in start..<items.count where lines(items[index]).contains(where: GutenbergFrame.isEndMarker) {
+        for index in start..<items.count where lines(items[index], beginning: starOrE).contains(where: GutenbergFrame.isEndMarker) {
             end = index
             break
         }

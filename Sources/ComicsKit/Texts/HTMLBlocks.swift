@@ -63,7 +63,8 @@ struct HTMLBlocks {
 }
 
 /// The walk itself: a stack of open elements and the text of the block
-/// being gathered.
+/// being gathered, as UTF-8 bytes (a book is millions of them: no String
+/// is made until a block is done).
 private final class HTMLWalker {
     var result = HTMLBlocks()
 
@@ -80,6 +81,17 @@ private final class HTMLWalker {
         var link: String?
     }
 
+    /// A heading being gathered, apart from the block's text.
+    private struct OpenHeading {
+        var tagLevel: Int
+        var lines: [[UInt8]] = [[]]
+        var alt = ""
+        var caption: [UInt8] = []
+        var pictures = 0
+        /// How much text came before it began.
+        var textBefore: Int
+    }
+
     private var stack: [Frame] = []
     private var skippedDepth = 0
     private var verseDepth = 0
@@ -89,10 +101,11 @@ private final class HTMLWalker {
     private var tableDepth = 0
     private var figureDepth = 0
     private var captionDepth = 0
+    private var linkDepth = 0
 
     /// The block being gathered: its lines (a `<br>` or a verse line
     /// starts a new one).
-    private var lines: [String] = [""]
+    private var lines: [[UInt8]] = [[]]
     private var pendingSpace = false
     private var italicOpen = false
     private var italicWritten = false
@@ -107,16 +120,13 @@ private final class HTMLWalker {
     private var tableContentsRows = 0
     /// Anchors met since the last item: they name the next one.
     private var pendingAnchors: [String] = []
-    /// Characters other than white space read so far, and when the open
-    /// heading began.
+    /// Characters other than white space read so far.
     private var visibleSoFar = 0
-    private var headingBegan = 0
 
-    /// A heading being gathered: its lines, apart from the block's.
-    private var heading: (tagLevel: Int, lines: [String], alt: String, caption: String, pictures: Int)?
+    private var heading: OpenHeading?
     /// A figure's alternative text and caption.
     private var figureAlt = ""
-    private var figureCaption = ""
+    private var figureCaption: [UInt8] = []
     private var figureHasImage = false
     /// A table's rows, each its cells.
     private var tableRows: [String] = []
@@ -155,20 +165,17 @@ private final class HTMLWalker {
         var frame = Frame(name: name)
         if let level = Self.headingLevel(name) {
             flush()
-            if heading == nil {
-                heading = (level, [""], "", "", 0)
-                headingBegan = visibleSoFar
-            }
+            if heading == nil { heading = OpenHeading(tagLevel: level, textBefore: visibleSoFar) }
         } else if Self.blockNames.contains(name) {
             if tableDepth > 0, name != "table" {
                 // Inside a table, a cell's paragraphs run together.
                 if name == "tr" { tableCells = [] }
-                separateWords()
+                pendingSpace = true
             } else if name == "pre" {
                 flush()
                 preDepth += 1
             } else {
-                if verseDepth > 0 && !lines[lines.count - 1].isEmpty { lines.append("") } else if verseDepth == 0 { flush() }
+                if verseDepth > 0 && !lines[lines.count - 1].isEmpty { lines.append([]) } else if verseDepth == 0 { flush() }
                 if name == "table" {
                     tableDepth += 1
                     tableRows = []
@@ -187,7 +194,7 @@ private final class HTMLWalker {
             if figureDepth == 0 {
                 flush()
                 figureAlt = ""
-                figureCaption = ""
+                figureCaption = []
                 figureHasImage = false
             }
             frame.figure = true
@@ -197,14 +204,10 @@ private final class HTMLWalker {
             frame.caption = true
             captionDepth += 1
         }
-        if Self.italicNames.contains(name) {
+        if Self.italicNames.contains(name), !italicOpen, heading == nil, captionDepth == 0 {
             frame.italic = true
-            if !italicOpen && heading == nil && captionDepth == 0 {
-                italicOpen = true
-                italicWritten = false
-            } else {
-                frame.italic = false
-            }
+            italicOpen = true
+            italicWritten = false
         }
         if classes.contains(where: { $0 == "smcap" || $0 == "sc" || $0 == "smallcaps" || $0 == "small-caps" }) {
             frame.smallCapitals = true
@@ -212,6 +215,7 @@ private final class HTMLWalker {
         }
         if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
             frame.link = String(href.dropFirst())
+            linkDepth += 1
         }
         if name == "br" {
             lineBreak()
@@ -220,7 +224,7 @@ private final class HTMLWalker {
             image(alt: attributes["alt"] ?? "")
         }
         if verseDepth > 0, name == "span", let indent = classes.compactMap(Self.indent).first, lines[lines.count - 1].isEmpty {
-            lines[lines.count - 1] = String(repeating: " ", count: indent)
+            lines[lines.count - 1] = [UInt8](repeating: 0x20, count: indent)
         }
         stack.append(frame)
     }
@@ -271,7 +275,7 @@ private final class HTMLWalker {
             preDepth -= 1
         } else if Self.blockNames.contains(name) && tableDepth == 0 && heading == nil {
             if verseDepth > 0 && !frame.verse {
-                if !lines[lines.count - 1].isEmpty { lines.append("") }
+                if !lines[lines.count - 1].isEmpty { lines.append([]) }
             } else {
                 flush()
             }
@@ -281,8 +285,7 @@ private final class HTMLWalker {
             if figureDepth == 0 {
                 flush()
                 if figureHasImage || !figureCaption.isEmpty {
-                    let caption = figureCaption.isEmpty ? figureAlt : figureCaption
-                    add(.block(TextBlock(.illustration, Self.collapsed(caption))))
+                    add(.block(TextBlock(.illustration, figureCaption.isEmpty ? figureAlt : Self.text(of: figureCaption))))
                 }
             }
         }
@@ -292,6 +295,7 @@ private final class HTMLWalker {
         }
         if frame.note { noteDepth -= 1 }
         if let target = frame.link {
+            linkDepth -= 1
             linkTargets.append(target)
             linksInEntry += 1
         }
@@ -300,92 +304,112 @@ private final class HTMLWalker {
     private func closeItalic() {
         guard italicOpen else { return }
         italicOpen = false
-        if italicWritten { lines[lines.count - 1].append("_") }
+        if italicWritten { lines[lines.count - 1].append(0x5F) }
         italicWritten = false
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard skippedDepth == 0 else { return }
-        var text = String(decoding: bytes, as: UTF8.self)
-        if smallCapitalsDepth > 0 { text = text.uppercased() }
-        let visible = text.unicodeScalars.count { !$0.properties.isWhitespace }
-        let inLink = stack.contains { $0.link != nil }
-        if inLink { linkCharacters += visible }
-        if visible > 0, startsWithLink == nil { startsWithLink = inLink }
+        if smallCapitalsDepth > 0 {
+            let upper = Array(String(decoding: bytes, as: UTF8.self).uppercased().utf8)
+            upper.withUnsafeBufferPointer { gathered($0) }
+        } else {
+            gathered(bytes)
+        }
+    }
+
+    private func gathered(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var visible = 0
+        for byte in bytes where byte > 0x20 && byte & 0xC0 != 0x80 { visible += 1 }
+        if linkDepth > 0 { linkCharacters += visible }
+        if visible > 0, startsWithLink == nil { startsWithLink = linkDepth > 0 }
         allCharacters += visible
         visibleSoFar += visible
         if preDepth > 0 && heading == nil {
-            let pieces = text.split(separator: "\n", omittingEmptySubsequences: false)
-            for (index, piece) in pieces.enumerated() {
-                if index > 0 { lines.append("") }
-                lines[lines.count - 1] += piece.replacingTabs()
+            for (index, piece) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+                if index > 0 { lines.append([]) }
+                for byte in piece {
+                    if byte == 0x09 {
+                        lines[lines.count - 1] += [UInt8](repeating: 0x20, count: 8 - lines[lines.count - 1].count % 8)
+                    } else {
+                        lines[lines.count - 1].append(byte)
+                    }
+                }
             }
             return
         }
-        append(text)
+        var noItalic = false
+        if captionDepth > 0 && heading != nil {
+            Self.appendFolded(bytes, to: &heading!.caption, pendingSpace: &pendingSpace, openingItalic: &noItalic)
+        } else if captionDepth > 0 && figureDepth > 0 {
+            Self.appendFolded(bytes, to: &figureCaption, pendingSpace: &pendingSpace, openingItalic: &noItalic)
+        } else if heading != nil {
+            let last = heading!.lines.count - 1
+            Self.appendFolded(bytes, to: &heading!.lines[last], pendingSpace: &pendingSpace, openingItalic: &noItalic)
+        } else {
+            // A paragraph past the bound is cut between two words.
+            if lines[lines.count - 1].count > HTMLBlocks.maximumProseBytes, pendingSpace || bytes.first.map(Self.isSpace) == true {
+                flush()
+            }
+            var opening = italicOpen && !italicWritten
+            Self.appendFolded(bytes, to: &lines[lines.count - 1], pendingSpace: &pendingSpace, openingItalic: &opening)
+            if italicOpen && !opening { italicWritten = true }
+        }
     }
 
-    /// Words, their white space folded to one space.
-    private func append(_ text: String) {
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace {
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C
+    }
+
+    /// `bytes` after `target`, white space (and no-break spaces) folded to
+    /// one space and none at the start; an opening italic mark before the
+    /// first word.
+    private static func appendFolded(
+        _ bytes: UnsafeBufferPointer<UInt8>, to target: inout [UInt8], pendingSpace: inout Bool, openingItalic: inout Bool
+    ) {
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isSpace(byte) {
                 pendingSpace = true
+                index += 1
                 continue
             }
-            if captionDepth > 0 && (heading != nil || figureDepth > 0) {
-                if pendingSpace && !currentCaption.isEmpty { currentCaption.unicodeScalars.append(" ") }
-                currentCaption.unicodeScalars.append(scalar)
-                pendingSpace = false
+            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xA0 {
+                pendingSpace = true
+                index += 2
                 continue
             }
-            if heading != nil {
-                let last = heading!.lines.count - 1
-                if pendingSpace && !heading!.lines[last].isEmpty { heading!.lines[last].unicodeScalars.append(" ") }
-                heading!.lines[last].unicodeScalars.append(scalar)
-                pendingSpace = false
-                continue
-            }
-            let last = lines.count - 1
-            if pendingSpace && !lines[last].isEmpty && lines[last].last != " " { lines[last].unicodeScalars.append(" ") }
-            if italicOpen && !italicWritten {
-                lines[last].append("_")
-                italicWritten = true
-            }
-            lines[last].unicodeScalars.append(scalar)
+            if pendingSpace, let last = target.last, last != 0x20 { target.append(0x20) }
             pendingSpace = false
-            if lines[last].utf8.count > HTMLBlocks.maximumProseBytes && scalar == " " { flush() }
+            if openingItalic {
+                target.append(0x5F)
+                openingItalic = false
+            }
+            target.append(byte)
+            index += 1
         }
     }
-
-    /// Where a caption's words go: the heading's or the figure's.
-    private var currentCaption: String {
-        get { heading?.caption ?? figureCaption }
-        set {
-            if heading != nil { heading!.caption = newValue } else { figureCaption = newValue }
-        }
-    }
-
-    private func separateWords() { pendingSpace = true }
 
     private func lineBreak() {
         pendingSpace = false
         // Italics are closed at the end of each line and opened again on
         // the next: a line is read on its own.
         if italicOpen && italicWritten && heading == nil {
-            lines[lines.count - 1].append("_")
+            lines[lines.count - 1].append(0x5F)
             italicWritten = false
         }
         if heading != nil {
-            if captionDepth == 0 && !(heading!.lines.last?.isEmpty ?? true) { heading!.lines.append("") }
+            if captionDepth == 0 && !(heading!.lines.last?.isEmpty ?? true) { heading!.lines.append([]) }
         } else if tableDepth > 0 {
             pendingSpace = true
         } else if !lines[lines.count - 1].isEmpty || verseDepth > 0 {
-            lines.append("")
+            lines.append([])
         }
     }
 
-    private func image(alt: String) {
-        let alt = Self.collapsed(alt)
+    private func image(alt rawAlt: String) {
+        let alt = Self.text(of: Array(rawAlt.utf8))
         if heading != nil {
             heading!.pictures += 1
             heading!.alt += heading!.alt.isEmpty ? alt : " " + alt
@@ -394,7 +418,11 @@ private final class HTMLWalker {
             if figureAlt.isEmpty { figureAlt = alt }
         } else if alt.count <= 2, alt.allSatisfy(\.isLetter) {
             // A drop capital drawn as a picture: its letter is the word's first.
-            append(alt)
+            var opening = italicOpen && !italicWritten
+            Array(alt.utf8).withUnsafeBufferPointer {
+                Self.appendFolded($0, to: &lines[lines.count - 1], pendingSpace: &pendingSpace, openingItalic: &opening)
+            }
+            if italicOpen && !opening { italicWritten = true }
             pendingSpace = false
         } else {
             flush()
@@ -405,19 +433,19 @@ private final class HTMLWalker {
     private func finishHeading() {
         guard let open = heading else { return }
         heading = nil
-        var titleLines = open.lines.map(Self.collapsed).filter { !$0.isEmpty }
+        var titleLines = open.lines.map { Self.text(of: $0) }.filter { !$0.isEmpty }
         var pictureIsTitle = false
         if titleLines.isEmpty, !open.alt.isEmpty {
             titleLines = [open.alt]
             pictureIsTitle = true
         }
         if !titleLines.isEmpty {
-            result.textBeforeHeading[result.items.count] = headingBegan
+            result.textBeforeHeading[result.items.count] = open.textBefore
             add(.heading(tagLevel: open.tagLevel, lines: titleLines.map { UpstreamText.capped($0, 200) }))
         }
         // A picture in a heading's tag (a chapter's headpiece) is an
         // illustration after the heading, unless it is the heading.
-        let caption = Self.collapsed(open.caption)
+        let caption = Self.text(of: open.caption)
         if !caption.isEmpty || (open.pictures > 0 && !pictureIsTitle) { add(.block(TextBlock(.illustration, caption))) }
         pendingSpace = false
         // A heading that links back to the contents is no contents entry.
@@ -428,15 +456,15 @@ private final class HTMLWalker {
     /// Whatever text is gathered, taken out as one line.
     private func takeText() -> String {
         closeItalicForBlockEnd()
-        let text = Self.collapsed(lines.joined(separator: " "))
-        lines = [""]
+        let text = Self.text(of: Array(lines.filter { !$0.isEmpty }.joined(separator: [0x20])))
+        lines = [[]]
         pendingSpace = false
         return text
     }
 
     private func closeItalicForBlockEnd() {
         if italicOpen && italicWritten {
-            lines[lines.count - 1].append("_")
+            lines[lines.count - 1].append(0x5F)
             italicWritten = false
         }
     }
@@ -446,16 +474,16 @@ private final class HTMLWalker {
     /// a letter's close) too; otherwise prose.
     private func flush() {
         closeItalicForBlockEnd()
-        let gathered = lines.map { preDepth > 0 || verseDepth > 0 ? Self.trimmedEnd($0) : Self.collapsed($0) }
-        lines = [""]
+        let keepsIndent = preDepth > 0 || verseDepth > 0
+        var kept = lines.map { keepsIndent ? Self.trimmedEnd(Self.text(of: $0, folding: false)) : Self.text(of: $0) }
+        lines = [[]]
         pendingSpace = false
-        var kept = gathered
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
         guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
         if noteDepth > 0 {
             emit(.footnote, [kept.joined(separator: " ")])
-        } else if preDepth > 0 || verseDepth > 0 {
+        } else if keepsIndent {
             emit(.lines, kept)
         } else if kept.count > 1 {
             let nonEmpty = kept.filter { !$0.isEmpty }
@@ -562,11 +590,16 @@ private final class HTMLWalker {
         return attributes
     }
 
-    /// White space folded, controls and escapes taken out.
-    static func collapsed(_ text: String) -> String {
+    /// The text of gathered bytes: nothing a terminal would act on, no
+    /// search marker or BOM (a character reference can write any of them),
+    /// white space folded again where something was taken out.
+    static func text(of bytes: [UInt8], folding: Bool = true) -> String {
+        let raw = String(decoding: bytes, as: UTF8.self)
+        let clean = TerminalText.sanitize(raw, singleLine: true).removingInvisibleMarks()
+        guard folding, clean != raw else { return clean }
         var result = String.UnicodeScalarView()
         var space = false
-        for scalar in TerminalText.sanitize(text, singleLine: true).removingInvisibleMarks().unicodeScalars {
+        for scalar in clean.unicodeScalars {
             if scalar.properties.isWhitespace {
                 space = !result.isEmpty
             } else {
@@ -579,23 +612,7 @@ private final class HTMLWalker {
     }
 
     private static func trimmedEnd(_ text: String) -> String {
-        let clean = TerminalText.sanitize(text, singleLine: true).removingInvisibleMarks()
-        guard let last = clean.lastIndex(where: { $0 != " " }) else { return "" }
-        return String(clean[...last])
-    }
-}
-
-private extension Substring {
-    func replacingTabs() -> String {
-        guard contains("\t") else { return String(self) }
-        var result = ""
-        for character in self {
-            if character == "\t" {
-                result += String(repeating: " ", count: 8 - result.count % 8)
-            } else {
-                result.append(character)
-            }
-        }
-        return result
+        guard let last = text.lastIndex(where: { $0 != " " }) else { return "" }
+        return String(text[...last])
     }
 }

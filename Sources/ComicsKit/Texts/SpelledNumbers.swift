@@ -7,6 +7,15 @@
 enum SpelledNumbers {
     static func ordinal(_ word: String) -> Int? { ordinals[word.uppercased()] }
     static func cardinal(_ word: String) -> Int? { cardinals[word.uppercased()] }
+    /// Either, for a word already lower-cased (a contents entry's).
+    static func number(lowercased word: String) -> Int? { lowercased[word] }
+
+    private static let lowercased: [String: Int] = {
+        var table: [String: Int] = [:]
+        for (word, number) in cardinals { table[word.lowercased()] = number }
+        for (word, number) in ordinals { table[word.lowercased()] = number }
+        return table
+    }()
 
     static let cardinals: [String: Int] = {
         var table: [String: Int] = [:]

@@ -62,7 +62,7 @@ enum TextBlocks {
     /// `0009m 0011m` (the pictures' file names), `Enlarge`, `[Full Size]`.
     /// Words of the book are never all of that.
     static func isPictureMarker(_ lines: [String]) -> Bool {
-        guard lines.count <= 3 else { return false }
+        guard lines.count <= 3, lines.allSatisfy({ $0.utf8.count <= 40 }) else { return false }
         let words = lines.flatMap { $0.split(separator: " ") }
         return !words.isEmpty && words.allSatisfy { word in
             let bare = word.lowercased().filter { $0 != "[" && $0 != "]" && $0 != "(" && $0 != ")" }
