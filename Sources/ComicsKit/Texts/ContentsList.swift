@@ -22,11 +22,13 @@ enum ContentsList {
     }
 
     /// The entries found in the body, in order, when at least two and at
-    /// least half of them are; nil otherwise.
-    static func outline(_ paragraphs: [TextBlocks.Paragraph]) -> [Found]? {
+    /// least half of them are, and more than `toBeat`; nil otherwise.
+    static func outline(_ paragraphs: [TextBlocks.Paragraph], toBeat: Int) -> [Found]? {
         guard let title = paragraphs.prefix(max(40, paragraphs.count * 2 / 5)).firstIndex(where: isContentsTitle) else { return nil }
         let (entries, end) = self.entries(after: title, in: paragraphs)
-        guard entries.count >= 2 else { return nil }
+        guard entries.count >= 2, entries.count > toBeat else { return nil }
+        // Only a paragraph whose first word begins an entry is read whole.
+        let firstWords = Set(entries.compactMap { $0.key.split(separator: " ").first.map(String.init) })
         // Short paragraphs after the list, by key: alone, and with the next.
         // A paragraph is read with the next only when it begins an entry.
         var beginnings = Set<String>()
@@ -36,8 +38,9 @@ enum ContentsList {
         }
         var alone: [String: [Int]] = [:]
         var withNext: [String: [Int]] = [:]
-        for index in end..<paragraphs.count where isShort(paragraphs[index]) {
+        for index in end..<paragraphs.count {
             let lines = paragraphs[index].lines
+            guard lines.count <= 4, firstWords.contains(firstWordKey(lines[0])), isShort(paragraphs[index]) else { continue }
             let own = key(lines.joined(separator: " "))
             alone[own, default: []].append(index)
             if lines.count == 1, beginnings.contains(own), index + 1 < paragraphs.count, isShort(paragraphs[index + 1]) {
@@ -104,7 +107,7 @@ enum ContentsList {
     /// At most four lines and forty words: a heading, not running text.
     private static func isShort(_ paragraph: TextBlocks.Paragraph) -> Bool {
         guard paragraph.kind != .illustration, paragraph.kind != .footnote, paragraph.lines.count <= 4 else { return false }
-        return paragraph.lines.reduce(0) { $0 + $1.split(separator: " ").count } <= 40
+        return paragraph.lines.reduce(0) { $0 + TextBlock(.prose, $1).wordCount } <= 40
     }
 
     /// `The Adventure of the Speckled Band ..... 173` → without `173`: a
@@ -127,6 +130,13 @@ enum ContentsList {
     }
 
     private static let romanLetters = Set("ivxlcdm".utf8)
+
+    /// The key of a line's first word alone.
+    private static func firstWordKey(_ line: String) -> String {
+        let start = line.firstIndex { $0.isLetter || $0.isNumber } ?? line.endIndex
+        let word = line[start...].prefix { $0.isLetter || $0.isNumber }
+        return key(String(word))
+    }
 
     /// Words lower-cased without punctuation; numerals, roman or spelled
     /// out, as digits.

@@ -95,7 +95,7 @@ enum HeadingPattern {
     /// ordinal of two words before its keyword.
     private static func twoWordOrdinalHeading(_ text: String) -> HeadingLine? {
         let words = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
-        guard words.count >= 3, let number = SpelledNumbers.ordinal(words[0] + " " + trimmedPunctuation(String(words[1]))),
+        guard words.count >= 3, let number = SpelledNumbers.ordinal(words[0], trimmedPunctuation(String(words[1]))),
               let kind = keyword(trimmedPunctuation(String(words[2]))), isHeadingCase(words[2]) else { return nil }
         let rest = words.count > 3 ? String(words[3]) : ""
         if rest.allSatisfy({ $0 == " " }) { return HeadingLine(kind: kind, number: number, title: nil) }
@@ -119,7 +119,7 @@ enum HeadingPattern {
         // `Capítulo vigésimo primero.`: an ordinal of two words.
         let restWords = rest.split(separator: " ", maxSplits: 1)
         if let next = restWords.first, !setOff,
-           let twoWords = SpelledNumbers.ordinal(bare + " " + trimmedPunctuation(String(next))) {
+           let twoWords = SpelledNumbers.ordinal(bare, trimmedPunctuation(String(next))) {
             number = twoWords
             bare += " " + next
             setOff = next.last.map { ".:,".contains($0) } ?? false

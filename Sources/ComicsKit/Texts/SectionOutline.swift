@@ -52,7 +52,7 @@ enum SectionOutline {
         candidates = kept
         contentsNamed.removeAll { entry in candidates.contains { $0.paragraph == entry.paragraph } }
         candidates = (candidates + contentsNamed).sorted { $0.paragraph < $1.paragraph }
-        if let listed = ContentsList.outline(paragraphs), listed.count > candidates.count {
+        if let listed = ContentsList.outline(paragraphs, toBeat: candidates.count), listed.count > candidates.count {
             candidates = contentsCandidates(listed)
         }
         guard !candidates.isEmpty, candidates.count <= maximumSections else { return ([:], []) }

@@ -6,6 +6,17 @@
 /// words joined by a space.
 enum SpelledNumbers {
     static func ordinal(_ word: String) -> Int? { ordinals[word.uppercased()] }
+
+    /// An ordinal of two words (`vigésimo primero`) whose first is `first`.
+    static func ordinal(_ first: some StringProtocol, _ second: some StringProtocol) -> Int? {
+        let upper = first.uppercased()
+        guard firstOfTwoWords.contains(upper) else { return nil }
+        return ordinals[upper + " " + second.uppercased()]
+    }
+
+    private static let firstOfTwoWords: Set<String> = Set(ordinals.keys.compactMap { key in
+        key.contains(" ") ? key.split(separator: " ").first.map(String.init) : nil
+    })
     static func cardinal(_ word: String) -> Int? { cardinals[word.uppercased()] }
     /// Either, for a word already lower-cased (a contents entry's).
     static func number(lowercased word: String) -> Int? { lowercased[word] }
