@@ -63,18 +63,19 @@ public enum GutenbergHTML {
     /// older editions keep both in the markup; the newer ones in sections
     /// the walk leaves out), without the producers' credits at the front.
     static func workRange(of items: [HTMLBlocks.Item]) -> Range<Int> {
-        /// The lines of an item that begin with one of `openings` (after
-        /// spaces): only those can be a marker.
-        func lines(_ item: HTMLBlocks.Item, beginning openings: Set<UInt8>) -> [Substring] {
+        /// The lines of an item that begin (after spaces) with a byte
+        /// `opens`: only those can be a marker.
+        func lines(_ item: HTMLBlocks.Item, beginning opens: (UInt8) -> Bool) -> [Substring] {
             let text: String
             switch item {
             case let .block(block): text = block.text
             case let .heading(_, lines): text = lines.joined(separator: "\n")
             }
-            guard text.utf8.contains(where: { openings.contains($0) }) else { return [] }
-            return text.split(separator: "\n").filter { line in line.utf8.first { $0 != 0x20 }.map(openings.contains) ?? false }
+            let all = text.utf8.contains(0x0A) ? text.split(separator: "\n") : [Substring(text)]
+            return all.filter { line in line.utf8.first { $0 != 0x20 }.map(opens) ?? false }
         }
-        let star = Set([UInt8(ascii: "*")]), starOrE = Set([UInt8(ascii: "*"), UInt8(ascii: "E"), UInt8(ascii: "e")])
+        let star: (UInt8) -> Bool = { $0 == UInt8(ascii: "*") }
+        let starOrE: (UInt8) -> Bool = { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "e") }
         var start = 0
         for index in items.indices.prefix(max(items.count / 2, min(items.count, 50)))
         where lines(items[index], beginning: star).contains(where: { GutenbergFrame.isStartMarker($0.trimmingWhitespace().uppercased()) }) {
