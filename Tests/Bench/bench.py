@@ -384,11 +384,7 @@ def texts(binary, env, server, work, runs, report, fresh_database):
     snapshot = os.path.join(work, "before-get.db")
     shutil.copyfile(database, snapshot)
 
-    def without_the_text():
-        for suffix in ("-wal", "-shm"):
-            if os.path.exists(database + suffix):
-                os.remove(database + suffix)
-        shutil.copyfile(snapshot, database)
+    without_the_text = restorer(database, snapshot)
 
     report.add("6. get War and Peace (3.4 MB)", median([binary, "get", "2600", "-q"], env, runs, prepare=without_the_text),
                "curl of the same file to disk", floor, "<= 1.3x")
@@ -420,6 +416,16 @@ def texts(binary, env, server, work, runs, report, fresh_database):
     reader(binary, env, runs, report)
 
 
+def restorer(database, snapshot):
+    """A function that puts the database back as the snapshot has it."""
+    def restore():
+        for suffix in ("-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
+        shutil.copyfile(snapshot, database)
+    return restore
+
+
 def html_edition(binary, env, server, work, runs, report):
     """6. Moby-Dick's HTML edition (1.5 MB) got, beside the same steps done
     by C tools one after another: curl to disk, gzip -4 of the file (the
@@ -430,12 +436,7 @@ def html_edition(binary, env, server, work, runs, report):
     snapshot = os.path.join(work, "before-html-get.db")
     run([sys.executable, "-c", "import sqlite3,sys; sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(TRUNCATE)')", database], env)
     shutil.copyfile(database, snapshot)
-
-    def restore():
-        for suffix in ("-wal", "-shm"):
-            if os.path.exists(database + suffix):
-                os.remove(database + suffix)
-        shutil.copyfile(snapshot, database)
+    restore = restorer(database, snapshot)
     copy = os.path.join(work, "pg2701.html")
     fetch = median(["curl", "-s", "-L", "-o", copy, server.url + "/ebooks/2701.html.images"], env, runs)
     compress = median(["gzip", "-4", "-k", "-f", copy], env, runs)

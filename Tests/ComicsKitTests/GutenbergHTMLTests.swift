@@ -35,31 +35,14 @@ final class GutenbergHTMLTests: XCTestCase {
     func testEachFixtureEditionIsTheWorkAloneWithItsOutline() throws {
         for expected in Self.expected {
             let (content, encoding, hasOutline) = GutenbergHTML.content(of: try Fixtures.gutenberg(expected.file))
-            let name = expected.file
-            XCTAssertEqual(encoding, .utf8, name)
-            XCTAssertTrue(hasOutline, name)
-            let text = content.blocks.map(\.text).joined(separator: "\n")
-            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-            XCTAssertTrue(words.hasPrefix(expected.firstWords), "\(name) begins \(words.prefix(80))")
-            XCTAssertTrue(words.hasSuffix(expected.lastWords), "\(name) ends \(words.suffix(80))")
-            for sentence in expected.sentences {
-                XCTAssertTrue(words.contains(sentence), "\(name) lost \(sentence)")
-            }
-            for phrase in GutenbergTextTests.licencePhrases + ["{ix}", "{6}", "Project Gutenberg eBook"] {
-                XCTAssertFalse(text.contains(phrase), "\(name) keeps \(phrase)")
-            }
-            XCTAssertFalse(text.contains("\u{FFFD}"), "\(name) has a replacement character")
-            XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name) keeps a control")
-            XCTAssertEqual(Dictionary(grouping: content.sections, by: \.level).mapValues(\.count), expected.sectionsByLevel, name)
-            for (index, title) in expected.titles {
-                guard content.sections.indices.contains(index) else {
-                    XCTFail("\(name) has \(content.sections.count) sections, no section \(index + 1)")
-                    continue
-                }
-                XCTAssertEqual(content.sections[index].title, title, "\(name) section \(index + 1)")
-            }
+            XCTAssertEqual(encoding, .utf8, expected.file)
+            XCTAssertTrue(hasOutline, expected.file)
+            GutenbergTextTests.assertIsTheWorkAlone(
+                content, expected.file, firstWords: expected.firstWords, lastWords: expected.lastWords, sentences: expected.sentences,
+                sectionsByLevel: expected.sectionsByLevel, titles: expected.titles,
+                licence: GutenbergTextTests.licencePhrases + ["{ix}", "{6}", "Project Gutenberg eBook"])
             for section in content.sections {
-                XCTAssertEqual(content.blocks[section.firstBlock].kind, .heading, "\(name): \(section.title) opens at its heading")
+                XCTAssertEqual(content.blocks[section.firstBlock].kind, .heading, "\(expected.file): \(section.title) opens at its heading")
             }
         }
     }

@@ -58,30 +58,42 @@ final class GutenbergTextTests: XCTestCase {
     func testEachFixtureTextIsTheWorkAloneWithItsOutline() throws {
         for expected in Self.expected {
             let (content, encoding) = GutenbergText.content(of: try Fixtures.gutenberg(expected.file))
-            let name = expected.file
-            XCTAssertEqual(encoding, expected.encoding, name)
-            let text = content.blocks.map(\.text).joined(separator: "\n")
-            let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
-            XCTAssertTrue(words.hasPrefix(expected.firstWords), "\(name) begins \(words.prefix(60))")
-            XCTAssertTrue(words.hasSuffix(expected.lastWords), "\(name) ends \(words.suffix(60))")
-            for sentence in expected.sentences {
-                XCTAssertTrue(words.contains(sentence), "\(name) lost \(sentence)")
-            }
-            for phrase in Self.licencePhrases {
-                XCTAssertFalse(text.contains(phrase), "\(name) keeps \(phrase)")
-            }
-            XCTAssertFalse(text.contains("\u{FFFD}"), "\(name) has a replacement character")
-            XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name) keeps a control")
-            XCTAssertEqual(Dictionary(grouping: content.sections, by: \.level).mapValues(\.count), expected.sectionsByLevel, name)
-            for (index, title) in expected.titles {
-                guard content.sections.indices.contains(index) else {
-                    XCTFail("\(name) has \(content.sections.count) sections, no section \(index + 1)")
-                    continue
-                }
-                XCTAssertEqual(content.sections[index].title, title, "\(name) section \(index + 1)")
-            }
-            XCTAssertEqual(content.sections.map(\.firstBlock), content.sections.map(\.firstBlock).sorted(), "\(name) in order")
+            XCTAssertEqual(encoding, expected.encoding, expected.file)
+            Self.assertIsTheWorkAlone(
+                content, expected.file, firstWords: expected.firstWords, lastWords: expected.lastWords, sentences: expected.sentences,
+                sectionsByLevel: expected.sectionsByLevel, titles: expected.titles)
         }
+    }
+
+    /// A fixture made into a text, either edition: it begins and ends with
+    /// the work, keeps its sentences and none of the licence or a control,
+    /// and has the sections it should, in order.
+    static func assertIsTheWorkAlone(
+        _ content: BookContent, _ name: String, firstWords: String, lastWords: String, sentences: [String],
+        sectionsByLevel: [Int: Int], titles: [Int: String], licence: [String] = licencePhrases,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
+        let text = content.blocks.map(\.text).joined(separator: "\n")
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).joined(separator: " ")
+        XCTAssertTrue(words.hasPrefix(firstWords), "\(name) begins \(words.prefix(80))", file: file, line: line)
+        XCTAssertTrue(words.hasSuffix(lastWords), "\(name) ends \(words.suffix(80))", file: file, line: line)
+        for sentence in sentences {
+            XCTAssertTrue(words.contains(sentence), "\(name) lost \(sentence)", file: file, line: line)
+        }
+        for phrase in licence {
+            XCTAssertFalse(text.contains(phrase), "\(name) keeps \(phrase)", file: file, line: line)
+        }
+        XCTAssertFalse(text.contains("\u{FFFD}"), "\(name) has a replacement character", file: file, line: line)
+        XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(name) keeps a control", file: file, line: line)
+        XCTAssertEqual(Dictionary(grouping: content.sections, by: \.level).mapValues(\.count), sectionsByLevel, name, file: file, line: line)
+        for (index, title) in titles {
+            guard content.sections.indices.contains(index) else {
+                XCTFail("\(name) has \(content.sections.count) sections, no section \(index + 1)", file: file, line: line)
+                continue
+            }
+            XCTAssertEqual(content.sections[index].title, title, "\(name) section \(index + 1)", file: file, line: line)
+        }
+        XCTAssertEqual(content.sections.map(\.firstBlock), content.sections.map(\.firstBlock).sorted(), "\(name) in order", file: file, line: line)
     }
 
     func testWarAndPeaceNestsChaptersUnderBooksAndEpilogues() throws {

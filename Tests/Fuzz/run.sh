@@ -37,8 +37,8 @@ build() {
         gutendex) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutendex.swift "${library[@]}" -o "$output" ;;
         sanitizer) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzSanitizer.swift "${library[@]}" -o "$output" ;;
         image) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzImage.swift "${library[@]}" -o "$output" ;;
-        gutenberg) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutenberg.swift "${library[@]}" -o "$output" ;;
-        html) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzHTML.swift "${library[@]}" -o "$output" ;;
+        gutenberg) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzGutenberg.swift Tests/Fuzz/BookContentChecks.swift "${library[@]}" -o "$output" ;;
+        html) swiftc "${flags[@]}" "${modules[@]}" Tests/Fuzz/FuzzHTML.swift Tests/Fuzz/BookContentChecks.swift "${library[@]}" -o "$output" ;;
         arguments | import | stderr | keys)
             local file=Tests/Fuzz/FuzzArguments.swift
             [ "$target" = import ] && file=Tests/Fuzz/FuzzImport.swift

@@ -86,6 +86,17 @@ public final class FixtureServer {
     }
 
     /// A book shaped as Gutendex serves it.
+    /// Serves book `id` with only these formats (type, URL) in its record.
+    public func postBook(_ id: Int, formats: [(String, String)]) throws {
+        var book = Self.book(id, title: "Book \(id)")
+        if case var .object(members) = book {
+            members.removeAll { $0.0 == "formats" }
+            members.append(("formats", .object(formats.map { ($0.0, .string($0.1)) })))
+            book = .object(members)
+        }
+        try control(.object([("books", .object([(String(id), book)]))]))
+    }
+
     public static func book(_ id: Int, title: String, author: String = "Doe, Jane", downloads: Int = 10) -> JSONValue {
         .object([
             ("id", .int(id)), ("title", .string(title)),

@@ -7,16 +7,6 @@ import XCTest
 /// them out as gutenberg.org does (`/ebooks/N.html.images` redirecting to
 /// `/cache/epub/N/pgN-images.html`, older `/files/N/N-h/N-h.htm`).
 final class HTMLEditionTests: EndToEndTestCase {
-    private func postBook(_ id: Int, formats: [(String, String)]) throws {
-        var book = FixtureServer.book(id, title: "Book \(id)")
-        if case var .object(members) = book {
-            members.removeAll { $0.0 == "formats" }
-            members.append(("formats", .object(formats.map { ($0.0, .string($0.1)) })))
-            book = .object(members)
-        }
-        try server.control(.object([("books", .object([(String(id), book)]))]))
-    }
-
     private func postHTML(_ id: Int, _ bytes: [UInt8]) throws {
         try server.control(.object([("html", .object([(String(id), .string(bytes.map { String(format: "%02x", $0) }.joined()))]))]))
     }
@@ -80,7 +70,7 @@ final class HTMLEditionTests: EndToEndTestCase {
             + "<h1>LE LIVRE</h1><p><a href=\"#c1\">Chapitre premier</a></p><p><a href=\"#c2\">Chapitre deuxième</a></p>"
             + "<h2><a id=\"c1\"></a>Chapitre premier</h2><p>D\u{E9}j\u{E0} \u{93}vu\u{94}, et la suite du premier chapitre ici.</p>"
             + "<h2><a id=\"c2\"></a>Chapitre deuxième</h2><p>Et le deuxi\u{E8}me chapitre, qui a des mots \u{E0} lui, assez de mots pour en faire un chapitre.</p></body></html>"
-        try postBook(70010, formats: [("text/html; charset=iso-8859-1", "https://www.gutenberg.org/files/70010/70010-h/70010-h.htm")])
+        try server.postBook(70010, formats: [("text/html; charset=iso-8859-1", "https://www.gutenberg.org/files/70010/70010-h/70010-h.htm")])
         try postHTML(70010, latin1.unicodeScalars.map { UInt8($0.value) })
         let old = try comics.run(["get", "70010"])
         XCTAssertEqual(old.status, 0, "\(old)")

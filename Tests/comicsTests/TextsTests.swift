@@ -14,16 +14,6 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["config", "set", "texts.edition", "text"]).status, 0)
     }
 
-    private func postBook(_ id: Int, formats: [(String, String)]) throws {
-        var book = FixtureServer.book(id, title: "Book \(id)")
-        if case var .object(members) = book {
-            members.removeAll { $0.0 == "formats" }
-            members.append(("formats", .object(formats.map { ($0.0, .string($0.1)) })))
-            book = .object(members)
-        }
-        try server.control(.object([("books", .object([(String(id), book)]))]))
-    }
-
     func testGetThenTocAndReadWorkOffline() throws {
         let got = try comics.run(["get", "11"])
         XCTAssertEqual(got.status, 0, "\(got)")
@@ -96,24 +86,24 @@ final class TextsTests: EndToEndTestCase {
     }
 
     func testABookWithNoEditionToReadSaysWhatItHas() throws {
-        try postBook(70001, formats: [("application/epub+zip", "https://www.gutenberg.org/ebooks/70001.epub3.images"),
+        try server.postBook(70001, formats: [("application/epub+zip", "https://www.gutenberg.org/ebooks/70001.epub3.images"),
                                       ("image/jpeg", "https://www.gutenberg.org/cache/epub/70001/pg70001.cover.medium.jpg")])
         let read = try comics.run(["read", "70001"])
         XCTAssertEqual(read.status, 3, "\(read)")
         XCTAssertEqual(read.stderr, "comics: error: books:70001 has no plain-text or HTML edition to read; it has application/epub+zip, image/jpeg\n")
-        try postBook(70003, formats: [("text/html", "https://www.gutenberg.org/ebooks/70003.html.images")])
+        try server.postBook(70003, formats: [("text/html", "https://www.gutenberg.org/ebooks/70003.html.images")])
         let text = try comics.run(["get", "70003", "--edition", "text"])
         XCTAssertEqual(text.status, 3, "\(text)")
         XCTAssertEqual(text.stderr, "comics: error: books:70003 has no plain-text edition to read; it has text/html\n")
     }
 
     func testTextsComeOnlyFromGutenberg() throws {
-        try postBook(70002, formats: [("text/plain; charset=utf-8", "http://127.0.0.1:9/secret.txt")])
+        try server.postBook(70002, formats: [("text/plain; charset=utf-8", "http://127.0.0.1:9/secret.txt")])
         let elsewhere = try comics.run(["get", "70002"])
         XCTAssertEqual(elsewhere.status, 4, "\(elsewhere)")
         XCTAssertEqual(elsewhere.stderr, "comics: error: the text is on 127.0.0.1:9, not on gutenberg.org; not fetched\n")
 
-        try postBook(11, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/11.txt.utf-8")])
+        try server.postBook(11, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/11.txt.utf-8")])
         XCTAssertEqual(try comics.run(["show", "books:11"]).status, 0)
         try server.control(.object([("fault", .string("redirect:http://127.0.0.2:9/pg11.txt")), ("count", .int(1))]))
         let redirected = try comics.run(["get", "11"])
@@ -126,7 +116,7 @@ final class TextsTests: EndToEndTestCase {
     func testAHostileTextReachesTheTerminalHarmless() throws {
         let hostile = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\nCHAPTER I.\n\nThe \u{1B}]52;c;aGk=\u{07}clipboard and \u{1B}[2Jscreen "
             + "stay as they were, and the \u{9B}31mreader\u{202E} reads on.\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n"
-        try postBook(70003, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/70003.txt.utf-8")])
+        try server.postBook(70003, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/70003.txt.utf-8")])
         try server.control(.object([("texts", .object([("70003", .string(Array(hostile.utf8).map { String(format: "%02x", $0) }.joined()))]))]))
         let read = try comics.run(["read", "70003"])
         XCTAssertEqual(read.status, 0, "\(read)")
@@ -139,7 +129,7 @@ final class TextsTests: EndToEndTestCase {
     /// stay as written elsewhere.
     func testItalicsAreDrawnOnATerminalAndKeptAsWrittenElsewhere() throws {
         let text = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\nCHAPTER I.\n\nShe said it was _quite\nimpossible_ to _know_.\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n"
-        try postBook(70006, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/70006.txt.utf-8")])
+        try server.postBook(70006, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/70006.txt.utf-8")])
         try server.control(.object([("texts", .object([("70006", .string(Array(text.utf8).map { String(format: "%02x", $0) }.joined()))]))]))
         let piped = try comics.run(["read", "70006"])
         XCTAssertEqual(piped.stdout, "CHAPTER I.\n\nShe said it was _quite\nimpossible_ to _know_.\n", "two short lines are kept as lines")
@@ -148,7 +138,7 @@ final class TextsTests: EndToEndTestCase {
     }
 
     func testAnOlderRecordsLatin1FileReadsRight() throws {
-        try postBook(22367, formats: [("text/plain; charset=iso-8859-1", "https://www.gutenberg.org/files/22367/22367-8.txt")])
+        try server.postBook(22367, formats: [("text/plain; charset=iso-8859-1", "https://www.gutenberg.org/files/22367/22367-8.txt")])
         let got = try comics.run(["get", "22367"])
         XCTAssertEqual(got.status, 0, "\(got)")
         XCTAssertEqual(try server.requests().last, "/files/22367/22367-8.txt")
