@@ -64,6 +64,7 @@ final class GutenbergHTMLTests: XCTestCase {
         let second = content.sections[2]
         XCTAssertEqual(content.blocks[second.firstBlock + 1], TextBlock(.illustration, "I hope Mr. Bingley will like it."))
         XCTAssertGreaterThanOrEqual(content.blocks.filter { $0.kind == .illustration }.count, 100)
+        XCTAssertFalse(content.blocks.contains { $0.kind == .illustration && $0.text.hasPrefix(" ") }, "an alt text of spaces is none")
         let alice = GutenbergHTML.content(of: try Fixtures.gutenberg("pg11-images.html")).content
         XCTAssertTrue(alice.blocks.contains { $0.text.contains("There was nothing so _very_ remarkable in that") }, "italics as underscores")
         XCTAssertTrue(alice.blocks.contains { $0.kind == .lines && $0.text.contains("\n") }, "verse line by line")

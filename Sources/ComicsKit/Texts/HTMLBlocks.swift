@@ -409,7 +409,9 @@ private final class HTMLWalker {
     }
 
     private func image(alt rawAlt: String) {
-        let alt = Self.text(of: Array(rawAlt.utf8))
+        var folded: [UInt8] = [], space = false, noItalic = false
+        Array(rawAlt.utf8).withUnsafeBufferPointer { Self.appendFolded($0, to: &folded, pendingSpace: &space, openingItalic: &noItalic) }
+        let alt = Self.text(of: folded)
         if heading != nil {
             heading!.pictures += 1
             heading!.alt += heading!.alt.isEmpty ? alt : " " + alt
