@@ -129,6 +129,18 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(content.blocks.contains { $0.text == "The Middle" && $0.kind == .prose }, "the contents list is not text")
     }
 
+    /// A chapter the contents list misses (a broken link) is still one
+    /// among the chapters it lists; a heading of another kind is not.
+    func testAChapterTheContentsListMissesIsStillAChapter() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<body><h1>A BOOK</h1>"
+        for number in [1, 2, 4] { html += "<p><a href=\"#c\(number)\">Chapter \(number)</a></p>" }
+        for number in 1...4 { html += "<h2 id=\"c\(number)\">CHAPTER \(number)</h2>" + paragraph }
+        html += "<h2>A NOTE ON THE TEXT</h2>" + paragraph
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3", "CHAPTER 4"])
+    }
+
     func testAnEditionWithoutHeadingsSaysSo() {
         let html = "<body><p>" + String(repeating: "Only words and no headings at all. ", count: 40) + "</p></body>"
         let made = GutenbergHTML.content(of: Array(html.utf8))

@@ -124,9 +124,13 @@ public enum GutenbergHTML {
         let targeted = candidates.filter(\.targeted)
         if targeted.count >= 2, let firstTargeted = targeted.first?.item, let deepestTag = targeted.map(\.tagLevel).max() {
             // The book's own contents list names its sections; chapters it
-            // leaves out under the parts it lists are still sections.
+            // leaves out under the parts it lists are still sections, and
+            // so is one its list misses among others of its tag and kind.
+            let listedKinds = Set(targeted.compactMap { candidate in candidate.pattern.map { "\(candidate.tagLevel) \($0.kind)" } })
             candidates = candidates.filter { candidate in
-                candidate.targeted || (candidate.item > firstTargeted && candidate.tagLevel > deepestTag && candidate.pattern != nil)
+                guard !candidate.targeted else { return true }
+                guard candidate.item > firstTargeted, let kind = candidate.pattern?.kind else { return false }
+                return candidate.tagLevel > deepestTag || listedKinds.contains("\(candidate.tagLevel) \(kind)")
             }
         }
         var words = [Int](repeating: 0, count: items.count + 1)
