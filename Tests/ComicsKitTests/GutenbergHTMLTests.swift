@@ -94,6 +94,11 @@ final class GutenbergHTMLTests: XCTestCase {
         for number in 1...4 { html += "<h2>Chapter \(number)</h2><h3>THE \(number) TITLE</h3>" + paragraph }
         let content = GutenbergHTML.content(of: Array(html.utf8)).content
         XCTAssertEqual(content.sections.map(\.title), (1...4).map { "Chapter \($0). THE \($0) TITLE" })
+        var listed = "<html><body><h1>THE BOOK</h1>"
+        for number in 1...4 { listed += "<p><a href=\"#c\(number)\">Chapter \(number)</a></p>" }
+        for number in 1...4 { listed += "<h2 id=\"c\(number)\">Chapter \(number)</h2><h3>THE \(number) TITLE</h3>" + paragraph }
+        XCTAssertEqual(GutenbergHTML.content(of: Array(listed.utf8)).content.sections.map(\.title), (1...4).map { "Chapter \($0). THE \($0) TITLE" },
+                       "the contents list links to the numbers alone")
         var motto = "<body>"
         for number in 1...3 { motto += "<h2>CHAPTER \(number). A Title</h2><h3>“A motto.” Job.</h3>" + paragraph }
         let withMotto = GutenbergHTML.content(of: Array(motto.utf8)).content
@@ -122,7 +127,9 @@ final class GutenbergHTMLTests: XCTestCase {
         let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
         var html = "<body><h1>A BOOK</h1><p><a href=\"#one\">The Beginning</a></p><p><a href=\"#two\">The Middle</a></p>"
         html += "<h2><a id=\"one\"></a>The Beginning</h2>" + paragraph
-        html += "<p>The last words of it. <a name=\"two\" id=\"two\"></a></p><h2>The Middle</h2>" + paragraph
+        html += "<p>The last words of it. <a name=\"two\" id=\"two\"></a></p>"
+            + "<div class=\"figcenter\"><img src=\"images/p2.jpg\" alt=\"\"><p class=\"caption\">A picture before the chapter</p></div>"
+            + "<h2>The Middle</h2>" + paragraph
         html += "<h2>Not Listed</h2>" + paragraph
         let content = GutenbergHTML.content(of: Array(html.utf8)).content
         XCTAssertEqual(content.sections.map(\.title), ["The Beginning", "The Middle"], "the contents list names the sections")

@@ -121,6 +121,13 @@ public enum GutenbergHTML {
             let pattern = lines.lazy.compactMap { HeadingPattern.match($0) }.first
             return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, targeted: contentsTargets.contains(index))
         }
+        var words = [Int](repeating: 0, count: items.count + 1)
+        for (index, item) in items.enumerated() {
+            if case let .block(block) = item { words[index + 1] = words[index] + block.wordCount } else { words[index + 1] = words[index] }
+        }
+        // Subtitles first: a chapter's title in a tag of its own names the
+        // chapter even where the contents list links to the number alone.
+        candidates = withoutSubtitles(candidates, words: words)
         let targeted = candidates.filter(\.targeted)
         if targeted.count >= 2, let firstTargeted = targeted.first?.item, let deepestTag = targeted.map(\.tagLevel).max() {
             // The book's own contents list names its sections; chapters it
@@ -133,11 +140,6 @@ public enum GutenbergHTML {
                 return candidate.tagLevel > deepestTag || listedKinds.contains("\(candidate.tagLevel) \(kind)")
             }
         }
-        var words = [Int](repeating: 0, count: items.count + 1)
-        for (index, item) in items.enumerated() {
-            if case let .block(block) = item { words[index + 1] = words[index] + block.wordCount } else { words[index + 1] = words[index] }
-        }
-        candidates = withoutSubtitles(candidates, words: words)
         rank(&candidates)
         candidates = withoutEmptyHeadings(candidates, words: words, end: items.count)
         candidates = withoutLoneTitle(candidates)

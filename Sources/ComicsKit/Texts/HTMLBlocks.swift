@@ -120,7 +120,8 @@ private final class HTMLWalker {
     private var tableContentsRows = 0
     /// Anchors met since the last item: they name the next one.
     private var pendingAnchors: [String] = []
-    /// Characters other than white space read so far.
+    /// Characters other than white space read so far, pictures' captions
+    /// aside.
     private var visibleSoFar = 0
 
     private var heading: OpenHeading?
@@ -324,7 +325,9 @@ private final class HTMLWalker {
         if linkDepth > 0 { linkCharacters += visible }
         if visible > 0, startsWithLink == nil { startsWithLink = linkDepth > 0 }
         allCharacters += visible
-        visibleSoFar += visible
+        // A picture's caption between an anchor and its heading is no text
+        // between them.
+        if figureDepth == 0 && captionDepth == 0 { visibleSoFar += visible }
         if preDepth > 0 && heading == nil {
             for (index, piece) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
                 if index > 0 { lines.append([]) }
