@@ -121,6 +121,24 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.sections.last?.title, "EPILOGUE")
     }
 
+    /// A play: its persons in a larger tag than its acts stand beside the
+    /// acts; scenes under the acts; a setting, in a tag of its own or in
+    /// the scene's, names its scene.
+    func testAPlaysPersonsActsAndScenes() {
+        let speech = "<p>" + String(repeating: "A speech of some length, spoken here. ", count: 6) + "</p>"
+        var html = "<body><h1>THE PLAY</h1><h2>DRAMATIS PERSONAE</h2><p>" + String(repeating: "A PERSON, a part. ", count: 8) + "</p>"
+        for act in ["I", "II"] {
+            html += "<h3>ACT \(act)</h3>"
+            for (index, scene) in ["I", "II"].enumerated() {
+                // The setting in a tag of its own, or in the scene's tag.
+                html += "<h4>SCENE \(scene).</h4><h\(4 + index)>A room in the castle.</h\(4 + index)>" + speech
+            }
+        }
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        let scene = ["1 SCENE I. A room in the castle.", "1 SCENE II. A room in the castle."]
+        XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, ["0 DRAMATIS PERSONAE", "0 ACT I"] + scene + ["0 ACT II"] + scene)
+    }
+
     /// An anchor that closes the paragraph before a heading names that
     /// heading (older editions put it there).
     func testAContentsLinkToAnAnchorBeforeAHeadingFindsTheHeading() {

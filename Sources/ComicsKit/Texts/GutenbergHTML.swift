@@ -143,6 +143,7 @@ public enum GutenbergHTML {
         rank(&candidates)
         candidates = withoutEmptyHeadings(candidates, words: words, end: items.count)
         candidates = withoutLoneTitle(candidates)
+        besideTheFirstDivision(&candidates, words: words, end: items.count)
         let ranks = Array(Set(candidates.map(\.rank))).sorted()
         return candidates.map { candidate in
             // Six levels at most, as six heading tags give.
@@ -152,9 +153,13 @@ public enum GutenbergHTML {
 
     /// A deeper heading that always comes straight after a heading above
     /// it, with no text between (a subtitle, a motto), divides nothing: it
-    /// stays text, and names a bare `CHAPTER 1` above it.
+    /// stays text, and names a bare `CHAPTER 1` above it; so does one in
+    /// the same tag straight after a bare `CHAPTER 1` or `SCENE I.` (a
+    /// title or a setting the patterns do not read).
     private static func withoutSubtitles(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
         var followsParent = Set<Int>()
+        /// In the same tag as a bare `CHAPTER 1` or `SCENE I.` just above it.
+        var namesTheOneAbove = Set<Int>()
         var byTag: [Int: Int] = [:]
         for (index, candidate) in candidates.enumerated() {
             byTag[candidate.tagLevel, default: 0] += 1
@@ -163,17 +168,19 @@ public enum GutenbergHTML {
             guard index > 0, !candidate.targeted, candidate.pattern == nil else { continue }
             if index + 1 < candidates.count, candidates[index + 1].tagLevel > candidate.tagLevel { continue }
             let parent = candidates[index - 1]
-            if parent.tagLevel < candidate.tagLevel, words[candidate.item] == words[parent.item + 1] { followsParent.insert(index) }
+            guard words[candidate.item] == words[parent.item + 1] else { continue }
+            if parent.tagLevel < candidate.tagLevel { followsParent.insert(index) }
+            if parent.tagLevel == candidate.tagLevel, parent.pattern != nil, parent.pattern?.title == nil { namesTheOneAbove.insert(index) }
         }
         var subtitleTags = Set<Int>()
         for (tag, count) in byTag {
             let following = followsParent.filter { candidates[$0].tagLevel == tag }.count
             if following == count { subtitleTags.insert(tag) }
         }
-        guard !subtitleTags.isEmpty else { return candidates }
+        guard !subtitleTags.isEmpty || !namesTheOneAbove.isEmpty else { return candidates }
         var result: [Candidate] = []
         for (index, candidate) in candidates.enumerated() {
-            if followsParent.contains(index), subtitleTags.contains(candidate.tagLevel) {
+            if (followsParent.contains(index) && subtitleTags.contains(candidate.tagLevel)) || namesTheOneAbove.contains(index) {
                 if var parent = result.last, parent.pattern != nil, parent.pattern?.title == nil, parent.lines.count == 1 {
                     parent.lines += candidate.lines
                     result[result.count - 1] = parent
@@ -202,6 +209,18 @@ public enum GutenbergHTML {
             var kindRank = top
             if let kind = candidate.pattern?.kind, kind != .outermost, kind != .numeral { kindRank = kind.rawValue }
             candidates[index].rank = candidate.tagLevel * 16 + kindRank
+        }
+    }
+
+    /// Front matter in a larger tag than the book's divisions (a PREFACE
+    /// in `h1`, DRAMATIS PERSONAE in `h2` above acts in `h3`) stands beside
+    /// the first division, not above them all: a heading before the first
+    /// one the patterns read, with text of its own, takes that one's rank.
+    private static func besideTheFirstDivision(_ candidates: inout [Candidate], words: [Int], end: Int) {
+        guard let first = candidates.firstIndex(where: { $0.pattern != nil }) else { return }
+        for index in 0..<first where candidates[index].rank < candidates[first].rank {
+            let next = index + 1 < candidates.count ? candidates[index + 1].item : end
+            if words[next] - words[candidates[index].item + 1] >= emptyWords { candidates[index].rank = candidates[first].rank }
         }
     }
 
