@@ -121,6 +121,19 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.sections.last?.title, "EPILOGUE")
     }
 
+    /// A heading tag inside a picture's frame is the picture's caption.
+    func testAHeadingTagInAFigureIsItsCaption() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<body>"
+        for number in 1...3 {
+            html += "<h2>CHAPTER \(number)</h2>" + paragraph
+                + "<div class=\"figcenter\"><img src=\"images/\(number).jpg\" alt=\"\"><h4>“She ran away,” said he.</h4></div>" + paragraph
+        }
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3"])
+        XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), Array(repeating: "“She ran away,” said he.", count: 3))
+    }
+
     /// A play: its persons in a larger tag than its acts stand beside the
     /// acts; scenes under the acts; a setting, in a tag of its own or in
     /// the scene's, names its scene.

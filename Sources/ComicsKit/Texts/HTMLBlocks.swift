@@ -164,7 +164,11 @@ private final class HTMLWalker {
             return
         }
         var frame = Frame(name: name)
-        if let level = Self.headingLevel(name) {
+        if Self.headingLevel(name) != nil, figureDepth > 0 {
+            // A heading tag inside a picture's frame is its caption.
+            frame.caption = true
+            captionDepth += 1
+        } else if let level = Self.headingLevel(name) {
             flush()
             if heading == nil { heading = OpenHeading(tagLevel: level, textBefore: visibleSoFar) }
         } else if Self.blockNames.contains(name) {
