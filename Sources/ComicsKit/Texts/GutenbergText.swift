@@ -2,9 +2,10 @@
 /// by its bytes, its header, licence and credits taken away, its
 /// paragraphs told apart and its sections found. Linear in its size.
 public enum GutenbergText {
-    /// Bumped whenever these rules change what a file becomes, so that a
-    /// text cleaned by older rules can be told apart.
-    public static let rulesVersion = 1
+    /// Bumped whenever these rules (or the HTML editions', `GutenbergHTML`)
+    /// change what a file becomes, so that a text cleaned by older rules
+    /// can be told apart. 2: HTML editions, contents lists, ordinals.
+    public static let rulesVersion = 2
 
     public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding) {
         let (text, encoding) = TextDecoding.decode(bytes)
