@@ -19,13 +19,14 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Gutenberg's HTML editions, read by libxml2's HTML parser (libxml2-dev).
-        .systemLibrary(
-            name: "CXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
+        // Gutenberg's HTML editions, read by libxml2's HTML parser: its
+        // headers at build time (libxml2-dev, in Debian's folder for them),
+        // the library loaded at run time, only when an HTML edition is read.
+        .target(
+            name: "CHTML",
+            cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])],
+            linkerSettings: [.linkedLibrary("dl")]
         ),
-        .target(name: "CHTML", dependencies: ["CXML2"]),
         // libcurl's headers at build time (libcurl4-openssl-dev); the library
         // itself is loaded at run time, only when the network is needed.
         .target(

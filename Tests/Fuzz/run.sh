@@ -25,7 +25,7 @@ debug="$scratch/debug"
 modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap"
          -I Sources/CProcess/include -Xcc -fmodule-map-file="$debug/CProcess.build/module.modulemap"
          -I Sources/CHTML/include -Xcc -fmodule-map-file="$debug/CHTML.build/module.modulemap")
-library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o "$debug"/CHTML.build/*.o -lsqlite3 -lz -lxml2 -ldl)
+library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o "$debug"/CHTML.build/*.o -lsqlite3 -lz -ldl)
 imaging=("$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)

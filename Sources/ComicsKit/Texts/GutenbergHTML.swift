@@ -1,3 +1,5 @@
+import CHTML
+
 /// A Project Gutenberg HTML edition made into a `BookContent`: the same
 /// blocks as a plain text's, its sections from the markup. The markup is a
 /// strong hint, not the truth, so the book's own contents list decides
@@ -8,6 +10,12 @@ public enum GutenbergHTML {
     /// next heading at its level or above is a title page's line, a
     /// contents list's heading or a closing "THE END".
     static let emptyWords = 12
+
+    /// Nil when HTML editions can be read here; otherwise why not (libxml2,
+    /// loaded the first time, is missing).
+    public static func unavailable() -> String? {
+        comics_html_load() == 0 ? nil : "cannot use libxml2 (\(String(cString: comics_html_load_error()))); install the libxml2 package"
+    }
 
     /// The content, and whether its markup gave an outline a reader can
     /// move by (two sections or more); when not, the plain text's rules

@@ -369,7 +369,12 @@ extension Catalog {
             guard case let .object(members)? = record.item["formats"] else { return [] }
             return members.compactMap { type, url in url.stringValue.map { (type, $0) } }
         }()
-        let html = GutenbergTexts.htmlURLs(in: formats).first.map { (TextEdition.html, $0) }
+        var html = GutenbergTexts.htmlURLs(in: formats).first.map { (TextEdition.html, $0) }
+        if html != nil, let reason = GutenbergHTML.unavailable() {
+            if only == .html { throw ComicsError(.unexpected, "\(ref)'s HTML edition cannot be read here: \(reason)") }
+            log?("\(reason); reading plain texts only")
+            html = nil
+        }
         let text = GutenbergTexts.plainTextURLs(in: formats).first.map { (TextEdition.text, $0) }
         let preferred = try only ?? TextEdition(rawValue: configValue(.textsEdition).value) ?? .html
         let order = preferred == .html ? [html, text] : [text, html]
