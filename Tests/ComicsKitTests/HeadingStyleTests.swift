@@ -26,7 +26,8 @@ final class HeadingStyleTests: XCTestCase {
             let heading = HeadingPattern.match(sample.line)
             XCTAssertEqual(heading?.number, sample.number, sample.line)
         }
-        for sentence in ["First he went home.", "Chapter and verse were quoted", "Dritter im Bunde war er nicht."] {
+        for sentence in ["First he went home.", "Chapter and verse were quoted", "Dritter im Bunde war er nicht.",
+                         "First act of kindness he showed her.", "Second part, he said, was worse"] {
             XCTAssertNil(HeadingPattern.match(sentence), sentence)
         }
     }

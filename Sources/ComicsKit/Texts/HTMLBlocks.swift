@@ -9,8 +9,7 @@ struct HTMLBlocks {
     /// One thing the walk met, in reading order.
     enum Item {
         case block(TextBlock)
-        /// `h1`…`h6`: its tag's level, its lines (split at `<br>`), the
-        /// anchors inside it.
+        /// `h1`…`h6`: its tag's level and its lines (split at `<br>`).
         case heading(tagLevel: Int, lines: [String])
     }
 

@@ -64,9 +64,11 @@ enum HeadingPattern {
                 return HeadingLine(kind: kind, number: number, title: title)
             }
             // `Segunda parte del ingenioso hidalgo…`: a title that runs on
-            // from the keyword, short and with no sentence inside it.
+            // from the keyword, short and no sentence (`First act of
+            // kindness he showed her.` is one).
             let title = rest.trimmingWhitespace()
-            if title.split(separator: " ").count <= 12, !title.contains(", "), !title.contains(". "), !title.hasSuffix(",") {
+            if title.split(separator: " ").count <= 12, !title.contains(", "), !title.contains(". "),
+               !(title.last.map { ",.;!?”\"".contains($0) } ?? false) {
                 return HeadingLine(kind: kind, number: number, title: title)
             }
         }

@@ -226,7 +226,7 @@ enum SectionOutline {
         guard let firstDropped = dropped.first?.paragraph, let lastDropped = dropped.last?.paragraph else { return [] }
         var start = firstDropped
         for index in stride(from: firstDropped - 1, through: max(0, firstDropped - 40), by: -1) {
-            if isContentsTitle(paragraphs[index]) {
+            if ContentsList.isContentsTitle(paragraphs[index]) {
                 start = index + 1
                 break
             }
@@ -256,10 +256,6 @@ enum SectionOutline {
             searchFrom = index + 1
         }
         return found
-    }
-
-    private static func isContentsTitle(_ paragraph: TextBlocks.Paragraph) -> Bool {
-        ContentsList.isContentsTitle(paragraph)
     }
 
     /// The book's own contents list, found in the body, as headings: levels
