@@ -12,17 +12,17 @@ MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-# Build: sqlite3, zlib and libcurl headers; gdk-pixbuf and chafa are loaded at run
+# Build: sqlite3, zstd, zlib (older databases' texts) and libcurl headers; gdk-pixbuf and chafa are loaded at run
 # time, and their -dev packages bring them with every image loader. Tests also:
 # python3 (fixture server), faketime, man-db (the man page renders), zsh and
 # fish (their completions load and complete), python3-pyte (browse's screen
 # is read back through a terminal emulator), tmux (Ctrl-Z and fg need a shell
 # with job control).
-BUILD_PACKAGES = libsqlite3-dev zlib1g-dev libxml2-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev libncurses-dev pkg-config
+BUILD_PACKAGES = libsqlite3-dev libzstd-dev zlib1g-dev libxml2-dev libcurl4-openssl-dev libgdk-pixbuf-2.0-dev libchafa-dev libncurses-dev pkg-config
 TEST_PACKAGES = $(BUILD_PACKAGES) python3 python3-pyte tmux faketime man-db zsh fish
-# Benchmarks: the sqlite3 CLI and curl are the floors comics is measured
-# against; GNU time reads peak memory.
-BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 curl time
+# Benchmarks: the sqlite3 CLI, zstd and curl are the floors comics is
+# measured against; GNU time reads peak memory.
+BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 zstd curl time
 
 .PHONY: all deps test-deps bench-deps build release run demo test soak sanitize fuzz bench man install install-built uninstall clean
 

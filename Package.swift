@@ -13,7 +13,13 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        // Texts are stored compressed (zlib1g-dev).
+        // Texts are stored compressed with zstd (libzstd-dev); zlib
+        // (zlib1g-dev) reads what older versions stored, to migrate it.
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",
@@ -50,7 +56,7 @@ let package = Package(
         .target(name: "CProcess"),
         .target(
             name: "ComicsKit",
-            dependencies: ["CSQLite", "CCurl", "CProcess", "CZlib", "CHTML"]
+            dependencies: ["CSQLite", "CCurl", "CProcess", "CZstd", "CZlib", "CHTML"]
         ),
         .executableTarget(
             name: "comics",
@@ -58,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["ComicsKit", "CSQLite"],
+            dependencies: ["ComicsKit", "CSQLite", "CZlib"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

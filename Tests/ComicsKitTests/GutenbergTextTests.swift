@@ -192,3 +192,36 @@ final class LongLineTests: XCTestCase {
         XCTAssertEqual(content.blocks.map { $0.text.filter { $0 == "x" }.count }.reduce(0, +), 250_000)
     }
 }
+
+/// A block is at most `BookContent.maximumBlockBytes`, so a stored chunk
+/// is bounded whatever one paragraph holds; the pieces lose no word and
+/// the sections still open at their headings.
+final class LongBlockTests: XCTestCase {
+    func testLongBlocksAreCutIntoBoundedPiecesThatLoseNoWord() {
+        var generator = SeededGenerator(seed: 32)
+        let alphabet = Array("abcdé ß\u{301}漢😀\n ".unicodeScalars)
+        for round in 0..<6 {
+            let size = Int.random(in: 1...3, using: &generator) * BookContent.maximumBlockBytes / 2 + Int.random(in: 0...5_000, using: &generator)
+            var scalars = String.UnicodeScalarView()
+            // Round 0 has no space at all: cut at characters' boundaries.
+            for _ in 0..<(size / 2) {
+                let scalar = alphabet.randomElement(using: &generator)!
+                if round > 0 || (scalar != " " && scalar != "\n") { scalars.append(scalar) }
+            }
+            let long = String(scalars)
+            let content = BookContent(
+                blocks: [TextBlock(.heading, "CHAPTER I"), TextBlock(.prose, long), TextBlock(.heading, "CHAPTER II"), TextBlock(.prose, "end")],
+                sections: [TextSection(level: 0, title: "I", firstBlock: 0), TextSection(level: 0, title: "II", firstBlock: 2)])
+            XCTAssertTrue(content.blocks.allSatisfy { $0.text.utf8.count <= BookContent.maximumBlockBytes }, "round \(round)")
+            let pieces = content.blocks.dropFirst().prefix { $0.kind == .prose }
+            let expected = long.utf8.count > BookContent.maximumBlockBytes ? 2...(2 * long.utf8.count / BookContent.maximumBlockBytes + 1) : 1...1
+            XCTAssertTrue(expected.contains(pieces.count), "round \(round): \(pieces.count) pieces of \(long.utf8.count) bytes")
+            if round > 0 {
+                XCTAssertEqual(pieces.flatMap { $0.text.split(whereSeparator: \.isWhitespace) }, long.split(whereSeparator: \.isWhitespace), "round \(round)")
+            } else {
+                XCTAssertEqual(pieces.map(\.text).joined(), long)
+            }
+            XCTAssertEqual(content.sections.map { content.blocks[$0.firstBlock].text }, ["CHAPTER I", "CHAPTER II"])
+        }
+    }
+}

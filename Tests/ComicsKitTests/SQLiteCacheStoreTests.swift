@@ -182,7 +182,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
                 INSERT INTO texts (source, id, url, encoding, rules_version, fetched_at, original_bytes, body_bytes, word_count, section_count, body)
                 VALUES ('books', 11, 'u', 'utf-8', 1, 0, 1, ?, ?, ?, ?)
                 """, [.integer(Int64(body.count)), .integer(Int64(content.wordCount)), .integer(Int64(content.sections.count)),
-                      .blob(Compression.deflate(body))])
+                      .blob(LegacyCompression.zlibDeflate(body))])
             for entry in content.outline() {
                 try database.run("INSERT INTO text_sections VALUES ('books', 11, ?, ?, ?, ?, ?, ?)", [
                     .integer(Int64(entry.number)), .integer(Int64(entry.section.level)), .text(entry.section.title),
@@ -206,6 +206,32 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertGreaterThan(try store.textInfo(ref)?.storedBytes ?? 0, 0)
         try store.removeTexts([ref])
         XCTAssertEqual(try DatabaseProbe(path: path).count("SELECT count(*) FROM text_chunks"), 0)
+    }
+
+    /// Chunks a version-19 file keeps in zlib are compressed with zstd by
+    /// migration 20, and read the same.
+    func testZlibChunksOfAVersion19FileAreRecompressedWithZstd() throws {
+        let path = directory.file("comics.db")
+        let ref = ItemRef(source: .books, id: 11)
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg11.txt"))
+        do {
+            let store = try SQLiteCacheStore(path: path, now: now)
+            let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: now, originalBytes: 1, sectionCount: 0, wordCount: content.wordCount)
+            try store.saveText(content, outline: content.outline(), info: info)
+        }
+        let chunks = SQLiteCacheStore.chunks(of: content.blocks)
+        XCTAssertGreaterThan(chunks.count, 1)
+        try DatabaseProbe.execute(on: path, """
+            DELETE FROM schema_migrations WHERE name = 'texts-in-zstd'; PRAGMA user_version = 19;
+            """)
+        let database = try SQLiteDatabase(path: path)
+        for (number, chunk) in chunks.enumerated() {
+            try database.run("UPDATE text_chunks SET body = ? WHERE id = 11 AND chunk = ?", [.blob(LegacyCompression.zlibDeflate(chunk.body)), .integer(Int64(number))])
+        }
+        let store = try SQLiteCacheStore(path: path, now: now)
+        XCTAssertEqual(try store.textContent(ref), content)
+        let magic = try DatabaseProbe(path: path).count("SELECT count(*) FROM text_chunks WHERE hex(substr(body, 1, 4)) = '28B52FFD'")
+        XCTAssertEqual(magic, chunks.count, "every chunk is a zstd frame")
     }
 
     /// Chunks are cut between blocks, each about `chunkBytes`; together

@@ -275,6 +275,9 @@ enum Migrations {
         Migration(name: "bookmark percent", sql: """
             ALTER TABLE bookmarks ADD COLUMN percent REAL NOT NULL DEFAULT 0;
             """),
+        // Texts' chunks in zstd rather than zlib: as small, and inflated
+        // several times faster (a search inflates every chunk with a hit).
+        Migration(name: "texts-in-zstd", sql: "", transform: SQLiteCacheStore.recompressChunksWithZstd),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -384,6 +387,7 @@ enum Migrations {
         "e38c7e67b632b8e24a942886683540106cb98a724d9c7bbcee5bdc3265618d66",
         "9896a0bbb3765c6c4432f2b9da62c87f47fa8e891b4af167644f72533a903f5b",
         "286a675ed822c81c973a01d27140ff40e348e1e1b1990e920ded93c544989fa3",
+        "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
         "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
     ]
 

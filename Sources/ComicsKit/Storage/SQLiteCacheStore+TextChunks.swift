@@ -12,9 +12,13 @@ struct TextChunk {
 
 extension SQLiteCacheStore {
     /// About this many bytes of text a chunk: small enough that a section
-    /// of a long book costs a fraction of it, large enough that zlib
+    /// of a long book costs a fraction of it, large enough that zstd
     /// compresses each nearly as well as the whole text.
     static let chunkBytes = 128 * 1024
+
+    /// The most one chunk's blocks can hold as `chunks(of:)` writes them
+    /// (one block may pass `chunkBytes` alone): a row saying more is damaged.
+    static let maximumChunkBytes = chunkBytes + BookContent.maximumBlockBytes + 2
 
     /// The blocks in chunks; a text without blocks is one empty chunk, so
     /// that a downloaded text always has one.
@@ -37,10 +41,10 @@ extension SQLiteCacheStore {
     }
 
     /// Each chunk's body compressed, on every core.
-    static func deflated(_ chunks: [TextChunk]) -> [[UInt8]] {
+    static func compressed(_ chunks: [TextChunk]) -> [[UInt8]] {
         let results = ParallelResults(count: chunks.count)
         DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
-            results.store(Compression.deflate(chunks[index].body), at: index)
+            results.store(Compression.compress(chunks[index].body), at: index)
         }
         return results.values.map { $0 ?? [] }
     }
@@ -67,7 +71,9 @@ extension SQLiteCacheStore {
     }
 
     /// The chunks numbered `numbers` (nil: all), inflated on every core.
-    /// Nil when the book has no text.
+    /// Nil when the book has no text. Rows are checked before anything is
+    /// inflated: sizes past what the writer writes, or numbers out of
+    /// range, make the text damaged, not a cost.
     func storedChunks(_ ref: ItemRef, numbered numbers: [Int]? = nil) throws -> [Int: TextChunk]? {
         var condition = ""
         if numbers != nil { condition = " AND chunk IN (SELECT value FROM json_each(?3))" }
@@ -80,10 +86,19 @@ extension SQLiteCacheStore {
             if exists { throw damaged(ref) }
             return nil
         }
+        var total = 0
+        for row in rows {
+            guard let count = row[3].int, (0...Self.maximumChunkBytes).contains(count),
+                  let number = row[0].int, number >= 0, let firstBlock = row[1].int, (0...BookContent.maximumTextBytes).contains(firstBlock),
+                  let firstWord = row[2].int, (0...BookContent.maximumTextBytes).contains(firstWord), row[4].bytes != nil
+            else { throw damaged(ref) }
+            total += count
+        }
+        guard total <= BookContent.maximumTextBytes else { throw damaged(ref) }
         let inflated = ParallelResults(count: rows.count)
         DispatchQueue.concurrentPerform(iterations: rows.count) { index in
             guard let compressed = rows[index][4].bytes, let count = rows[index][3].int else { return }
-            if let body = Compression.inflate(compressed, expectedCount: count) { inflated.store(body, at: index) }
+            if let body = Compression.decompress(compressed, expectedCount: count) { inflated.store(body, at: index) }
         }
         var chunks: [Int: TextChunk] = [:]
         for (row, body) in zip(rows, inflated.values) {
@@ -94,7 +109,8 @@ extension SQLiteCacheStore {
     }
 
     private func damaged(_ ref: ItemRef) -> ComicsError {
-        ComicsError.database("the text of \(ref) in \(database.path) is damaged; 'comics rebuild' makes a new database with your favourites")
+        ComicsError.database(
+            "the text of \(ref) in \(database.path) is damaged; 'comics get --refresh \(ref)' downloads it again")
     }
 
     /// Migration 16: each text's single compressed body becomes chunks
@@ -102,7 +118,7 @@ extension SQLiteCacheStore {
     static func moveTextsIntoChunks(_ database: SQLiteDatabase) throws {
         for row in try database.query("SELECT source, id, body_bytes, body FROM texts") {
             guard let source = row[0].text, let id = row[1].int, let count = row[2].int, let compressed = row[3].bytes,
-                  let body = Compression.inflate(compressed, expectedCount: count)
+                  (0...BookContent.maximumTextBytes).contains(count), let body = Compression.inflateZlib(compressed, expectedCount: count)
             else {
                 // A damaged text is dropped whole; the book can be got again.
                 try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", [row[0], row[1]])
@@ -110,7 +126,24 @@ extension SQLiteCacheStore {
                 continue
             }
             let chunks = chunks(of: blocks(from: body))
-            try insertChunks(chunks, compressed: deflated(chunks), of: [.text(source), .integer(Int64(id))], in: database)
+            try insertChunks(chunks, compressed: Self.compressed(chunks), of: [.text(source), .integer(Int64(id))], in: database)
+        }
+    }
+
+    /// Migration 20: the chunks zlib compressed, compressed with zstd, a
+    /// text at a time. A chunk zlib does not inflate is left as it is: zstd
+    /// already (migration 16 in the same run writes zstd), or damaged,
+    /// which `get --refresh` mends.
+    static func recompressChunksWithZstd(_ database: SQLiteDatabase) throws {
+        let update = try database.prepare("UPDATE text_chunks SET body = ? WHERE source = ? AND id = ? AND chunk = ?")
+        for text in try database.query("SELECT DISTINCT source, id FROM text_chunks") {
+            for row in try database.query("SELECT chunk, body_bytes, body FROM text_chunks WHERE source = ? AND id = ?", [text[0], text[1]]) {
+                guard let count = row[1].int, (0...maximumChunkBytes).contains(count), let stored = row[2].bytes,
+                      let body = Compression.inflateZlib(stored, expectedCount: count)
+                else { continue }
+                try update.bind([.blob(Compression.compress(body)), text[0], text[1], row[0]])
+                _ = try update.allRows()
+            }
         }
     }
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 import Glibc
 
 /// A text's compressed chunks, made on other threads; read once that is done.
-private final class Deflated: @unchecked Sendable {
+private final class CompressedChunks: @unchecked Sendable {
     var chunks: [[UInt8]] = []
 }
 
@@ -16,17 +16,17 @@ extension SQLiteCacheStore: TextStore {
 
     public func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws {
         let chunks = Self.chunks(of: content.blocks)
-        // Deflating takes about as long as indexing the words: on the other
-        // cores, side by side with it.
-        let deflated = Deflated()
-        let deflating = DispatchGroup()
-        DispatchQueue.global(qos: .userInitiated).async(group: deflating) { deflated.chunks = Self.deflated(chunks) }
-        defer { deflating.wait() }
+        // Compressing runs on the other cores, side by side with indexing
+        // the words.
+        let compressed = CompressedChunks()
+        let compressing = DispatchGroup()
+        DispatchQueue.global(qos: .userInitiated).async(group: compressing) { compressed.chunks = Self.compressed(chunks) }
+        defer { compressing.wait() }
         let ref = info.ref
         try guarded {
             try database.writeTransaction {
                 try index(content.blocks, of: ref)
-                deflating.wait()
+                compressing.wait()
                 try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
                 try database.run("""
                     INSERT OR REPLACE INTO texts (source, id, url, encoding, rules_version, fetched_at, read_at,
@@ -37,7 +37,7 @@ extension SQLiteCacheStore: TextStore {
                         .integer(Int64(info.originalBytes)), .integer(Int64(chunks.reduce(0) { $0 + $1.body.count })),
                         .integer(Int64(info.wordCount)), .integer(Int64(outline.count)),
                     ])
-                try Self.insertChunks(chunks, compressed: deflated.chunks, of: Self.key(ref), in: database)
+                try Self.insertChunks(chunks, compressed: compressed.chunks, of: Self.key(ref), in: database)
                 let insert = try database.prepare("""
                     INSERT INTO text_sections (source, id, number, level, title, first_block, start_word, words)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -64,9 +64,13 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
-    /// A contentless index forgets a row only when told its text again.
+    /// A contentless index forgets a row only when told its text again. A
+    /// damaged text cannot be told: its rows stay, and find at worst a
+    /// block that no longer holds the word (hits are read from the text).
     private func unindexText(_ ref: ItemRef) throws {
-        guard let blocks = try storedBlocks(ref) else { return }
+        let stored: [TextBlock]?
+        do { stored = try storedBlocks(ref) } catch is ComicsError { return }
+        guard let blocks = stored else { return }
         let delete = try database.prepare("INSERT INTO text_search (text_search, rowid, body) VALUES ('delete', ?, ?)")
         for (index, block) in blocks.prefix(TextSearchIndex.blocksPerText).enumerated() {
             try delete.bind([.integer(TextSearchIndex.rowID(book: ref.id, block: index)), .text(block.text)])

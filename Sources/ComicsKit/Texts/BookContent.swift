@@ -6,9 +6,57 @@ public struct BookContent: Equatable, Sendable {
     public var blocks: [TextBlock]
     public var sections: [TextSection]
 
+    /// A block's text is at most this many bytes (a longer one is cut at
+    /// spaces into several): the store's chunks, and so what it inflates
+    /// for one, stay bounded whatever one paragraph of a file holds.
+    public static let maximumBlockBytes = 1 << 20
+
+    /// The most a text's blocks hold together: a download is at most 64 MiB,
+    /// and decoding a single-byte encoding at most triples it in UTF-8.
+    public static let maximumTextBytes = 3 * 64 * 1024 * 1024
+
+    /// Blocks longer than `maximumBlockBytes` are cut into several of that
+    /// size at most (the sections follow their blocks), losing no word.
     public init(blocks: [TextBlock], sections: [TextSection]) {
-        self.blocks = blocks
-        self.sections = sections
+        guard blocks.contains(where: { $0.text.utf8.count > Self.maximumBlockBytes }) else {
+            self.blocks = blocks
+            self.sections = sections
+            return
+        }
+        var bounded: [TextBlock] = []
+        var newIndex: [Int] = []
+        newIndex.reserveCapacity(blocks.count)
+        for block in blocks {
+            newIndex.append(bounded.count)
+            for (index, piece) in Self.pieces(of: block.text).enumerated() {
+                bounded.append(TextBlock(index > 0 && block.kind == .heading ? .prose : block.kind, piece))
+            }
+        }
+        self.blocks = bounded
+        self.sections = sections.map { section in
+            var moved = section
+            moved.firstBlock = newIndex.indices.contains(section.firstBlock) ? newIndex[section.firstBlock] : bounded.count
+            return moved
+        }
+    }
+
+    /// `text` in pieces of at most `maximumBlockBytes`, each ending before a
+    /// space or line break where one is in its second half (the break is
+    /// dropped), else at a character's boundary.
+    static func pieces(of text: String) -> [String] {
+        var utf8 = Array(text.utf8)[...]
+        var pieces: [String] = []
+        while utf8.count > maximumBlockBytes {
+            var end = utf8.startIndex + maximumBlockBytes
+            // Back to the first byte of a scalar.
+            while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end -= 1 }
+            let half = utf8.startIndex + maximumBlockBytes / 2
+            let space = utf8[half..<end].lastIndex { $0 == 0x20 || $0 == 0x0A }
+            pieces.append(String(decoding: utf8[..<(space ?? end)], as: UTF8.self))
+            utf8 = utf8[(space.map { $0 + 1 } ?? end)...]
+        }
+        pieces.append(String(decoding: utf8, as: UTF8.self))
+        return pieces
     }
 
     public var wordCount: Int { blocks.reduce(0) { $0 + $1.wordCount } }
