@@ -73,6 +73,25 @@ final class PassageRankingTests: XCTestCase {
             if words != terms { differing.append("\(line.prefix(60)): \(terms.prefix(8)) vs \(words.prefix(8))") }
         }
         XCTAssertEqual(differing.prefix(10), [], "\(differing.count) of \(lines.count) lines")
+
+        // Counting skips folding the words no term begins like, and must
+        // still count, and hand over, exactly the words `words` reads.
+        let marks = ["\u{301}", "\u{301}a", "a\u{301}\u{301}", "\u{301} ", "\u{FFFD}", "\u{80}"]
+        for _ in 0..<300 {
+            lines.append((0..<8).map { _ in (pieces + marks).randomElement(using: &generator)! }.joined(separator: ["", " "].randomElement(using: &generator)!))
+        }
+        let everyLead = [Bool](repeating: true, count: 256)
+        var leadN = [Bool](repeating: false, count: 256)
+        leadN[Int(UInt8(ascii: "n"))] = true
+        for line in lines {
+            let words = PassageRanking.words(in: Array(line.utf8))
+            var handed: [[UInt8]] = [], handedN: [[UInt8]] = []
+            let count = Array(line.utf8).withUnsafeBufferPointer { PassageRanking.countWords(in: $0, checking: everyLead) { handed.append($0) } }
+            _ = Array(line.utf8).withUnsafeBufferPointer { PassageRanking.countWords(in: $0, checking: leadN) { handedN.append($0) } }
+            XCTAssertEqual(count, words.count, line)
+            XCTAssertEqual(handed, words, line)
+            XCTAssertEqual(handedN.filter { $0.first == UInt8(ascii: "n") }, words.filter { $0.first == UInt8(ascii: "n") }, line)
+        }
     }
 
     func testTheOrderIsFTS5sBm25OverTheSameBlocks() throws {

@@ -70,6 +70,27 @@ public final class ComicsRunner {
         return try running.map { try $0.finish(timeout: timeout) }
     }
 
+    /// Runs `comics ARGUMENTS` and says how long it took and its peak
+    /// resident memory (through Python's `resource`): for bounds set
+    /// generously, as figures, never as tight timings.
+    public func measured(_ arguments: [String], timeout: TimeInterval = 120) throws -> (result: RunResult, seconds: Double, peakMiB: Int) {
+        let figures = home.file("measured-\(UUID().uuidString)")
+        let script = """
+            import resource, subprocess, sys, time
+            started = time.monotonic()
+            code = subprocess.call(sys.argv[2:])
+            with open(sys.argv[1], "w") as out:
+                out.write("%f %d" % (time.monotonic() - started, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024))
+            sys.exit(code)
+            """
+        let result = try RunningComics(
+            executable: "/usr/bin/python3", arguments: ["-c", script, figures, Self.executable] + arguments, environment: environment,
+            directory: home, stdin: nil, label: arguments.joined(separator: " ")
+        ).finish(timeout: timeout)
+        let words = (try String(contentsOfFile: figures, encoding: .utf8)).split(separator: " ")
+        return (result, Double(words.first ?? "") ?? .infinity, Int(words.last ?? "") ?? .max)
+    }
+
     /// A shell command line, with `comics` standing for the binary under test.
     public func shell(_ script: String, timeout: TimeInterval = 60) throws -> RunResult {
         var environment = self.environment

@@ -97,6 +97,17 @@ public final class FixtureServer {
         try control(.object([("books", .object([(String(id), book)]))]))
     }
 
+    /// A book whose plain text is `text`, between Gutenberg's markers.
+    public func serveText(_ id: Int, _ text: String) throws {
+        try postBook(id, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/\(id).txt.utf-8")])
+        let file = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\n" + text + "\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n"
+        let digits = Array("0123456789abcdef".utf8)
+        var hex: [UInt8] = []
+        hex.reserveCapacity(file.utf8.count * 2)
+        for byte in file.utf8 { hex += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        try control(.object([("texts", .object([(String(id), .string(String(decoding: hex, as: UTF8.self)))]))]))
+    }
+
     public static func book(_ id: Int, title: String, author: String = "Doe, Jane", downloads: Int = 10) -> JSONValue {
         .object([
             ("id", .int(id)), ("title", .string(title)),

@@ -57,3 +57,39 @@ final class HostileStoreTests: EndToEndTestCase {
         XCTAssertEqual(read.stdoutLines.first, "CHAPTER I. Down the Rabbit-Hole")
     }
 }
+
+/// What one paragraph can hold costs time linear in it and output bounded
+/// whatever it holds.
+final class HostileParagraphTests: EndToEndTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        XCTAssertEqual(try comics.run(["config", "set", "texts.edition", "text"]).status, 0)
+    }
+
+    /// 80,000 words of one paragraph, all the word searched for: snippets
+    /// were SQLite's `snippet()`, which weighs every match against every
+    /// other (more than 300 s for 20 hits).
+    func testSearchInOneParagraphOfTheSameWordIsLinear() throws {
+        try server.serveText(70010, "CHAPTER I.\n\n" + String(repeating: String(repeating: "word ", count: 1_000) + "\n", count: 80))
+        XCTAssertEqual(try comics.run(["get", "70010", "-q"]).status, 0)
+        for count in ["1", "20"] {
+            let (result, seconds, _) = try comics.measured(["search", "word", "--in", "70010", "-n", count])
+            XCTAssertEqual(result.status, 0, "\(result)")
+            XCTAssertTrue(result.stdout.contains("\u{1B}") == false && result.stdout.contains("word"), result.stdout)
+            XCTAssertLessThan(seconds, 30, "-n \(count): \(seconds) s")
+        }
+    }
+
+    /// One letter under five million combining marks is one word: its
+    /// snippet is cut, counted in scalars, in every format.
+    func testASnippetIsCappedInScalars() throws {
+        try server.serveText(70011, "CHAPTER I.\n\nA flood of a" + String(repeating: "\u{301}", count: 5_000_000) + " and more.")
+        XCTAssertEqual(try comics.run(["get", "70011", "-q"]).status, 0)
+        for format in ["table", "json", "tsv"] {
+            let result = try comics.run(["search", "flood", "--in", "70011", "-f", format])
+            XCTAssertEqual(result.status, 0, "\(format): \(result.stderr)")
+            XCTAssertLessThan(result.stdout.unicodeScalars.count, 4 * SearchMatch.snippetLimit, format)
+            XCTAssertTrue(result.stdout.contains("…"), "\(format): said where it was cut")
+        }
+    }
+}

@@ -264,15 +264,7 @@ final class ReaderTests: EndToEndTestCase {
 
     /// A book of the catalogue whose text is `text`, wrapped in Gutenberg's markers.
     private func serve(_ id: Int, text: String) throws {
-        var book = FixtureServer.book(id, title: "Book \(id)")
-        if case var .object(members) = book {
-            members.removeAll { $0.0 == "formats" }
-            members.append(("formats", .object([("text/plain; charset=us-ascii", .string("https://www.gutenberg.org/ebooks/\(id).txt.utf-8"))])))
-            book = .object(members)
-        }
-        try server.control(.object([("books", .object([(String(id), book)]))]))
-        let file = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\n" + text + "\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n"
-        try server.control(.object([("texts", .object([(String(id), .string(Array(file.utf8).map { String(format: "%02x", $0) }.joined()))]))]))
+        try server.serveText(id, text)
         XCTAssertEqual(try comics.run(["get", String(id)]).status, 0)
     }
 

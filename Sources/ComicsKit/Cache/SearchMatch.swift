@@ -24,6 +24,27 @@ public struct SearchMatch: Equatable, Sendable {
         return String(String.UnicodeScalarView(text.unicodeScalars.filter { !isMarker($0) }))
     }
 
+    /// The most scalars a snippet shows: sixteen words, even words of a
+    /// letter under a million combining marks, make a line, not a flood.
+    public static let snippetLimit = 400
+
+    /// `snippet` cut to `snippetLimit` scalars, with "…" where it was cut
+    /// and a highlight that was open there closed.
+    public static func capped(_ snippet: String) -> String {
+        var scalars = snippet.unicodeScalars.makeIterator()
+        var kept = String.UnicodeScalarView()
+        var isOpen = false
+        for _ in 0..<snippetLimit {
+            guard let scalar = scalars.next() else { return snippet }
+            if scalar == start.unicodeScalars.first { isOpen = true } else if scalar == end.unicodeScalars.first { isOpen = false }
+            kept.append(scalar)
+        }
+        guard scalars.next() != nil else { return snippet }
+        if isOpen { kept.append(contentsOf: end.unicodeScalars) }
+        kept.append("…")
+        return String(kept)
+    }
+
     /// Private-use scalars: no title contains them, and the terminal
     /// sanitizer lets them through to be turned into bold or dropped.
     public static let start: Character = "\u{E000}"

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 
 /// Ranks the blocks the word index found by bm25 among themselves, as FTS5
@@ -9,8 +10,8 @@ import Glibc
 /// index does), and counted. Which blocks match is the index's answer; this
 /// only orders them, so a word folded a little differently from SQLite
 /// changes an order, never a result.
-struct PassageRanking {
-    struct Term: Equatable {
+struct PassageRanking: Sendable {
+    struct Term: Equatable, Sendable {
         /// Folded and stemmed; for a prefix, what the stems begin with.
         let key: [UInt8]
         let isPrefix: Bool
@@ -79,20 +80,26 @@ struct PassageRanking {
     /// FTS5's bm25 for each block (lower is better), with its constants:
     /// k1 1.2, b 0.75, the documents' count and average length those given.
     func scores(of blocks: [ArraySlice<UInt8>]) -> [Double] {
-        var frequencies = [[Int]](repeating: [Int](repeating: 0, count: terms.count), count: blocks.count)
-        var lengths = [Int](repeating: 0, count: blocks.count)
-        for (index, block) in blocks.enumerated() {
-            var length = 0
-            var counts = [Int](repeating: 0, count: terms.count)
-            block.withUnsafeBufferPointer { bytes in
-                Self.forEachWord(in: bytes) { word in
-                    length += 1
-                    for term in terms.indices where matches(word, terms[term]) { counts[term] += 1 }
+        var isLead = [Bool](repeating: false, count: 256)
+        for term in terms { isLead[Int(term.lead.first ?? 0)] = true }
+        // In a few slices, on every core.
+        let sliceCount = min(blocks.count, 8)
+        let slices = ParallelResults<[(length: Int, counts: [Int])]>(count: sliceCount)
+        DispatchQueue.concurrentPerform(iterations: sliceCount) { [terms, isLead] slice in
+            let range = (blocks.count * slice / sliceCount)..<(blocks.count * (slice + 1) / sliceCount)
+            slices.store(range.map { index in
+                var counts = [Int](repeating: 0, count: terms.count)
+                let length = blocks[index].withUnsafeBufferPointer { bytes in
+                    Self.countWords(in: bytes, checking: isLead) { word in
+                        for term in terms.indices where Self.matches(word, terms[term]) { counts[term] += 1 }
+                    }
                 }
-            }
-            lengths[index] = length
-            frequencies[index] = counts
+                return (length, counts)
+            }, at: slice)
         }
+        let counted = slices.values.flatMap { $0 ?? [] }
+        let frequencies = counted.map(\.counts)
+        let lengths = counted.map(\.length)
         let count = Double(blocks.count)
         let averageLength = max(1, Double(lengths.reduce(0, +)) / max(1, count))
         let idf = terms.indices.map { term -> Double in
@@ -111,10 +118,6 @@ struct PassageRanking {
             }
             return -score
         }
-    }
-
-    private func matches(_ word: [UInt8], _ term: Term) -> Bool {
-        Self.matches(word, term)
     }
 
     static func matches(_ word: [UInt8], _ term: Term) -> Bool {
@@ -136,6 +139,62 @@ struct PassageRanking {
 
     static func forEachWord(in bytes: UnsafeBufferPointer<UInt8>, _ body: ([UInt8]) -> Void) {
         forEachWord(in: bytes) { word, _ in body(word) }
+    }
+
+    /// How many words `bytes` holds, as `forEachWord` reads them; `body`
+    /// is given, folded, only those whose first folded byte `isLead`
+    /// marks (or that begin beyond ASCII): most words are counted
+    /// without being copied or folded.
+    static func countWords(in bytes: UnsafeBufferPointer<UInt8>, checking isLead: [Bool], _ body: ([UInt8]) -> Void) -> Int {
+        var count = 0
+        var start = -1
+        // The word's first folded byte once it has one; 0xFF beyond ASCII.
+        var first: UInt8 = 0
+        var hasLetters = false
+        func end(at position: Int) {
+            defer { (start, hasLetters) = (-1, false) }
+            guard start >= 0, hasLetters else { return }
+            count += 1
+            if first == 0xFF || isLead[Int(first)] {
+                forEachWord(in: UnsafeBufferPointer(rebasing: bytes[start..<position])) { word, _ in body(word) }
+            }
+        }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x80 {
+                let folded = asciiFolded[Int(byte)]
+                if folded == 0 {
+                    end(at: index)
+                } else {
+                    if start < 0 { start = index }
+                    if !hasLetters { (hasLetters, first) = (true, folded) }
+                }
+                index += 1
+                continue
+            }
+            let (scalar, length) = decodeScalar(bytes, at: index)
+            if let scalar, isWordScalar(scalar) {
+                if start < 0 { start = index }
+                if !hasLetters, scalar.properties.generalCategory != .nonspacingMark { (hasLetters, first) = (true, 0xFF) }
+            } else {
+                end(at: index)
+            }
+            index += length
+        }
+        end(at: bytes.count)
+        return count
+    }
+
+    /// Each ASCII byte as the tokenizer folds it into a word, 0 for those
+    /// that are no part of one.
+    private static let asciiFolded: [UInt8] = (0..<128).map { value in
+        let byte = UInt8(value)
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "#"): return byte
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return byte | 0x20
+        default: return 0
+        }
     }
 
     /// Each word, folded, with where it lies in `bytes`.

@@ -42,7 +42,7 @@ extension SQLiteCacheStore {
                 guard let name = row[0].text, let source = SourceName(rawValue: name), let id = row[1].int,
                       let title = row[2].text
                 else { return nil }
-                return SearchMatch(ref: ItemRef(source: source, id: id), highlightedTitle: title, snippet: row[3].text ?? "")
+                return SearchMatch(ref: ItemRef(source: source, id: id), highlightedTitle: title, snippet: SearchMatch.capped(row[3].text ?? ""))
             }
             // Counting every match costs a second pass: only when capped.
             guard matches.count == limit else { return (matches, matches.count) }

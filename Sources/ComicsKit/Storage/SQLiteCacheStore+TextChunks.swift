@@ -42,7 +42,7 @@ extension SQLiteCacheStore {
 
     /// Each chunk's body compressed, on every core.
     static func compressed(_ chunks: [TextChunk]) -> [[UInt8]] {
-        let results = ParallelResults(count: chunks.count)
+        let results = ParallelResults<[UInt8]>(count: chunks.count)
         DispatchQueue.concurrentPerform(iterations: chunks.count) { index in
             results.store(Compression.compress(chunks[index].body), at: index)
         }
@@ -95,7 +95,7 @@ extension SQLiteCacheStore {
             total += count
         }
         guard total <= BookContent.maximumTextBytes else { throw damaged(ref) }
-        let inflated = ParallelResults(count: rows.count)
+        let inflated = ParallelResults<[UInt8]>(count: rows.count)
         DispatchQueue.concurrentPerform(iterations: rows.count) { index in
             guard let compressed = rows[index][4].bytes, let count = rows[index][3].int else { return }
             if let body = Compression.decompress(compressed, expectedCount: count) { inflated.store(body, at: index) }
@@ -150,8 +150,8 @@ extension SQLiteCacheStore {
 
 /// Results computed on several threads, each written once at its own
 /// index before `concurrentPerform` returns, read after.
-private final class ParallelResults: @unchecked Sendable {
-    private let slots: UnsafeMutableBufferPointer<[UInt8]?>
+final class ParallelResults<Value>: @unchecked Sendable {
+    private let slots: UnsafeMutableBufferPointer<Value?>
 
     init(count: Int) {
         slots = .allocate(capacity: count)
@@ -163,9 +163,9 @@ private final class ParallelResults: @unchecked Sendable {
         slots.deallocate()
     }
 
-    func store(_ value: [UInt8], at index: Int) {
+    func store(_ value: Value, at index: Int) {
         slots[index] = value
     }
 
-    var values: [[UInt8]?] { Array(slots) }
+    var values: [Value?] { Array(slots) }
 }

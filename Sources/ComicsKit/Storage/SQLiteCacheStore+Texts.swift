@@ -482,10 +482,16 @@ extension SQLiteCacheStore: TextStore {
             let numbers = Set(blocks.map { block in max(0, (starts.lastIndex { $0 <= block }) ?? 0) })
             let words = Double(max(1, try textInfos(where: "source = ? AND id = ?", Self.key(ref)).first?.wordCount ?? 0))
             let wanted = Set(blocks)
-            for (number, chunk) in try storedChunks(ref, numbered: numbers.sorted()) ?? [:] {
+            let stored = Array(try storedChunks(ref, numbered: numbers.sorted()) ?? [:])
+            // Each chunk's words counted on every core.
+            let inChunks = ParallelResults<[(block: Int, range: Range<Int>, wordsBefore: Int)]>(count: stored.count)
+            DispatchQueue.concurrentPerform(iterations: stored.count) { index in
+                inChunks.store(Self.candidateBlocks(wanted, in: stored[index].value), at: index)
+            }
+            for ((number, chunk), candidates) in zip(stored, inChunks.values) {
                 let key = ChunkKey(book: book, number: number)
                 chunks[key] = chunk
-                for candidate in Self.candidateBlocks(wanted, in: chunk) {
+                for candidate in candidates ?? [] {
                     found.append((TextSearchIndex.rowID(book: book, block: candidate.block), key, candidate.range, Double(candidate.wordsBefore) * 100 / words))
                 }
             }
@@ -524,11 +530,11 @@ extension SQLiteCacheStore: TextStore {
             }
             var snippets: [Int64: String] = [:]
             for row in try database.query("""
-                SELECT rowid, snippet(text_candidates, 0, ?2, ?3, '…', 16) FROM temp.text_candidates
+                SELECT rowid, comics_snippet(text_candidates, ?2, ?3, '…', 16) FROM temp.text_candidates
                 WHERE text_candidates MATCH ?1 AND rowid IN (SELECT value FROM json_each(?4))
                 """, [.text(expression), .text(String(SearchMatch.start)), .text(String(SearchMatch.end)),
                       .text(JSONValue.array(best.map { .int(Int(found[$0].rowID)) }).serialized)]) {
-                if case let .integer(rowID) = row[0] { snippets[rowID] = row[1].text ?? "" }
+                if case let .integer(rowID) = row[0] { snippets[rowID] = SearchMatch.capped(row[1].text ?? "") }
             }
             let hits: [TextHit] = best.map { index in
                 let (book, block) = TextSearchIndex.block(of: found[index].rowID)
