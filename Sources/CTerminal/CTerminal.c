@@ -63,7 +63,9 @@ static struct termios modes_before;
 static int have_modes_before;
 static char leave_sequence[256];
 static size_t leave_sequence_length;
-static const int crash_signals[] = {SIGQUIT, SIGSEGV, SIGABRT, SIGBUS};
+/* SIGILL is what a Swift runtime trap raises on x86-64 (ud2); SIGTRAP on
+   arm64 and under a debugger's breakpoint. */
+static const int crash_signals[] = {SIGQUIT, SIGSEGV, SIGABRT, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGSYS};
 static struct sigaction actions_before[sizeof crash_signals / sizeof crash_signals[0]];
 static int crash_handlers_installed;
 /* Mouse reporting (xterm's button events, SGR coordinates), when asked for. */

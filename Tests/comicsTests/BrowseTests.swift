@@ -403,7 +403,8 @@ final class BrowseTests: EndToEndTestCase {
     /// screen and the cursor are given back, then the signal ends the
     /// process as it would have (a core dump), not as an exit.
     func testCrashSignalsGiveTheTerminalBackToo() throws {
-        for (name, number) in [("QUIT", SIGQUIT), ("SEGV", SIGSEGV), ("ABRT", SIGABRT), ("BUS", SIGBUS)] {
+        let crashes = [("QUIT", SIGQUIT), ("SEGV", SIGSEGV), ("ABRT", SIGABRT), ("BUS", SIGBUS), ("ILL", SIGILL), ("TRAP", SIGTRAP), ("FPE", SIGFPE), ("SYS", SIGSYS)]
+        for (name, number) in crashes {
             let session = try browse()
             XCTAssertTrue(try session.wait(forOutput: "\u{1B}[?1049h"), "\(name): on the alternate screen")
             try session.signal(name)

@@ -56,6 +56,67 @@ final class HostileStoreTests: EndToEndTestCase {
         XCTAssertEqual(read.status, 0, "\(read)")
         XCTAssertEqual(read.stdoutLines.first, "CHAPTER I. Down the Rabbit-Hole")
     }
+
+    /// Numbers no version of comics writes: each is read as damage where
+    /// it is read (a place dropped, a level clamped, an outline ended), and
+    /// nothing traps (Swift's traps end the process with SIGILL, exit 132).
+    func testNumbersPastWhatComicsWritesAreNeverTrusted() throws {
+        let huge = Int64.max
+        try plant("INSERT OR REPLACE INTO reading_positions VALUES ('books', 11, 5, 0, 'x', 10, 1, 1e19)")
+        XCTAssertEqual(try comics.run(["fav", "add", ref]).status, 0)
+        for arguments in [["show", ref], ["show", ref, "-f", "json"], ["fav", "list", "-f", "json"], ["fav", "list"]] {
+            let result = try comics.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result)")
+        }
+        try plant("UPDATE reading_positions SET block = ?, at = 1e300", [.integer(huge)])
+        try plant("INSERT INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent) VALUES ('books', 11, ?, 1, 0, 'x', 'planted', 0, 0)", [.integer(huge)])
+        try plant("UPDATE text_sections SET level = ? WHERE id = 11 AND number = 3", [.integer(huge)])
+        try plant("UPDATE text_sections SET first_block = ? WHERE id = 11 AND number = 5", [.integer(huge)])
+        for arguments in [["toc", ref, "-f", "json"], ["read", ref, "-f", "json"], ["read", ref, "--section", "3"], ["show", ref]] {
+            let result = try comics.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+        }
+        let toc = try comics.run(["toc", ref])
+        XCTAssertEqual(toc.stdoutLines.count, 5, "the outline ends before the row that opens past the text: \(toc.stdout)")
+
+        // The reader opens (the place dropped), marks a page, and walks
+        // the sections, the last of which opens past the text's end.
+        let session = try TerminalSession(comics, ["read", "11"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "Alice"), session.screen.joined(separator: "\n"))
+        try session.send("m")
+        XCTAssertTrue(try session.wait(for: "bookmark"), session.screen.joined(separator: "\n"))
+        try session.send("]]]]]]]]]]")
+        try session.send("q")
+        let ended = try XCTUnwrap(try session.finish())
+        XCTAssertEqual(ended.status, 0)
+        XCTAssertTrue(ended.modesRestored)
+        let numbers = try DatabaseProbe(path: comics.databasePath).rows("SELECT number FROM bookmarks WHERE id = 11 ORDER BY number").map(\.[0])
+        XCTAssertEqual(numbers, ["1", String(huge)], "the new bookmark is numbered after those comics wrote")
+    }
+
+    /// A tampered file's two million sections print no more than the
+    /// outline comics writes; a rebuild carries over no more bookmarks
+    /// than a book keeps.
+    func testFloodsOfRowsAreReadNoFurtherThanTheWriterWrites() throws {
+        try plant("""
+            WITH RECURSIVE n(k) AS (SELECT 100 UNION ALL SELECT k + 1 FROM n WHERE k < 2000000)
+            INSERT INTO text_sections (source, id, number, level, title, first_block, start_word, words)
+            SELECT 'books', 11, k, 0, 'Flood', 400, 0, 0 FROM n
+            """)
+        try plant("DELETE FROM text_sections WHERE id = 11 AND number BETWEEN 13 AND 99")
+        try plant("UPDATE text_sections SET number = number - 87 WHERE id = 11 AND number >= 100")
+        let toc = try comics.run(["toc", ref])
+        XCTAssertEqual(toc.status, 0)
+        XCTAssertLessThanOrEqual(toc.stdoutLines.count, SectionOutline.maximumSections + 1)
+        try plant("""
+            WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < 100000)
+            INSERT INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent)
+            SELECT 'books', 11, k, 1, 0, 'x', 'b', 0, 0 FROM n
+            """)
+        let rebuilt = try comics.run(["rebuild", "--force"])
+        XCTAssertEqual(rebuilt.status, 0, "\(rebuilt)")
+        XCTAssertEqual(try DatabaseProbe(path: comics.databasePath).count("SELECT count(*) FROM bookmarks"), Bookmark.limit)
+    }
 }
 
 /// What one paragraph can hold costs time linear in it and output bounded

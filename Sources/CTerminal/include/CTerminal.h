@@ -19,8 +19,9 @@ enum {
 
 /* Enters the full screen (alternate screen, no echo, no line buffering;
    signals still raised by Ctrl-C and Ctrl-Z). While it is open, SIGQUIT
-   (Ctrl-\ ), SIGSEGV, SIGABRT and SIGBUS give the terminal back before they
-   end the process as they would (a core dump). 0 on success, else -1 with
+   (Ctrl-\ ) and the signals of a crash (SIGSEGV, SIGABRT, SIGBUS, SIGILL,
+   SIGTRAP, SIGFPE, SIGSYS) give the terminal back before they end the
+   process as they would (a core dump). 0 on success, else -1 with
    the reason in `error`. */
 int comics_terminal_open(char *error, size_t error_size);
 /* Gives the terminal back as it was. Safe to call twice, and from a

@@ -93,6 +93,9 @@ public struct Bookmark: Equatable, Sendable {
     /// the most read back (a file may hold more).
     public static let limit = 1_000
 
+    /// Numbers run from 1 to this (a row numbered past it is not read).
+    public static let highestNumber = Int(Int32.max)
+
     public var number: Int
     public var position: TextPosition
     /// The block's first words, to find it again in another edition.

@@ -25,8 +25,8 @@ extension SQLiteCacheStore {
                     try read.forEachRow { row in
                         candidates.append(CleanupRules.Candidate(
                             ref: ItemRef(source: source, id: Int(row.integer(at: 0))),
-                            cachedAt: Date(timeIntervalSince1970: row.real(at: 1)),
-                            usedAt: row.optionalReal(at: 2).map(Date.init(timeIntervalSince1970:)),
+                            cachedAt: row.time(at: 1) ?? Date(timeIntervalSince1970: 0),
+                            usedAt: row.time(at: 2),
                             isMirrored: row.integer(at: 3) != 0))
                     }
                 }

@@ -33,15 +33,15 @@ extension SQLiteCacheStore {
     static func cachedItem(from row: [SQLiteValue]) -> CachedItem? {
         guard let sourceName = row[0].text, let source = SourceName(rawValue: sourceName), let id = row[1].int,
               let title = row[2].text, let url = row[3].text, let attributesText = row[4].text,
-              let cachedAt = row[5].double,
               case let .object(members)? = try? JSONValue.parse(attributesText)
         else { return nil }
         let item = Item(ref: ItemRef(source: source, id: id), title: title, url: url,
                         attributes: members.map { Attribute($0.0, $0.1) })
         return CachedItem(
-            item: item, cachedAt: Date(timeIntervalSince1970: cachedAt), isFavorite: row[8].int == 1,
+            // A time past what comics writes is as old as can be: fetched again.
+            item: item, cachedAt: row[5].time ?? Date(timeIntervalSince1970: 0), isFavorite: row[8].int == 1,
             validators: Validators(etag: row[6].text, lastModified: row[7].text),
-            usedAt: row.count > 9 ? row[9].double.map(Date.init(timeIntervalSince1970:)) : nil)
+            usedAt: row.count > 9 ? row[9].time : nil)
     }
 
     public func save(_ items: [FetchedItem], at date: Date) throws {
@@ -131,7 +131,7 @@ extension SQLiteCacheStore {
     public func lastListingFetch(of source: SourceName) throws -> Date? {
         try guarded {
             try database.query("SELECT max(fetched_at) FROM pages WHERE source = ? AND position = ''", [.text(source.rawValue)])
-                .first?[0].double.map { Date(timeIntervalSince1970: $0) }
+                .first?[0].time
         }
     }
 

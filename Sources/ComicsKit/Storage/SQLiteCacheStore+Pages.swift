@@ -9,11 +9,11 @@ extension SQLiteCacheStore {
                 SELECT item_ids, next_position, fetched_at, etag, last_modified, total FROM pages
                 WHERE source = ? AND query = ? AND position = ?
                 """, [.text(key.source.rawValue), .text(key.query), .text(key.position)])
-            guard let row = rows.first, let idsText = row[0].text, let fetchedAt = row[2].double,
+            guard let row = rows.first, let idsText = row[0].text, let fetchedAt = row[2].time,
                   let ids = try? JSONValue.parse(idsText).arrayValue?.compactMap(\.intValue)
             else { return nil }
             return StoredPage(
-                key: key, itemIDs: ids, nextPosition: row[1].text, fetchedAt: Date(timeIntervalSince1970: fetchedAt),
+                key: key, itemIDs: ids, nextPosition: row[1].text, fetchedAt: fetchedAt,
                 validators: Validators(etag: row[3].text, lastModified: row[4].text), total: row[5].int)
         }
     }

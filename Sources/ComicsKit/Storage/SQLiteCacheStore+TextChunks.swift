@@ -67,7 +67,10 @@ extension SQLiteCacheStore {
     /// Where each of the text's chunks begins, in blocks, without reading
     /// any of them.
     func chunkStarts(_ ref: ItemRef) throws -> [Int] {
-        try database.query("SELECT first_block FROM text_chunks WHERE source = ? AND id = ? ORDER BY chunk", Self.key(ref)).map { $0[0].int ?? 0 }
+        try database.query("SELECT first_block FROM text_chunks WHERE source = ? AND id = ? ORDER BY chunk", Self.key(ref)).map { row in
+            guard let start = row[0].int(in: 0...BookContent.maximumTextBytes) else { throw damaged(ref) }
+            return start
+        }
     }
 
     /// The chunks numbered `numbers` (nil: all), inflated on every core.

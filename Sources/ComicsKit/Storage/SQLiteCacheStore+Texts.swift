@@ -146,8 +146,9 @@ extension SQLiteCacheStore: TextStore {
                 else { return nil }
                 return TextInfo(
                     ref: ref, url: row[2].text ?? "", encoding: row[3].text ?? "",
-                    fetchedAt: Date(timeIntervalSince1970: row[4].double ?? 0), readAt: row[5].double.map(Date.init(timeIntervalSince1970:)),
-                    originalBytes: row[6].int ?? 0, storedBytes: row[7].int ?? 0, sectionCount: row[8].int ?? 0, wordCount: row[9].int ?? 0)
+                    fetchedAt: row[4].time ?? Date(timeIntervalSince1970: 0), readAt: row[5].time,
+                    originalBytes: row[6].int(in: Self.byteRange) ?? 0, storedBytes: row[7].int(in: Self.byteRange) ?? 0,
+                    sectionCount: row[8].int(in: 0...SectionOutline.maximumSections) ?? 0, wordCount: row[9].int(in: Self.byteRange) ?? 0)
             }
         }
     }
@@ -218,7 +219,7 @@ extension SQLiteCacheStore: TextStore {
                 // Past this chunk's blocks: the next chunk's first, if any.
                 let next = try database.query(
                     "SELECT first_block FROM text_chunks WHERE source = ? AND id = ? AND chunk > ? ORDER BY chunk LIMIT 1",
-                    Self.key(ref) + [.integer(Int64(number))]).first?[0].int
+                    Self.key(ref) + [.integer(Int64(number))]).first?[0].int(in: Self.byteRange)
                 return next ?? last
             }
         }
@@ -237,18 +238,44 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
+    /// The outline as comics writes it: numbered from 1, each section
+    /// opening at or after the one before, at most `maximumSections`; a
+    /// tampered file's outline ends at its first row that is not so.
     public func outline(_ ref: ItemRef) throws -> [OutlineEntry] {
         try guarded {
-            try database.query("""
-                SELECT number, level, title, first_block, start_word, words FROM text_sections
-                WHERE source = ? AND id = ? ORDER BY number
-                """, Self.key(ref)).map { row in
-                OutlineEntry(
-                    number: row[0].int ?? 0,
-                    section: TextSection(level: max(0, row[1].int ?? 0), title: row[2].text ?? "", firstBlock: max(0, row[3].int ?? 0)),
-                    startWord: row[4].int ?? 0, words: row[5].int ?? 0)
+            var entries: [OutlineEntry] = []
+            for row in try database.query("""
+                SELECT number, level, substr(title, 1, 1000), first_block, start_word, words FROM text_sections
+                WHERE source = ? AND id = ? ORDER BY number LIMIT \(SectionOutline.maximumSections)
+                """, Self.key(ref)) {
+                guard row[0].int == entries.count + 1,
+                      let firstBlock = row[3].int(in: (entries.last?.section.firstBlock ?? 0)...Self.byteRange.upperBound)
+                else { break }
+                entries.append(OutlineEntry(
+                    number: entries.count + 1,
+                    section: TextSection(level: row[1].int(in: 0...Self.deepestLevel) ?? Self.deepestLevel, title: row[2].text ?? "", firstBlock: firstBlock),
+                    startWord: row[4].int(in: Self.byteRange) ?? 0, words: row[5].int(in: Self.byteRange) ?? 0))
             }
+            return entries
         }
+    }
+
+    /// What a count of blocks, words or bytes in a text can be: no more
+    /// than its bytes.
+    static let byteRange = 0...BookContent.maximumTextBytes
+
+    /// A percentage read back: finite, 0 to 100.
+    static func percent(_ value: SQLiteValue) -> Double {
+        value.double.map { $0.isFinite ? min(100, max(0, $0)) : 0 } ?? 0
+    }
+
+    /// Levels run from 0 (the outermost) to this, at most.
+    static let deepestLevel = 15
+
+    /// Where a place in a text can be: a block of it, an offset in one.
+    static func place(_ block: SQLiteValue, _ offset: SQLiteValue) -> TextPosition? {
+        guard let block = block.int(in: byteRange), let offset = offset.int(in: 0...BookContent.maximumBlockBytes) else { return nil }
+        return TextPosition(block: block, offset: offset)
     }
 
     public func textUsage() throws -> TextUsage {
@@ -309,12 +336,11 @@ extension SQLiteCacheStore: TextStore {
                 SELECT source, id, block, block_offset, anchor, percent, section, at FROM reading_positions WHERE \(condition)
                 """, values) {
                 guard let source = row[0].text.flatMap(SourceName.init(rawValue:)), let id = row[1].int,
-                      let ref = try? ItemRef(source: source, checking: id)
+                      let ref = try? ItemRef(source: source, checking: id), let place = Self.place(row[2], row[3])
                 else { continue }
                 positions[ref] = ReadingPosition(
-                    position: TextPosition(block: max(0, row[2].int ?? 0), offset: max(0, row[3].int ?? 0)),
-                    anchor: row[4].text ?? "", percent: min(100, max(0, row[5].double ?? 0)), section: row[6].int,
-                    at: Date(timeIntervalSince1970: row[7].double ?? 0))
+                    position: place, anchor: row[4].text ?? "", percent: Self.percent(row[5]),
+                    section: row[6].int(in: 1...SectionOutline.maximumSections), at: row[7].time ?? Date(timeIntervalSince1970: 0))
             }
             return positions
         }
@@ -323,12 +349,13 @@ extension SQLiteCacheStore: TextStore {
     public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
         try guarded {
             try database.query("""
-                SELECT number, block, block_offset, anchor, name, at, percent FROM bookmarks WHERE source = ? AND id = ? ORDER BY number LIMIT \(Bookmark.limit)
-                """, Self.key(ref)).map { row in
-                Bookmark(
-                    number: row[0].int ?? 0, position: TextPosition(block: max(0, row[1].int ?? 0), offset: max(0, row[2].int ?? 0)),
-                    anchor: row[3].text ?? "", percent: min(100, max(0, row[6].double ?? 0)), name: row[4].text ?? "",
-                    at: Date(timeIntervalSince1970: row[5].double ?? 0))
+                SELECT number, block, block_offset, anchor, name, at, percent FROM bookmarks
+                WHERE source = ? AND id = ? AND number BETWEEN 1 AND \(Bookmark.highestNumber) ORDER BY number LIMIT \(Bookmark.limit)
+                """, Self.key(ref)).compactMap { row in
+                guard let number = row[0].int, let place = Self.place(row[1], row[2]) else { return nil }
+                return Bookmark(
+                    number: number, position: place, anchor: row[3].text ?? "", percent: Self.percent(row[6]), name: row[4].text ?? "",
+                    at: row[5].time ?? Date(timeIntervalSince1970: 0))
             }
         }
     }
@@ -336,9 +363,11 @@ extension SQLiteCacheStore: TextStore {
     public func addBookmark(_ ref: ItemRef, _ bookmark: Bookmark) throws -> Bookmark {
         try guarded {
             try database.writeTransaction {
-                let next = (try database.query("SELECT max(number) FROM bookmarks WHERE source = ? AND id = ?", Self.key(ref)).first?[0].int ?? 0) + 1
+                let highest = try database.query(
+                    "SELECT max(number) FROM bookmarks WHERE source = ? AND id = ? AND number BETWEEN 1 AND \(Bookmark.highestNumber - 1)", Self.key(ref))
+                let next = (highest.first?[0].int ?? 0) + 1
                 try database.run("""
-                    INSERT INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, Self.key(ref) + [
                         .integer(Int64(next)), .integer(Int64(bookmark.position.block)), .integer(Int64(bookmark.position.offset)),
                         .text(bookmark.anchor), .text(bookmark.name), .date(bookmark.at), .real(bookmark.percent),

@@ -12,8 +12,8 @@ extension SQLiteCacheStore {
                 for row in try database.query("SELECT source, count(*), min(cached_at), max(cached_at) FROM items GROUP BY source") {
                     guard let name = row[0].text, let source = SourceName(rawValue: name) else { continue }
                     sources[source]?.items = row[1].int ?? 0
-                    sources[source]?.oldestCachedAt = row[2].double.map(Date.init(timeIntervalSince1970:))
-                    sources[source]?.newestCachedAt = row[3].double.map(Date.init(timeIntervalSince1970:))
+                    sources[source]?.oldestCachedAt = row[2].time
+                    sources[source]?.newestCachedAt = row[3].time
                 }
                 for row in try database.query("""
                     SELECT f.source, count(*), sum(i.id IS NULL) FROM favorites f

@@ -148,18 +148,12 @@ public final class SQLiteCacheStore: CacheStore {
     /// favourites (a file from before them has none). Each row is bounded
     /// as the code writes it; a row that is not is left behind.
     private static func salvageReading(_ database: SQLiteDatabase, into salvage: inout Salvage) {
+        let place = Self.place, percent = Self.percent
         func book(_ row: [SQLiteValue]) -> ItemRef? {
             guard row[0].text == SourceName.books.rawValue, let id = row[1].int, id > 0 else { return nil }
             return ItemRef(source: .books, id: id)
         }
-        func place(_ block: SQLiteValue, _ offset: SQLiteValue) -> TextPosition? {
-            guard let block = block.int, let offset = offset.int, (0...Int(Int32.max)).contains(block), (0...Int(Int32.max)).contains(offset) else {
-                return nil
-            }
-            return TextPosition(block: block, offset: offset)
-        }
-        func date(_ value: SQLiteValue) -> Date { Date(timeIntervalSince1970: value.double.map { $0.isFinite ? $0 : 0 } ?? 0) }
-        func percent(_ value: SQLiteValue) -> Double { value.double.map { $0.isFinite ? min(100, max(0, $0)) : 0 } ?? 0 }
+        func date(_ value: SQLiteValue) -> Date { value.time ?? Date(timeIntervalSince1970: 0) }
         func has(_ table: String) -> Bool {
             (try? database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]).isEmpty == false) ?? false
         }
@@ -170,7 +164,7 @@ public final class SQLiteCacheStore: CacheStore {
                     ORDER BY source, id LIMIT \(salvageRowLimit)
                     """).compactMap { row in
                     guard let ref = book(row), let position = place(row[2], row[3]) else { return nil }
-                    let section = row[6].int.flatMap { (1...Int(Int32.max)).contains($0) ? $0 : nil }
+                    let section = row[6].int(in: 1...SectionOutline.maximumSections)
                     return (ref, ReadingPosition(
                         position: position, anchor: row[4].text ?? "", percent: percent(row[5]), section: section, at: date(row[7])))
                 }
@@ -181,9 +175,11 @@ public final class SQLiteCacheStore: CacheStore {
         if has("bookmarks") {
             let hasPercent = (try? database.query("SELECT 1 FROM pragma_table_info('bookmarks') WHERE name = 'percent'").isEmpty == false) ?? false
             do {
+                // At most a book's limit of them each, as comics keeps.
                 salvage.bookmarks = try database.query("""
                     SELECT source, id, block, block_offset, substr(anchor, 1, 60), \(hasPercent ? "percent" : "0"), substr(name, 1, 200), at
-                    FROM bookmarks ORDER BY source, id, number LIMIT \(salvageRowLimit)
+                    FROM (SELECT *, row_number() OVER (PARTITION BY source, id ORDER BY number) AS place FROM bookmarks)
+                    WHERE place <= \(Bookmark.limit) ORDER BY source, id, number LIMIT \(salvageRowLimit)
                     """).compactMap { row in
                     guard let ref = book(row), let position = place(row[2], row[3]) else { return nil }
                     return (ref, Bookmark(

@@ -201,8 +201,8 @@ final class SQLiteStatement {
 
     func text(at index: Int32) -> String? { column(index).text }
 
-    /// A number, or nil for NULL.
-    func optionalReal(at index: Int32) -> Double? { column(index).double }
+    /// A plausible time (`SQLiteValue.time`), or nil.
+    func time(at index: Int32) -> Date? { column(index).time }
 
     private func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {
@@ -220,13 +220,30 @@ final class SQLiteStatement {
 }
 
 extension SQLiteValue {
+    /// A real stands for an integer only when it is one exactly (1e19 in
+    /// an INTEGER column is stored as a real, and would trap).
     var int: Int? {
         switch self {
         case let .integer(number): Int(number)
-        case let .real(number): Int(number)
+        case let .real(number): Int(exactly: number)
         default: nil
         }
     }
+
+    /// The integer when it lies in `range` (what comics writes in that
+    /// column), else nil: a row someone else wrote is damage, not a trap.
+    func int(in range: ClosedRange<Int>) -> Int? {
+        int.flatMap { range.contains($0) ? $0 : nil }
+    }
+
+    /// A time comics could have written: finite, from 1970 to 2100.
+    var time: Date? {
+        guard let seconds = double, seconds.isFinite, (0...Self.latestTime).contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// 2100-01-01, in seconds since 1970.
+    static let latestTime: Double = 4_102_444_800
 
     var double: Double? {
         switch self {

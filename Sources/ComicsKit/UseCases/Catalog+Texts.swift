@@ -117,7 +117,9 @@ extension Catalog {
                 position = Self.mapped(saved, onto: content)
             }
         }
-        return TextMap(info: info, outline: try store.outline(ref), blockCount: blockCount, position: position)
+        // Sections open in order: those past the text's end are a suffix.
+        let outline = try store.outline(ref).prefix { $0.section.firstBlock < max(1, blockCount) }
+        return TextMap(info: info, outline: Array(outline), blockCount: blockCount, position: position)
     }
 
     /// Blocks `first` up to `end` of a downloaded text, from the cache.
