@@ -127,6 +127,51 @@ final class HostileInputTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["fav", "list", "-f", "ndjson"]).stdoutLines.count, 1, "the favourite is still there")
     }
 
+    /// A link another user planted at the database's path, or at its folder,
+    /// is refused before anything is created or read through it; a link of
+    /// the user's own is followed, and checked where it leads.
+    func testALinkAnotherUserPlantedAtTheDatabasePathIsRefused() throws {
+        guard getuid() == 0 else { throw XCTSkip("needs root to plant links as another user (nobody)") }
+        let shared = comics.home.file("shared")
+        let secret = comics.home.file("root-only")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: secret, withIntermediateDirectories: true)
+        chmod(comics.home.path, 0o755)
+        chmod(shared, 0o1777)
+        func plant(_ link: String, to target: String) throws {
+            let attacker = try comics.shell("setpriv --reuid=65534 --regid=65534 --clear-groups ln -s '\(target)' '\(link)'")
+            XCTAssertEqual(attacker.status, 0, "\(attacker)")
+        }
+        let link = shared + "/s.db"
+        try plant(link, to: secret + "/created.db")
+        comics.environment["COMICS_DB"] = link
+        let refused = try comics.run(["config"])
+        XCTAssertEqual(refused.status, 5, "\(refused)")
+        XCTAssertEqual(refused.stderr, "comics: error: \(link) is a symbolic link another user made; comics does not follow it: remove it, or give another --db\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: secret + "/created.db"), "nothing created through the link")
+
+        // The default place, through a linked folder.
+        comics.environment["COMICS_DB"] = nil
+        comics.environment["XDG_DATA_HOME"] = shared
+        try plant(shared + "/comics", to: secret)
+        let linkedFolder = try comics.run(["fav", "add", "1"])
+        XCTAssertEqual(linkedFolder.status, 5, "\(linkedFolder)")
+        XCTAssertTrue(linkedFolder.stderr.contains("\(shared)/comics is a symbolic link another user made"), linkedFolder.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: secret), [])
+
+        // The user's own link is theirs to make: followed, the file made
+        // where it leads, private.
+        comics.environment["XDG_DATA_HOME"] = nil
+        let own = comics.home.file("data/mine.db")
+        symlink(secret + "/real.db", own)
+        comics.environment["COMICS_DB"] = own
+        XCTAssertEqual(try comics.run(["fav", "add", "1"]).status, 0)
+        var status = stat()
+        XCTAssertEqual(lstat(secret + "/real.db", &status), 0)
+        XCTAssertEqual(status.st_mode & 0o777, 0o600)
+        XCTAssertEqual(try comics.run(["fav", "list", "-f", "ndjson"]).stdoutLines.count, 1)
+    }
+
     /// The page `open` launches is made from the reference: a URL stored in
     /// the database is never launched.
     func testOpenNeverLaunchesAURLFromTheDatabase() throws {

@@ -15,6 +15,7 @@ public final class SQLiteCacheStore: CacheStore {
     /// when `createsDirectory` (the default location); otherwise a path
     /// into a folder that does not exist is a mistake to report, not to build.
     public init(path: String, now: Date = Date(), createsDirectory: Bool = true) throws {
+        let path = try Self.resolvedPath(path)
         do {
             try Self.prepareFile(at: path, createsDirectory: createsDirectory)
             database = try SQLiteDatabase(path: path)
@@ -25,6 +26,45 @@ public final class SQLiteCacheStore: CacheStore {
         } catch let error as SQLiteError {
             throw Self.describe(error, path: path)
         }
+    }
+
+    /// `path` with its links resolved, so that every check and SQLite
+    /// itself see the file that is used (SQLite puts the write-ahead log
+    /// beside the real file, not beside the link). A link another user made
+    /// (other than root) anywhere on the way is refused: in a shared folder
+    /// it would make comics create, or read, a file of their choosing.
+    public static func resolvedPath(_ path: String, depth: Int = 0) throws -> String {
+        guard path != ":memory:" else { return path }
+        let user = getuid()
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += "/" + component
+            var status = stat()
+            guard lstat(prefix, &status) == 0 else { break }
+            if (status.st_mode & S_IFMT) == S_IFLNK, status.st_uid != user, status.st_uid != 0 {
+                throw ComicsError.database(
+                    "\(prefix) is a symbolic link another user made; comics does not follow it: remove it, or give another --db")
+            }
+        }
+        if let real = realpath(path, nil) {
+            defer { free(real) }
+            return String(cString: real)
+        }
+        // Not there yet: its folder resolved, its name as given, or where
+        // a link of the user's own that leads nowhere yet leads.
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &target, Int(PATH_MAX))
+        if length > 0, depth < 40 {
+            let destination = String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return try resolvedPath(destination.hasPrefix("/") ? destination : folder + "/" + destination, depth: depth + 1)
+        }
+        guard let real = realpath(folder.isEmpty ? "/" : folder, nil) else { return path }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        return (resolved == "/" ? "" : resolved) + "/" + name
     }
 
     /// Creates missing directories (0700) and the file (0600) before SQLite
@@ -55,7 +95,7 @@ public final class SQLiteCacheStore: CacheStore {
         // another process could take the database for unused and remove
         // its WAL under it.
         guard stat(path, &status) != 0, errno == ENOENT else { return }
-        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NONBLOCK, 0o600)
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0o600)
         if descriptor >= 0 {
             close(descriptor)
         } else if errno != EACCES && errno != EROFS && errno != EEXIST {

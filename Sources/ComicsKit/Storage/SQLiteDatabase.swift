@@ -38,10 +38,12 @@ final class SQLiteDatabase {
     /// How long a writer waits for another before giving up (exit 5).
     static let busyTimeoutMilliseconds: Int32 = 15_000
 
-    /// `readOnly` opens an existing file without changing it (to salvage a damaged one).
+    /// `readOnly` opens an existing file without changing it (to salvage a
+    /// damaged one). A link at `path` is not followed: the store resolves
+    /// the path, checked, before it opens.
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
         var handle: SQLiteConnection?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"

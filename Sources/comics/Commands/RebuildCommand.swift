@@ -12,7 +12,7 @@ enum RebuildCommand {
 
     static func run(_ context: CommandContext) throws {
         try context.requireNoPositionals()
-        let path = context.databasePath
+        let path = try SQLiteCacheStore.resolvedPath(context.databasePath)
         guard FileManager.default.fileExists(atPath: path) else {
             context.note("there is no database at \(path) yet; nothing to rebuild")
             return
