@@ -103,8 +103,11 @@ final class CurlHTTPClientTests: XCTestCase {
         XCTAssertLessThan(succeeded, 20)
         for outcome in outcomes.dropFirst(succeeded) {
             guard case let .failure(error) = outcome else { return XCTFail("a request succeeded past the limit") }
-            XCTAssertEqual(error.reason, .tooLarge)
+            XCTAssertEqual(error.reason, .budgetSpent)
             XCTAssertEqual(error.detail, "this command has downloaded 4 KiB, its limit")
+            let said = Upstream(host: "gutenberg.org").failure(error)
+            XCTAssertTrue(said.endsTheRun, "a command going through a list stops here")
+            XCTAssertEqual(said.message, "this command has downloaded 4 KiB, its limit; nothing more is downloaded in this run")
         }
         XCTAssertEqual(try server.stats().total, succeeded + 1, "only the request that passed the limit was sent after it")
     }

@@ -164,6 +164,15 @@ final class TableFitTests: EndToEndTestCase {
 /// noticed on a terminal, a failure says how to see the cache, and every
 /// line is labelled.
 final class FeedbackTests: EndToEndTestCase {
+    /// A user name and password in `COMICS_*_URL` are used, never printed.
+    func testVerboseNeverPrintsCredentials() throws {
+        comics.environment["COMICS_XKCD_URL"] = server.baseURL.replacingOccurrences(of: "http://", with: "http://user:s3cret@")
+        let result = try comics.run(["-v", "show", "7"])
+        XCTAssertEqual(result.status, 0, "\(result)")
+        XCTAssertTrue(result.stderr.contains("GET http://127.0.0.1:"), result.stderr)
+        XCTAssertFalse(result.stderr.contains("s3cret"), result.stderr)
+    }
+
     func testVerboseSaysWhatComicsDid() throws {
         let cold = try comics.run(["-v", "list", "-n", "2"])
         XCTAssertEqual(cold.status, 0)

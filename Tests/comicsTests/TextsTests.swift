@@ -102,6 +102,12 @@ final class TextsTests: EndToEndTestCase {
         let elsewhere = try comics.run(["get", "70002"])
         XCTAssertEqual(elsewhere.status, 4, "\(elsewhere)")
         XCTAssertEqual(elsewhere.stderr, "comics: error: the text is on 127.0.0.1:9, not on gutenberg.org; not fetched\n")
+        try server.postBook(70004, formats: [("text/plain; charset=utf-8", "https://user:s3cret@www.gutenberg.org/ebooks/70004.txt.utf-8")])
+        let credentials = try comics.run(["get", "70004", "-v"])
+        XCTAssertEqual(credentials.status, 4, "\(credentials)")
+        XCTAssertTrue(credentials.stderr.hasSuffix(
+            "comics: error: the text's address carries a user name or password, which no gutenberg.org address does; not fetched\n"), credentials.stderr)
+        XCTAssertFalse(credentials.stderr.contains("s3cret"), credentials.stderr)
 
         try server.postBook(11, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/11.txt.utf-8")])
         XCTAssertEqual(try comics.run(["show", "books:11"]).status, 0)

@@ -152,7 +152,7 @@ public final class CurlHTTPClient: HTTPClient {
             return .failure(HTTPError(.refusedRedirect, url: pending.request.url, detail: "only http and https URLs on the configured host are fetched"))
         }
         if let limit = meter.exhausted {
-            return .failure(HTTPError(.tooLarge, url: pending.request.url, detail: limit.detail))
+            return .failure(HTTPError(limit.reason, url: pending.request.url, detail: limit.detail))
         }
         let url = pending.request.url
         let progress: ((Int, Int?) -> Void)? = observer.map { observer in { observer.bodyArrived(url: url, bytes: $0, of: $1) } }
@@ -330,7 +330,7 @@ public final class CurlHTTPClient: HTTPClient {
                 return HTTPError(.tooLarge, url: url, detail: "a response larger than \(maxBodyBytes / 1_048_576) MiB")
             }
             if let passedLimit {
-                return HTTPError(.tooLarge, url: url, detail: passedLimit.detail)
+                return HTTPError(passedLimit.reason, url: url, detail: passedLimit.detail)
             }
             switch code {
             case CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY:
@@ -362,6 +362,13 @@ fileprivate final class DownloadMeter {
             switch self {
             case let .batch(bytes): "the answers to one batch of requests passed \(Self.size(bytes)) together"
             case let .total(bytes): "this command has downloaded \(Self.size(bytes)), its limit"
+            }
+        }
+
+        var reason: HTTPError.Reason {
+            switch self {
+            case .batch: .tooLarge
+            case .total: .budgetSpent
             }
         }
 
@@ -404,7 +411,7 @@ extension HTTPError {
     var isTransient: Bool {
         switch reason {
         case .cannotConnect, .timedOut, .interrupted: true
-        case .tooLarge, .refusedRedirect, .insecure, .other: false
+        case .tooLarge, .budgetSpent, .refusedRedirect, .insecure, .other: false
         }
     }
 }

@@ -51,6 +51,8 @@ public struct HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case interrupted
         /// The body passed the size cap.
         case tooLarge
+        /// The command has downloaded all it may: every later request fails too.
+        case budgetSpent
         /// A redirect to another host or scheme, a loop, or a scheme other than http(s).
         case refusedRedirect
         case insecure

@@ -9,6 +9,7 @@ struct Upstream {
         case .timedOut: .network("\(host) did not answer in time")
         case .interrupted: .network("the connection to \(host) broke: \(error.detail)")
         case .tooLarge: .network("\(host) sent too much: \(error.detail)")
+        case .budgetSpent: ComicsError(.network, "\(error.detail); nothing more is downloaded in this run", endsTheRun: true)
         case .refusedRedirect: .network("\(host): \(error.detail)")
         case .insecure: .network("refused an insecure connection to \(host): \(error.detail)")
         case .other: .network("request to \(host) failed: \(error.detail)")

@@ -13,11 +13,15 @@ public struct ComicsError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     /// A second line for usage errors: how to call it right.
     public let hint: String?
+    /// Every later request of this command would fail the same way (its
+    /// download budget is spent): a command going through a list stops.
+    public let endsTheRun: Bool
 
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+    public init(_ kind: Kind, _ message: String, hint: String? = nil, endsTheRun: Bool = false) {
         self.kind = kind
         self.message = message
         self.hint = hint
+        self.endsTheRun = endsTheRun
     }
 
     public static func unexpected(_ message: String) -> ComicsError {

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// What a message echoes of its input: arguments, settings and file fields
 /// can be megabytes, and an error is one line a person reads.
 public enum MessageText {
@@ -10,6 +12,16 @@ public enum MessageText {
     /// `'text'`, cut to `quotedLimit` scalars with "…".
     public static func quoted(_ text: some StringProtocol) -> String {
         "'\(UpstreamText.capped(String(text), quotedLimit))'"
+    }
+
+    /// `url` without a user name or password (`COMICS_*_URL` may carry
+    /// them): what a message or `-v` prints of an address.
+    public static func withoutCredentials(_ url: String) -> String {
+        guard url.contains("@") else { return url }
+        guard var components = URLComponents(string: url) else { return "an address comics cannot read" }
+        components.user = nil
+        components.password = nil
+        return components.string ?? "an address comics cannot read"
     }
 
     /// "a, b, c" or, past `listedLimit`, "a, b, … and 480 more".

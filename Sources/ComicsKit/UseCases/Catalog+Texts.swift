@@ -406,7 +406,7 @@ extension Catalog {
         guard let texts else { throw ComicsError.network("comics cannot download texts here") }
         for (index, address) in addresses.enumerated() {
             let isLast = index == addresses.count - 1
-            log?("downloading the \(address.edition == .html ? "HTML edition" : "plain text") of \(ref) from \(address.url)")
+            log?("downloading the \(address.edition == .html ? "HTML edition" : "plain text") of \(ref) from \(MessageText.withoutCredentials(address.url))")
             let bytes: [UInt8]
             switch texts.download(address.url) {
             case let .success(body): bytes = body

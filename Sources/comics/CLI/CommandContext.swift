@@ -362,7 +362,7 @@ final class NetworkReporter: HTTPObserver {
             OutputSink.writeStderrRaw("\r\u{1B}[K")
             progressShown = false
         }
-        info("GET \(url): \(outcome) in \(Int((seconds * 1000).rounded())) ms")
+        info("GET \(MessageText.withoutCredentials(url)): \(outcome) in \(Int((seconds * 1000).rounded())) ms")
     }
 
     /// Only a person at a terminal is waiting; a script has its own timeouts.

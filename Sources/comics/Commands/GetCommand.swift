@@ -36,8 +36,15 @@ enum GetCommand {
                 }
             } catch let error as ComicsError where refs.count > 1 {
                 context.endProgress()
-                context.warn("\(ref): \(error.message)")
-                failures.append(error)
+                guard error.endsTheRun else {
+                    context.warn("\(ref): \(error.message)")
+                    failures.append(error)
+                    continue
+                }
+                let left = refs.count - index
+                context.warn("\(error.message); \(left == 1 ? "1 text was" : "\(left) texts were") not got: run the command again for \(left == 1 ? "it" : "them")")
+                failures += Array(repeating: error, count: left)
+                break
             }
         }
         if context.format != .table {

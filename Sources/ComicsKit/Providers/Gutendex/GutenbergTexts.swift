@@ -76,6 +76,9 @@ public struct GutenbergTexts {
     /// The file's bytes.
     public func download(_ url: String) -> Result<[UInt8], ComicsError> {
         guard let asked = fetchURL(for: url) else {
+            if let components = URLComponents(string: url), components.user != nil || components.password != nil {
+                return .failure(.network("the text's address carries a user name or password, which no gutenberg.org address does; not fetched"))
+            }
             let place = URLOrigin(url).map { "\($0.host):\($0.port)" } ?? "an address comics cannot read"
             return .failure(.network("the text is on \(place), not on gutenberg.org; not fetched"))
         }
