@@ -101,11 +101,21 @@ public final class FixtureServer {
     public func serveText(_ id: Int, _ text: String) throws {
         try postBook(id, formats: [("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/\(id).txt.utf-8")])
         let file = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\n" + text + "\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n"
+        try control(.object([("texts", .object([(String(id), .string(Self.hex(Array(file.utf8))))]))]))
+    }
+
+    /// The HTML edition the server gives book `id` (which must name one).
+    public func serveHTML(_ id: Int, _ bytes: [UInt8]) throws {
+        try control(.object([("html", .object([(String(id), .string(Self.hex(bytes)))]))]))
+    }
+
+    /// Bytes as the control document carries files: hexadecimal.
+    public static func hex(_ bytes: [UInt8]) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
-        hex.reserveCapacity(file.utf8.count * 2)
-        for byte in file.utf8 { hex += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-        try control(.object([("texts", .object([(String(id), .string(String(decoding: hex, as: UTF8.self)))]))]))
+        hex.reserveCapacity(bytes.count * 2)
+        for byte in bytes { hex += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     public static func book(_ id: Int, title: String, author: String = "Doe, Jane", downloads: Int = 10) -> JSONValue {

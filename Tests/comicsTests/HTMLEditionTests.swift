@@ -8,7 +8,7 @@ import XCTest
 /// `/cache/epub/N/pgN-images.html`, older `/files/N/N-h/N-h.htm`).
 final class HTMLEditionTests: EndToEndTestCase {
     private func postHTML(_ id: Int, _ bytes: [UInt8]) throws {
-        try server.control(.object([("html", .object([(String(id), .string(bytes.map { String(format: "%02x", $0) }.joined()))]))]))
+        try server.serveHTML(id, bytes)
     }
 
     func testGetTakesTheHTMLEditionAndSaysSo() throws {

@@ -153,4 +153,37 @@ final class HostileParagraphTests: EndToEndTestCase {
             XCTAssertTrue(result.stdout.contains("…"), "\(format): said where it was cut")
         }
     }
+
+    /// A million one-letter paragraphs: past what a real book has they
+    /// join into blocks of many lines, so memory stays a small multiple of
+    /// the file (it was 80 to 110 times it) and every word is kept.
+    func testAFloodOfTinyParagraphsJoinsAndKeepsEveryWord() throws {
+        let count = 1_000_000
+        try server.serveText(70012, "CHAPTER I.\n\n" + String(repeating: "a\n\n", count: count))
+        let (got, _, gotMiB) = try comics.measured(["get", "70012", "-f", "json"])
+        XCTAssertEqual(got.status, 0, "\(got)")
+        XCTAssertEqual(try JSONValue.parse(got.stdout).arrayValue?.first?["words"], .int(count + 2), "every word kept")
+        XCTAssertLessThan(gotMiB, 200, "get of a 3 MiB file")
+        try assertJoined(70012, count: count)
+
+        let html = "<html><body><h2>CHAPTER I.</h2>" + String(repeating: "<p>a</p>", count: count) + "<h2>CHAPTER II.</h2><p>end</p></body></html>"
+        try server.postBook(70013, formats: [("text/html", "https://www.gutenberg.org/ebooks/70013.html.images")])
+        try server.serveHTML(70013, Array(html.utf8))
+        let (htmlGot, _, htmlMiB) = try comics.measured(["get", "70013", "-f", "json"])
+        XCTAssertEqual(htmlGot.status, 0, "\(htmlGot)")
+        XCTAssertEqual(try JSONValue.parse(htmlGot.stdout).arrayValue?.first?["words"], .int(count + 5), "every word kept")
+        XCTAssertLessThan(htmlMiB, 200, "get of an 8 MiB HTML edition")
+        try assertJoined(70013, count: count)
+    }
+
+    /// The text read back is a few thousand blocks, not a million.
+    private func assertJoined(_ id: Int, count: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (read, _, readMiB) = try comics.measured(["read", String(id), "-f", "json"])
+        XCTAssertEqual(read.status, 0, file: file, line: line)
+        let sections = try JSONValue.parse(read.stdout)["sections"]?.arrayValue ?? []
+        let blocks = sections.reduce(0) { $0 + ($1["paragraphs"]?.arrayValue?.count ?? 0) }
+        XCTAssertGreaterThan(blocks, 0, file: file, line: line)
+        XCTAssertLessThan(blocks, count / 10, file: file, line: line)
+        XCTAssertLessThan(readMiB, 200, "read -f json", file: file, line: line)
+    }
 }

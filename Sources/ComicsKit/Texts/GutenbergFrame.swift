@@ -5,7 +5,7 @@
 /// without the producers' credits and header remnants at its front.
 enum GutenbergFrame {
     /// The range of `lines` that holds the work.
-    static func work(in lines: [Substring]) -> Range<Int> {
+    static func work(in lines: TextLines) -> Range<Int> {
         let start = startOfWork(in: lines)
         var end = lines.count
         for index in start..<lines.count where isEndMarker(lines[index]) {
@@ -17,7 +17,7 @@ enum GutenbergFrame {
 
     /// After the last header marker in the first half of the file: the
     /// START line, or the end of the small print when a file has that.
-    private static func startOfWork(in lines: [Substring]) -> Int {
+    private static func startOfWork(in lines: TextLines) -> Int {
         var start = 0
         let searched = max(lines.count / 2, min(lines.count, 400))
         for index in 0..<searched {
@@ -71,7 +71,7 @@ enum GutenbergFrame {
     /// The first paragraphs after the marker that credit the producers or
     /// repeat the header ("Produced by …", "The Project Gutenberg Etext of
     /// …", a line of stars) are not the work.
-    private static func skippingCredits(in lines: [Substring], from start: Int, to end: Int) -> Int {
+    private static func skippingCredits(in lines: TextLines, from start: Int, to end: Int) -> Int {
         var index = start
         var paragraphsSeen = 0
         while paragraphsSeen < 8 {

@@ -11,7 +11,7 @@ public enum GutenbergText {
         let (text, encoding) = TextDecoding.decode(bytes)
         // Split on the byte: splitting on the Character would walk grapheme
         // boundaries through the whole text.
-        let lines = text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { Substring($0) }
+        let lines = TextLines(text)
         let work = GutenbergFrame.work(in: lines)
         let paragraphs = TextBlocks.paragraphs(of: lines[work])
         let (headings, sections) = SectionOutline.outline(paragraphs)

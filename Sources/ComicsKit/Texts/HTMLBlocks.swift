@@ -26,6 +26,9 @@ struct HTMLBlocks {
     var contentsTargets: [String] = []
 
     static let maximumItems = 2_000_000
+
+    /// The most a flood's paragraphs are joined into.
+    static let joinedBytes = 64 * 1024
     static let maximumProseBytes = 64 * 1024
     static let maximumDepth = 256
 
@@ -92,6 +95,8 @@ private final class HTMLWalker {
     }
 
     private var stack: [Frame] = []
+    /// The text of the blocks so far, in bytes.
+    private var textBytes = 0
     private var skippedDepth = 0
     private var verseDepth = 0
     private var noteDepth = 0
@@ -555,14 +560,30 @@ private final class HTMLWalker {
         }
     }
 
-    /// An item, named by the anchors met since the last one.
+    /// An item, named by the anchors met since the last one. In a flood
+    /// (`TextBlocks.isFlood`), a paragraph joins the one before it.
     private func add(_ item: HTMLBlocks.Item) {
+        if case let .block(block) = item {
+            textBytes += block.text.utf8.count
+            if block.kind == .prose, pendingAnchors.isEmpty, TextBlocks.isFlood(blocks: result.items.count, textBytes: textBytes),
+               joinsTheLast(block), case var .block(joined) = result.items.removeLast() {
+                // Taken out and put back: the text grows in place.
+                joined.text += " " + block.text
+                result.items.append(.block(joined))
+                return
+            }
+        }
         guard result.items.count < HTMLBlocks.maximumItems else { return }
         for anchor in pendingAnchors where result.anchors[anchor] == nil && result.anchors.count < HTMLBlocks.maximumItems {
             result.anchors[anchor] = result.items.count
         }
         pendingAnchors = []
         result.items.append(item)
+    }
+
+    private func joinsTheLast(_ block: TextBlock) -> Bool {
+        guard case let .block(last)? = result.items.last else { return false }
+        return last.kind == .prose && last.text.utf8.count + block.text.utf8.count < HTMLBlocks.joinedBytes
     }
 
     func finish() {

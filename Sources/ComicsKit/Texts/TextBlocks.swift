@@ -8,6 +8,15 @@ enum TextBlocks {
     static let maximumLines = 400
     static let maximumLineLength = 2_000
 
+    /// Whether `blocks` are a flood for text of `textBytes`: more than a
+    /// real book has (one a 64 bytes, past the first 10,000). Past it a
+    /// short paragraph joins the one before rather than making a block of
+    /// its own: a file of millions of one-letter paragraphs costs memory
+    /// and time in proportion to its size, and no word is lost.
+    static func isFlood(blocks: Int, textBytes: Int) -> Bool {
+        blocks > 10_000 + textBytes / 64
+    }
+
     /// A block with the file's own lines, before headings are decided.
     struct Paragraph {
         var kind: TextBlock.Kind
@@ -17,17 +26,28 @@ enum TextBlocks {
         var captionLastLine: String?
     }
 
-    static func paragraphs(of lines: ArraySlice<Substring>) -> [Paragraph] {
+    static func paragraphs(of lines: Slice<TextLines>) -> [Paragraph] {
         let proseWidth = typicalWidth(of: lines)
         var paragraphs: [Paragraph] = []
         var pending: [String] = []
         var illustrationDepth = 0
+        var textBytes = 0
         func flush() {
             guard !pending.isEmpty else { return }
-            if !isPictureMarker(pending) { paragraphs.append(paragraph(of: pending, proseWidth: proseWidth)) }
+            if !isPictureMarker(pending) {
+                let made = paragraph(of: pending, proseWidth: proseWidth)
+                // No copy of the last paragraph is kept: its lines grow in place.
+                let joins = paragraphs.last.map { $0.kind == made.kind && $0.lines.count + made.lines.count <= maximumLines } ?? false
+                if joins, made.kind == .prose || made.kind == .lines, isFlood(blocks: paragraphs.count, textBytes: textBytes) {
+                    paragraphs[paragraphs.count - 1].lines += made.lines
+                } else {
+                    paragraphs.append(made)
+                }
+            }
             pending.removeAll(keepingCapacity: true)
         }
         for line in lines.lazy.flatMap(expanded) {
+            textBytes += line.utf8.count + 1
             let blank = line.isEmpty
             if illustrationDepth > 0 {
                 pending.append(line)
@@ -121,7 +141,7 @@ enum TextBlocks {
 
     /// The width the file's prose was wrapped at: most lines of a
     /// paragraph come close to it, verse stays well short of it.
-    private static func typicalWidth(of lines: ArraySlice<Substring>) -> Int {
+    private static func typicalWidth(of lines: Slice<TextLines>) -> Int {
         var counts = [Int](repeating: 0, count: 201)
         var total = 0
         for line in lines {
