@@ -39,7 +39,15 @@ enum TextBlocks {
                 // No copy of the last paragraph is kept: its lines grow in place.
                 let joins = paragraphs.last.map { $0.kind == made.kind && $0.lines.count + made.lines.count <= maximumLines } ?? false
                 if joins, made.kind == .prose || made.kind == .lines, isFlood(blocks: paragraphs.count, textBytes: textBytes) {
-                    paragraphs[paragraphs.count - 1].lines += made.lines
+                    // Prose is reflowed: its words join the last line while
+                    // it is short, rather than a String a line.
+                    let joined = made.lines.joined(separator: " ")
+                    let lastLine = paragraphs[paragraphs.count - 1].lines.count - 1
+                    if made.kind == .prose, paragraphs[paragraphs.count - 1].lines[lastLine].utf8.count + joined.utf8.count < maximumLineLength {
+                        paragraphs[paragraphs.count - 1].lines[lastLine] += " " + joined
+                    } else {
+                        paragraphs[paragraphs.count - 1].lines += made.lines
+                    }
                 } else {
                     paragraphs.append(made)
                 }
@@ -83,6 +91,10 @@ enum TextBlocks {
     /// Words of the book are never all of that.
     static func isPictureMarker(_ lines: [String]) -> Bool {
         guard lines.count <= 3, lines.allSatisfy({ $0.utf8.count <= 40 }) else { return false }
+        // Every such word begins with a digit, e, f or s: most paragraphs
+        // are told apart by their first byte.
+        let opening = lines[0].utf8.first { $0 != 0x20 && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "(") }
+        guard let opening, (0x30...0x39).contains(opening) || Array("efsEFS".utf8).contains(opening) else { return false }
         let words = lines.flatMap { $0.split(separator: " ") }
         return !words.isEmpty && words.allSatisfy { word in
             let bare = word.lowercased().filter { $0 != "[" && $0 != "]" && $0 != "(" && $0 != ")" }
