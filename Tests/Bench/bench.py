@@ -279,6 +279,9 @@ def main():
         server.control({"bloat": 0})
 
         texts(binary, env, server, work, runs, report, fresh_database)
+        hostile_texts(binary, env, server, report, fresh_database)
+        if "--texts" in sys.argv:
+            return
 
         # 4. A large cache: 100,000 books and 3,000 comics.
         server.control({"latest": 3000})
@@ -414,6 +417,37 @@ def texts(binary, env, server, work, runs, report, fresh_database):
     report.add("6. search porpoise --texts (50 books)", median([binary, "search", "porpoise", "--texts", "-q"], env, runs),
                "", None, "<= 100 ms")
     reader(binary, env, runs, report)
+
+
+def hostile_texts(binary, env, server, report, fresh_database):
+    """8. What one paragraph or a flood of them costs: a 28.6 MiB file of
+    ten million one-letter paragraphs got and printed, and a search in one
+    paragraph of the same word 80,000 times. Once 2.28 GB and 27.6 s, and
+    more than 300 s."""
+    fresh_database()
+    run([binary, "config", "set", "auto-cleanup", "off"], env)
+
+    def serve(number, body):
+        book = {"id": number, "title": "Flood", "authors": [], "summaries": [], "editors": [], "translators": [],
+                "subjects": [], "bookshelves": [], "languages": ["en"], "copyright": False, "media_type": "Text",
+                "formats": {"text/plain; charset=us-ascii": "https://www.gutenberg.org/ebooks/%d.txt.utf-8" % number},
+                "download_count": 1}
+        server.control({"books": {str(number): book}})
+        text = "*** START OF THE PROJECT GUTENBERG EBOOK X ***\n\nCHAPTER I.\n\n%s\n\n*** END OF THE PROJECT GUTENBERG EBOOK X ***\n" % body
+        server.control({"texts": {str(number): text.encode().hex()}})
+        run([binary, "show", "books:%d" % number], env)
+
+    serve(70020, "a\n\n" * 10000000)
+    started = time.perf_counter()
+    rss = peak_rss([binary, "get", "70020", "-q"], env)
+    report.add("8. get 10 million one-letter paragraphs", time.perf_counter() - started, "", None, "linear")
+    report.add("8.   its peak RSS (a 28.6 MiB file)", "%d MiB" % (rss // 1024), "", None, "a small multiple")
+    rss = peak_rss([binary, "read", "70020", "-f", "json"], env)
+    report.add("8. peak RSS of read -f json of it", "%d MiB" % (rss // 1024), "", None, "a small multiple")
+    serve(70022, ("word " * 1000 + "\n") * 80)
+    run([binary, "get", "70022", "-q"], env)
+    report.add("8. search word --in a paragraph of it 80,000 times",
+               median([binary, "search", "word", "--in", "70022", "-q"], env, 3), "", None, "linear")
 
 
 def restorer(database, snapshot):
