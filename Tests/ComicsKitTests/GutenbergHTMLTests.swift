@@ -62,12 +62,34 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(content.blocks.contains { $0.kind == .prose && $0.text.hasPrefix("MR. BENNET was among the earliest") })
         // A picture in a chapter's heading tag is an illustration after it.
         let second = content.sections[2]
-        XCTAssertEqual(content.blocks[second.firstBlock + 1], TextBlock(.illustration, "I hope Mr. Bingley will like it."))
+        XCTAssertEqual(content.blocks[second.firstBlock + 1], TextBlock(.illustration, "I hope Mr. Bingley will like it.", link: "images/i_035_a.jpg"))
         XCTAssertGreaterThanOrEqual(content.blocks.filter { $0.kind == .illustration }.count, 100)
         XCTAssertFalse(content.blocks.contains { $0.kind == .illustration && $0.text.hasPrefix(" ") }, "an alt text of spaces is none")
         let alice = GutenbergHTML.content(of: try Fixtures.gutenberg("pg11-images.html")).content
         XCTAssertTrue(alice.blocks.contains { $0.text.contains("There was nothing so _very_ remarkable in that") }, "italics as underscores")
         XCTAssertTrue(alice.blocks.contains { $0.kind == .lines && $0.text.contains("\n") }, "verse line by line")
+    }
+
+    /// An illustration keeps its picture's address as the edition writes
+    /// it (beside the edition, or on gutenberg.org; any other is dropped,
+    /// never to be fetched), and a note the anchor its references point to.
+    func testIllustrationsKeepTheirPictureAndNotesTheirAnchor() throws {
+        let pictures = try GutenbergHTML.content(of: Fixtures.gutenberg("pg1342-images.html")).content.blocks.filter { $0.kind == .illustration }
+        XCTAssertGreaterThan(pictures.filter { $0.link?.hasPrefix("images/") == true }.count, 100)
+
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        let sources = [
+            ("images/a.jpg", "images/a.jpg"), ("https://www.gutenberg.org/cache/epub/9/images/b.png", "https://www.gutenberg.org/cache/epub/9/images/b.png"),
+            ("http://evil.example/c.png", nil), ("//evil.example/d.png", nil), ("javascript:alert(1)", nil), ("data:image/png;base64,AAAA", nil),
+            ("https://user:pw@www.gutenberg.org/e.png", nil), ("images/\u{1B}[2Jf.png", "images/f.png"),
+        ]
+        var html = "<html><body><h2>CHAPTER I.</h2><p>\(words)<a href=\"#fn1\">[1]</a></p>"
+        for (source, _) in sources { html += "<div class=\"figcenter\"><img src=\"\(source)\" alt=\"A picture\"></div><p>\(words)</p>" }
+        html += "<div class=\"footnote\"><a id=\"fn1\"></a><p>[1] The note itself.</p></div><h2>CHAPTER II.</h2><p>\(words)</p></body></html>"
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.link), sources.map(\.1))
+        XCTAssertEqual(blocks.first { $0.kind == .footnote }?.link, "fn1")
+        XCTAssertTrue(blocks.filter { $0.kind != .illustration && $0.kind != .footnote }.allSatisfy { $0.link == nil })
     }
 
     // MARK: - Generated books

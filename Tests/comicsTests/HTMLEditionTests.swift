@@ -36,6 +36,11 @@ final class HTMLEditionTests: EndToEndTestCase {
         let illustrated = try comics.run(["read", "1342", "--section", "3"])
         XCTAssertEqual(Array(illustrated.stdoutLines.prefix(2)), ["CHAPTER II.", "[Illustration: I hope Mr. Bingley will like it.]"])
         XCTAssertTrue(illustrated.stdout.contains("MR. BENNET was among the earliest"), "a drop capital drawn as a picture is its letter")
+        // Its picture's address is kept with it, through the stored chunks.
+        let json = try JSONValue.parse(try comics.run(["--offline", "read", "1342", "--section", "3", "-f", "json"]).stdout)
+        let first = json["sections"]?.arrayValue?.first?["paragraphs"]?.arrayValue?.dropFirst().first
+        XCTAssertEqual(first?["kind"], .string("illustration"))
+        XCTAssertEqual(first?["picture"], .string("images/i_035_a.jpg"))
     }
 
     func testEditionChosenByTheOptionOrTheSetting() throws {

@@ -18,7 +18,7 @@ extension SQLiteCacheStore {
 
     /// The most one chunk's blocks can hold as `chunks(of:)` writes them
     /// (one block may pass `chunkBytes` alone): a row saying more is damaged.
-    static let maximumChunkBytes = chunkBytes + BookContent.maximumBlockBytes + 2
+    static let maximumChunkBytes = chunkBytes + BookContent.maximumBlockBytes + 4 * TextBlock.maximumLinkLength + 3
 
     /// The blocks in chunks; a text without blocks is one empty chunk, so
     /// that a downloaded text always has one.
@@ -26,7 +26,7 @@ extension SQLiteCacheStore {
         var chunks: [TextChunk] = []
         var start = 0, size = 0, words = 0, wordsAtStart = 0
         for (index, block) in blocks.enumerated() {
-            let length = block.text.utf8.count + 2
+            let length = block.text.utf8.count + (block.link.map { $0.utf8.count + 1 } ?? 0) + 2
             if index > start, size + length > chunkBytes {
                 chunks.append(TextChunk(firstBlock: start, firstWord: wordsAtStart, body: serialized(Array(blocks[start..<index]))))
                 (start, size, wordsAtStart) = (index, 0, words)

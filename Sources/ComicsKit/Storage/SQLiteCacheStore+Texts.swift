@@ -13,6 +13,15 @@ private final class CompressedChunks: @unchecked Sendable {
 extension SQLiteCacheStore: TextStore {
     /// Between blocks: a record separator, a character no cleaned text holds.
     private static let blockSeparator: UInt8 = 0x1E
+    /// Between a block's text and its link: a unit separator, likewise.
+    private static let linkSeparator: UInt8 = 0x1F
+
+    /// A serialized block's text: after its kind, before its link if any.
+    static func textBytes(of record: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let text = UnsafeBufferPointer(rebasing: record.dropFirst())
+        guard let base = text.baseAddress, let separator = memchr(base, Int32(linkSeparator), text.count) else { return text }
+        return UnsafeBufferPointer(start: base, count: base.distance(to: separator.assumingMemoryBound(to: UInt8.self)))
+    }
 
     public func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws {
         let chunks = Self.chunks(of: content.blocks)
@@ -89,8 +98,7 @@ extension SQLiteCacheStore: TextStore {
         var words = chunk.firstWord
         chunk.body.withUnsafeBufferPointer { body in
             forEachBlock(in: body) { index, record in
-                // The first byte is the block's kind.
-                let text = UnsafeBufferPointer(rebasing: record.dropFirst())
+                let text = textBytes(of: record)
                 let block = chunk.firstBlock + index
                 if wanted.contains(block), !text.isEmpty, let base = body.baseAddress, let start = text.baseAddress {
                     let offset = base.distance(to: start)
@@ -183,7 +191,7 @@ extension SQLiteCacheStore: TextStore {
                             if block >= first {
                                 blocks.append(Self.block(from: record))
                             } else {
-                                wordsBefore += TextBlock.wordCount(in: UnsafeBufferPointer(rebasing: record.dropFirst()))
+                                wordsBefore += TextBlock.wordCount(in: Self.textBytes(of: record))
                             }
                             return true
                         }
@@ -211,7 +219,7 @@ extension SQLiteCacheStore: TextStore {
                             found = last
                             return false
                         }
-                        words += TextBlock.wordCount(in: UnsafeBufferPointer(rebasing: record.dropFirst()))
+                        words += TextBlock.wordCount(in: Self.textBytes(of: record))
                         return true
                     }
                 }
@@ -593,11 +601,15 @@ extension SQLiteCacheStore: TextStore {
         for (index, block) in blocks.enumerated() {
             if index > 0 { bytes.append(blockSeparator) }
             bytes.append(contentsOf: String(block.kind.rawValue).utf8)
-            let text = block.text.utf8
-            if text.contains(blockSeparator) {
-                bytes.append(contentsOf: text.lazy.filter { $0 != blockSeparator })
-            } else {
-                bytes.append(contentsOf: text)
+            for (number, part) in [block.text, block.link].enumerated() {
+                guard let part else { continue }
+                if number > 0 { bytes.append(linkSeparator) }
+                let utf8 = part.utf8
+                if utf8.contains(where: { $0 == blockSeparator || $0 == linkSeparator }) {
+                    bytes.append(contentsOf: utf8.lazy.filter { $0 != blockSeparator && $0 != linkSeparator })
+                } else {
+                    bytes.append(contentsOf: utf8)
+                }
             }
         }
         return bytes
@@ -619,6 +631,11 @@ extension SQLiteCacheStore: TextStore {
     private static func block(from record: UnsafeBufferPointer<UInt8>) -> TextBlock {
         guard let first = record.first else { return TextBlock(.prose, "") }
         let kind = TextBlock.Kind(rawValue: Character(Unicode.Scalar(first))) ?? .prose
-        return TextBlock(kind, String(decoding: UnsafeBufferPointer(rebasing: record.dropFirst()), as: UTF8.self))
+        let text = textBytes(of: record)
+        let linkStart = 1 + text.count + 1
+        let link = linkStart <= record.count
+            ? String(decoding: UnsafeBufferPointer(rebasing: record[linkStart...]).prefix(4 * TextBlock.maximumLinkLength), as: UTF8.self)
+            : nil
+        return TextBlock(kind, String(decoding: text, as: UTF8.self), link: link.map { UpstreamText.capped($0, TextBlock.maximumLinkLength) })
     }
 }

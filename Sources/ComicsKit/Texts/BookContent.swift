@@ -29,7 +29,7 @@ public struct BookContent: Equatable, Sendable {
         for block in blocks {
             newIndex.append(bounded.count)
             for (index, piece) in Self.pieces(of: block.text).enumerated() {
-                bounded.append(TextBlock(index > 0 && block.kind == .heading ? .prose : block.kind, piece))
+                bounded.append(TextBlock(index > 0 && block.kind == .heading ? .prose : block.kind, piece, link: index == 0 ? block.link : nil))
             }
         }
         self.blocks = bounded
@@ -109,10 +109,18 @@ public struct TextBlock: Equatable, Sendable {
 
     public var kind: Kind
     public var text: String
+    /// Where a block points, as an HTML edition writes it: an
+    /// illustration's picture (`images/i_001.jpg`, relative to the edition),
+    /// a note's anchor (`Footnote_1_1`, the target of its references).
+    /// Plain texts have none. At most `maximumLinkLength` characters.
+    public var link: String?
 
-    public init(_ kind: Kind, _ text: String) {
+    public static let maximumLinkLength = 1_000
+
+    public init(_ kind: Kind, _ text: String, link: String? = nil) {
         self.kind = kind
         self.text = text
+        self.link = link
     }
 
     public var wordCount: Int {

@@ -4,8 +4,10 @@
 public enum GutenbergText {
     /// Bumped whenever these rules (or the HTML editions', `GutenbergHTML`)
     /// change what a file becomes, so that a text cleaned by older rules
-    /// can be told apart. 2: HTML editions, contents lists, ordinals.
-    public static let rulesVersion = 2
+    /// can be told apart. 2: HTML editions, contents lists, ordinals. 3:
+    /// pictures' addresses and notes' anchors kept, floods of paragraphs
+    /// joined.
+    public static let rulesVersion = 3
 
     public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding) {
         let (text, encoding) = TextDecoding.decode(bytes)

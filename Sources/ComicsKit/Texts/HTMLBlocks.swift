@@ -90,6 +90,8 @@ private final class HTMLWalker {
         var alt = ""
         var caption: [UInt8] = []
         var pictures = 0
+        /// The first picture's address.
+        var picture: String?
         /// How much text came before it began.
         var textBefore: Int
     }
@@ -133,6 +135,7 @@ private final class HTMLWalker {
     private var figureAlt = ""
     private var figureCaption: [UInt8] = []
     private var figureHasImage = false
+    private var figurePicture: String?
     /// A table's rows, each its cells.
     private var tableRows: [String] = []
     private var tableCells: [String] = []
@@ -205,6 +208,7 @@ private final class HTMLWalker {
                 figureAlt = ""
                 figureCaption = []
                 figureHasImage = false
+                figurePicture = nil
             }
             frame.figure = true
             figureDepth += 1
@@ -230,7 +234,7 @@ private final class HTMLWalker {
             lineBreak()
         }
         if name == "img" {
-            image(alt: attributes["alt"] ?? "")
+            image(alt: attributes["alt"] ?? "", source: attributes["src"].flatMap(Self.pictureAddress))
         }
         if verseDepth > 0, name == "span", let indent = classes.compactMap(Self.indent).first, lines[lines.count - 1].isEmpty {
             lines[lines.count - 1] = [UInt8](repeating: 0x20, count: indent)
@@ -294,7 +298,7 @@ private final class HTMLWalker {
             if figureDepth == 0 {
                 flush()
                 if figureHasImage || !figureCaption.isEmpty {
-                    add(.block(TextBlock(.illustration, figureCaption.isEmpty ? figureAlt : Self.text(of: figureCaption))))
+                    add(.block(TextBlock(.illustration, figureCaption.isEmpty ? figureAlt : Self.text(of: figureCaption), link: figurePicture)))
                 }
             }
         }
@@ -419,16 +423,18 @@ private final class HTMLWalker {
         }
     }
 
-    private func image(alt rawAlt: String) {
+    private func image(alt rawAlt: String, source: String?) {
         var folded: [UInt8] = [], space = false, noItalic = false
         Array(rawAlt.utf8).withUnsafeBufferPointer { Self.appendFolded($0, to: &folded, pendingSpace: &space, openingItalic: &noItalic) }
         let alt = Self.text(of: folded)
         if heading != nil {
             heading!.pictures += 1
             heading!.alt += heading!.alt.isEmpty ? alt : " " + alt
+            if heading!.picture == nil { heading!.picture = source }
         } else if figureDepth > 0 {
             figureHasImage = true
             if figureAlt.isEmpty { figureAlt = alt }
+            if figurePicture == nil { figurePicture = source }
         } else if alt.count <= 2, alt.allSatisfy(\.isLetter) {
             // A drop capital drawn as a picture: its letter is the word's first.
             var opening = italicOpen && !italicWritten
@@ -439,8 +445,22 @@ private final class HTMLWalker {
             pendingSpace = false
         } else {
             flush()
-            add(.block(TextBlock(.illustration, alt)))
+            add(.block(TextBlock(.illustration, alt, link: source)))
         }
+    }
+
+    /// A picture's address as the edition writes it, kept when it is a
+    /// path beside the edition or an address on gutenberg.org (nothing is
+    /// fetched here; a picture elsewhere is never to be), cut to
+    /// `TextBlock.maximumLinkLength` and without controls.
+    static func pictureAddress(_ source: String) -> String? {
+        let address = TerminalText.sanitize(UpstreamText.capped(source.trimmingWhitespace(), TextBlock.maximumLinkLength), singleLine: true)
+        guard !address.isEmpty, !address.hasPrefix("//"), !address.hasPrefix("#") else { return nil }
+        guard let colon = address.firstIndex(of: ":"), !address[..<colon].contains("/") else { return address }
+        guard !address.contains("@"), let origin = URLOrigin(address), ["http", "https"].contains(origin.scheme),
+              origin.host == "gutenberg.org" || origin.host.hasSuffix(".gutenberg.org")
+        else { return nil }
+        return address
     }
 
     private func finishHeading() {
@@ -459,7 +479,7 @@ private final class HTMLWalker {
         // A picture in a heading's tag (a chapter's headpiece) is an
         // illustration after the heading, unless it is the heading.
         let caption = Self.text(of: open.caption)
-        if !caption.isEmpty || (open.pictures > 0 && !pictureIsTitle) { add(.block(TextBlock(.illustration, caption))) }
+        if !caption.isEmpty || (open.pictures > 0 && !pictureIsTitle) { add(.block(TextBlock(.illustration, caption, link: open.picture))) }
         pendingSpace = false
         // A heading that links back to the contents is no contents entry.
         linkTargets = []
@@ -563,6 +583,10 @@ private final class HTMLWalker {
     /// An item, named by the anchors met since the last one. In a flood
     /// (`TextBlocks.isFlood`), a paragraph joins the one before it.
     private func add(_ item: HTMLBlocks.Item) {
+        // A note is named by its anchor, the target of its references.
+        if case let .block(block) = item, block.kind == .footnote, block.link == nil, let anchor = pendingAnchors.first {
+            return add(.block(TextBlock(.footnote, block.text, link: UpstreamText.capped(anchor, TextBlock.maximumLinkLength))))
+        }
         if case let .block(block) = item {
             textBytes += block.text.utf8.count
             if block.kind == .prose, pendingAnchors.isEmpty, TextBlocks.isFlood(blocks: result.items.count, textBytes: textBytes),
@@ -610,7 +634,7 @@ private final class HTMLWalker {
         while let name = cursor.pointee, count < 64 {
             let value = cursor.advanced(by: 1).pointee
             let key = String(cString: name).lowercased()
-            if key == "id" || key == "name" || key == "class" || key == "href" || key == "alt" {
+            if key == "id" || key == "name" || key == "class" || key == "href" || key == "alt" || key == "src" {
                 attributes[key] = value.map { String(String(cString: $0).prefix(1_000)) } ?? ""
             }
             cursor = cursor.advanced(by: 2)

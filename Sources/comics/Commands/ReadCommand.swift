@@ -98,7 +98,12 @@ enum ReadCommand {
         let starts = content.sections.map(\.firstBlock)
         func section(_ number: Int, level: Int, title: String, _ range: Range<Int>) -> JSONValue {
             let paragraphs = JSONValue.array(content.blocks[range].map { block in
-                .object([("kind", .string(kindName(block.kind))), ("text", .string(TerminalText.sanitize(block.text)))])
+                var fields: [(String, JSONValue)] = [("kind", .string(kindName(block.kind))), ("text", .string(TerminalText.sanitize(block.text)))]
+                // An illustration's picture, a note's anchor (HTML editions).
+                if let link = block.link {
+                    fields.append((block.kind == .illustration ? "picture" : "anchor", .string(TerminalText.sanitize(link, singleLine: true))))
+                }
+                return .object(fields)
             })
             let fields: [(String, JSONValue)] = [("section", .int(number)), ("level", .int(level)), ("title", .string(title)), ("paragraphs", paragraphs)]
             return .object(format == .json ? fields : book + fields)
