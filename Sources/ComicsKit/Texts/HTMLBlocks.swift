@@ -585,7 +585,8 @@ private final class HTMLWalker {
     private func add(_ item: HTMLBlocks.Item) {
         // A note is named by its anchor, the target of its references.
         if case let .block(block) = item, block.kind == .footnote, block.link == nil, let anchor = pendingAnchors.first {
-            return add(.block(TextBlock(.footnote, block.text, link: UpstreamText.capped(anchor, TextBlock.maximumLinkLength))))
+            let link = TerminalText.sanitize(UpstreamText.capped(anchor, TextBlock.maximumLinkLength), singleLine: true)
+            return add(.block(TextBlock(.footnote, block.text, link: link)))
         }
         if case let .block(block) = item {
             textBytes += block.text.utf8.count
