@@ -75,6 +75,25 @@ final class TerminalTextTests: XCTestCase {
             })
         }
     }
+
+    /// The check of a text's bytes finds work exactly where one of its
+    /// scalars is a control, a separator or a bidi control: every scalar
+    /// of the planes that hold them, alone and amid others.
+    func testTheByteCheckFindsEveryScalarThatNeedsWork() {
+        func needsWork(_ scalar: Unicode.Scalar, singleLine: Bool) -> Bool {
+            (scalar.value < 0x20 && (singleLine || (scalar != "\n" && scalar != "\t"))) || (0x7F...0x9F).contains(scalar.value)
+                || scalar.value == 0x2028 || scalar.value == 0x2029 || TerminalText.isBidiControl(scalar)
+        }
+        let scalars = (0..<0x3000).compactMap(Unicode.Scalar.init) + [Unicode.Scalar(0x1F600)!, Unicode.Scalar(0xFEFF)!]
+        for scalar in scalars {
+            for singleLine in [false, true] {
+                for text in [String(scalar), "a\(scalar)b", "“\(scalar)”"] {
+                    XCTAssertEqual(TerminalText.mayNeedWork(text, singleLine: singleLine), needsWork(scalar, singleLine: singleLine),
+                                   "U+\(String(scalar.value, radix: 16)) singleLine \(singleLine)")
+                }
+            }
+        }
+    }
 }
 
 final class UpstreamTextTests: XCTestCase {

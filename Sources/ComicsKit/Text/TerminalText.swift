@@ -7,10 +7,9 @@
 /// too. Newline and tab survive unless the text must fit on one line.
 public enum TerminalText {
     public static func sanitize(_ text: String, singleLine: Bool = false) -> String {
-        // Printable ASCII, most of what is printed, has nothing to remove.
-        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text }
-        // Most text outside ASCII (a book's curly quotes) has nothing to remove either.
-        if !text.unicodeScalars.contains(where: { needsWork($0, singleLine: singleLine) }) { return text }
+        // Most text (a book's curly quotes too) has nothing to remove: told
+        // from its bytes, without decoding a scalar.
+        if !mayNeedWork(text, singleLine: singleLine) { return text }
         let scalars = Array(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var index = 0
@@ -23,6 +22,34 @@ public enum TerminalText {
             index += 1
         }
         return String(output)
+    }
+
+    /// False when no scalar of `text` `needsWork`, read in its UTF-8: the
+    /// C0 and C1 controls, DEL, the line and paragraph separators and the
+    /// bidi controls each have bytes of their own to look for.
+    static func mayNeedWork(_ text: String, singleLine: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case 0x0A, 0x09: if singleLine { return true }
+                case 0x00..<0x20, 0x7F: return true
+                case 0xC2: if index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) { return true }
+                case 0xD8: if index + 1 < bytes.count, bytes[index + 1] == 0x9C { return true }
+                case 0xE2:
+                    if index + 2 < bytes.count {
+                        let (second, third) = (bytes[index + 1], bytes[index + 2])
+                        if second == 0x80, third == 0x8E || third == 0x8F || (0xA8...0xAE).contains(third) { return true }
+                        if second == 0x81, (0xA6...0xA9).contains(third) { return true }
+                    }
+                default: break
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// A scalar `emit` would not copy as it is, or that starts a sequence.
