@@ -33,7 +33,11 @@ public final class SQLiteCacheStore: CacheStore {
     /// beside the real file, not beside the link). A link another user made
     /// (other than root) anywhere on the way is refused: in a shared folder
     /// it would make comics create, or read, a file of their choosing.
-    public static func resolvedPath(_ path: String, depth: Int = 0) throws -> String {
+    public static func resolvedPath(_ path: String) throws -> String {
+        try resolvedPath(path, depth: 0)
+    }
+
+    private static func resolvedPath(_ path: String, depth: Int) throws -> String {
         guard path != ":memory:" else { return path }
         let user = getuid()
         var prefix = path.hasPrefix("/") ? "" : "."
