@@ -34,6 +34,12 @@ public final class ComicsRunner {
         ProcessInfo.processInfo.environment["COMICS_TEST_SANITIZER"] == nil
     }
 
+    /// False under `make sanitize`: a sanitizer's shadow memory and
+    /// quarantine make peak memory several times what comics itself uses.
+    public static var peakMemoryMeansComics: Bool {
+        ProcessInfo.processInfo.environment["COMICS_TEST_SANITIZER"] == nil
+    }
+
     /// The `comics` executable SwiftPM built beside the test bundle.
     public static var executable: String {
         let testBinary = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]

@@ -163,7 +163,7 @@ final class HostileParagraphTests: EndToEndTestCase {
         let (got, _, gotMiB) = try comics.measured(["get", "70012", "-f", "json"])
         XCTAssertEqual(got.status, 0, "\(got)")
         XCTAssertEqual(try JSONValue.parse(got.stdout).arrayValue?.first?["words"], .int(count + 2), "every word kept")
-        XCTAssertLessThan(gotMiB, 200, "get of a 3 MiB file")
+        if ComicsRunner.peakMemoryMeansComics { XCTAssertLessThan(gotMiB, 200, "get of a 3 MiB file") }
         try assertJoined(70012, count: count)
 
         let html = "<html><body><h2>CHAPTER I.</h2>" + String(repeating: "<p>a</p>", count: count) + "<h2>CHAPTER II.</h2><p>end</p></body></html>"
@@ -172,7 +172,7 @@ final class HostileParagraphTests: EndToEndTestCase {
         let (htmlGot, _, htmlMiB) = try comics.measured(["get", "70013", "-f", "json"])
         XCTAssertEqual(htmlGot.status, 0, "\(htmlGot)")
         XCTAssertEqual(try JSONValue.parse(htmlGot.stdout).arrayValue?.first?["words"], .int(count + 5), "every word kept")
-        XCTAssertLessThan(htmlMiB, 200, "get of an 8 MiB HTML edition")
+        if ComicsRunner.peakMemoryMeansComics { XCTAssertLessThan(htmlMiB, 200, "get of an 8 MiB HTML edition") }
         try assertJoined(70013, count: count)
     }
 
@@ -184,6 +184,6 @@ final class HostileParagraphTests: EndToEndTestCase {
         let blocks = sections.reduce(0) { $0 + ($1["paragraphs"]?.arrayValue?.count ?? 0) }
         XCTAssertGreaterThan(blocks, 0, file: file, line: line)
         XCTAssertLessThan(blocks, count / 10, file: file, line: line)
-        XCTAssertLessThan(readMiB, 200, "read -f json", file: file, line: line)
+        if ComicsRunner.peakMemoryMeansComics { XCTAssertLessThan(readMiB, 200, "read -f json", file: file, line: line) }
     }
 }
