@@ -26,9 +26,8 @@ struct HTMLBlocks {
     var contentsTargets: [String] = []
 
     static let maximumItems = 2_000_000
-
-    /// The most a flood's paragraphs are joined into.
-    static let joinedBytes = 64 * 1024
+    /// The most one paragraph gathers (past it, it is cut between two words),
+    /// and the most a flood's paragraphs are joined into.
     static let maximumProseBytes = 64 * 1024
     static let maximumDepth = 256
 
@@ -608,7 +607,7 @@ private final class HTMLWalker {
 
     private func joinsTheLast(_ block: TextBlock) -> Bool {
         guard case let .block(last)? = result.items.last else { return false }
-        return last.kind == .prose && last.text.utf8.count + block.text.utf8.count < HTMLBlocks.joinedBytes
+        return last.kind == .prose && last.text.utf8.count + block.text.utf8.count < HTMLBlocks.maximumProseBytes
     }
 
     func finish() {
