@@ -19,13 +19,13 @@ swift build --target ComicsKit --scratch-path "$scratch" -Xswiftc -sanitize=fuzz
 swift build --target CImaging --scratch-path "$scratch" >&2
 swift build --target CTerminal --scratch-path "$scratch" >&2
 debug="$scratch/debug"
-# ComicsKit's module needs the C modules it imports: CSQLite and CZlib
-# (module maps in their source folders), CCurl, CProcess and CHTML (module
-# maps SwiftPM generated).
-modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CZlib -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap"
+# ComicsKit's module needs the C modules it imports: CSQLite, CZstd and
+# CZlib (module maps in their source folders), CCurl, CProcess and CHTML
+# (module maps SwiftPM generated).
+modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CZstd -I Sources/CZlib -I Sources/CCurl/include -Xcc -fmodule-map-file="$debug/CCurl.build/module.modulemap"
          -I Sources/CProcess/include -Xcc -fmodule-map-file="$debug/CProcess.build/module.modulemap"
          -I Sources/CHTML/include -Xcc -fmodule-map-file="$debug/CHTML.build/module.modulemap")
-library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o "$debug"/CHTML.build/*.o -lsqlite3 -lz -ldl)
+library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o "$debug"/CHTML.build/*.o -lsqlite3 -lzstd -lz -ldl)
 imaging=("$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)
