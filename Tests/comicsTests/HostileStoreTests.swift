@@ -92,6 +92,14 @@ final class HostileStoreTests: EndToEndTestCase {
         XCTAssertTrue(ended.modesRestored)
         let numbers = try DatabaseProbe(path: comics.databasePath).rows("SELECT number FROM bookmarks WHERE id = 11 ORDER BY number").map(\.[0])
         XCTAssertEqual(numbers, ["1", String(huge)], "the new bookmark is numbered after those comics wrote")
+
+        // A rebuild carries the rows over within the same bounds.
+        try plant("UPDATE reading_positions SET block = 5, at = 1e19")
+        XCTAssertEqual(try comics.run(["rebuild", "--force"]).status, 0)
+        for arguments in [["show", ref, "-f", "json"], ["fav", "list", "-f", "json"]] {
+            let result = try comics.run(arguments)
+            XCTAssertEqual(result.status, 0, "after rebuild, \(arguments): \(result)")
+        }
     }
 
     /// A tampered file's two million sections print no more than the
