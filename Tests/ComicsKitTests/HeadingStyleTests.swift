@@ -210,3 +210,37 @@ final class ContentsListTests: XCTestCase {
         ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII", "XIII"][number - 1]
     }
 }
+
+final class SpelledNumbersTests: XCTestCase {
+    /// The tables' own upper-casing is the standard library's for every
+    /// Latin-1 letter, so a heading upper-cased either way finds its number.
+    func testTheTablesUpperCaseAsTheStandardLibraryDoes() {
+        let letters = (0x20...0x7E).compactMap(Unicode.Scalar.init) + (0xC0...0xFE).compactMap(Unicode.Scalar.init).filter { $0.value != 0xD7 && $0.value != 0xF7 }
+        for letter in letters {
+            let word = "x\(letter)y"
+            XCTAssertEqual(SpelledNumbers.latinUppercased(word), word.uppercased(), "U+\(String(letter.value, radix: 16))")
+        }
+        for key in SpelledNumbers.ordinals.keys {
+            XCTAssertEqual(key.uppercased(), key)
+        }
+        XCTAssertEqual(SpelledNumbers.ordinal("dreißigste"), 30)
+        XCTAssertEqual(SpelledNumbers.ordinal("DREISSIGSTE"), 30)
+        XCTAssertEqual(SpelledNumbers.ordinal("vingt-et-unième"), 21)
+        XCTAssertEqual(SpelledNumbers.ordinal("Viideskymmenes"), 50)
+    }
+}
+
+final class ContentsKeyTests: XCTestCase {
+    /// Keys of ASCII text read by bytes are those the character path
+    /// gives (a `§`, no letter, sends a text down that path).
+    func testASCIIKeysAreTheCharacterPathsKeys() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["Chapter", "XIV", "twenty-one", "the", " ", ".", "--", "12", "é", "“", "e\u{301}", "Vingt-et-unième", ":", "\t"]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            XCTAssertEqual(ContentsList.key(text), ContentsList.key(text + " §"), text)
+            let start = text.firstIndex { $0.isLetter || $0.isNumber } ?? text.endIndex
+            XCTAssertEqual(ContentsList.firstWordKey(text), ContentsList.key(String(text[start...].prefix { $0.isLetter || $0.isNumber }) + " §"), text)
+        }
+    }
+}

@@ -78,7 +78,8 @@ final class TerminalTextTests: XCTestCase {
 
     /// The check of a text's bytes finds work exactly where one of its
     /// scalars is a control, a separator or a bidi control: every scalar
-    /// of the planes that hold them, alone and amid others.
+    /// of the planes that hold them, alone, amid others and at each place
+    /// among printable ASCII.
     func testTheByteCheckFindsEveryScalarThatNeedsWork() {
         func needsWork(_ scalar: Unicode.Scalar, singleLine: Bool) -> Bool {
             (scalar.value < 0x20 && (singleLine || (scalar != "\n" && scalar != "\t"))) || (0x7F...0x9F).contains(scalar.value)
@@ -87,7 +88,10 @@ final class TerminalTextTests: XCTestCase {
         let scalars = (0..<0x3000).compactMap(Unicode.Scalar.init) + [Unicode.Scalar(0x1F600)!, Unicode.Scalar(0xFEFF)!]
         for scalar in scalars {
             for singleLine in [false, true] {
-                for text in [String(scalar), "a\(scalar)b", "“\(scalar)”"] {
+                // Eight bytes at a time are skipped when all are printable
+                // ASCII: the scalar at each place in such a word.
+                let amidASCII = (0...8).map { String(repeating: "x", count: $0) + String(scalar) + String(repeating: "y", count: 17) }
+                for text in [String(scalar), "a\(scalar)b", "“\(scalar)”"] + amidASCII {
                     XCTAssertEqual(TerminalText.mayNeedWork(text, singleLine: singleLine), needsWork(scalar, singleLine: singleLine),
                                    "U+\(String(scalar.value, radix: 16)) singleLine \(singleLine)")
                 }
@@ -281,5 +285,55 @@ enum RandomText {
             scalars.append(scalar)
         }
         return String(scalars)
+    }
+}
+
+/// The byte-level fast paths the text rules read whole books with agree
+/// with the plain definitions, on generated inputs.
+final class ByteScanTests: XCTestCase {
+    func testLineBreaksBecomeLineFeedsAsOneByOneWould() {
+        func oneByOne(_ bytes: [UInt8]) -> [UInt8] {
+            var result: [UInt8] = []
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x0D {
+                    result.append(0x0A)
+                    if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
+                } else {
+                    result.append(bytes[index])
+                }
+                index += 1
+            }
+            return result
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [UInt8] = [0x0D, 0x0A, 0x61, 0xC3, 0xA9, 0x20]
+        for _ in 0..<2_000 {
+            let bytes = (0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+            XCTAssertEqual(TextDecoding.unifyingLineBreaks(bytes), oneByOne(bytes), "\(bytes)")
+        }
+    }
+
+    func testScalarCountsAndByteSearchesAgreeWithTheStringViews() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", " ", "\t", "é", "e\u{301}", "“", "😀", "\u{7F}", "ß"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            XCTAssertEqual(ByteScan.scalarCount(of: text), text.unicodeScalars.count, text)
+            let cut = Int.random(in: 0...text.utf8.count, using: &generator)
+            let tail = Substring(text).utf8.dropFirst(cut)
+            let substring = Substring(tail)
+            XCTAssertEqual(ByteScan.contains(0x09, in: substring), substring.utf8.contains(0x09), text)
+        }
+    }
+}
+
+final class ParallelMapTests: XCTestCase {
+    /// Shared by the cores or not, each element lands in its own place.
+    func testAParallelMapIsTheMapInOrder() {
+        for count in [0, 1, 1_023, 1_024, 1_025, 4_099] {
+            let numbers = Array(0..<count)
+            XCTAssertEqual(numbers.parallelMap { $0 * 3 + 1 }, numbers.map { $0 * 3 + 1 }, "\(count)")
+        }
     }
 }

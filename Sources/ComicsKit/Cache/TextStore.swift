@@ -47,6 +47,27 @@ public struct TextInfo: Equatable, Sendable {
     }
 }
 
+extension TextStore {
+    /// Replaces any earlier text of the book, in one transaction.
+    public func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws {
+        _ = try saveText(content.blocks, of: info.ref) { FinishedText(content: content, outline: outline, info: info) }
+    }
+}
+
+/// A downloaded text as stored: its blocks and sections, its contents,
+/// and what the cache says of it.
+public struct FinishedText: Sendable {
+    public var content: BookContent
+    public var outline: [OutlineEntry]
+    public var info: TextInfo
+
+    public init(content: BookContent, outline: [OutlineEntry], info: TextInfo) {
+        self.content = content
+        self.outline = outline
+        self.info = info
+    }
+}
+
 /// One line of a text's table of contents, with what `toc` shows of it.
 public struct OutlineEntry: Equatable, Sendable {
     /// 1-based, in reading order: what `--section` takes.
@@ -175,8 +196,11 @@ public struct TextUsage: Equatable, Sendable {
 /// The texts part of the cache: books' texts, their outlines, and the
 /// places people stopped reading.
 public protocol TextStore: AnyObject {
-    /// Replaces any earlier text of the book, in one transaction.
-    func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws
+    /// Replaces any earlier text of `ref`, in one transaction. The words of
+    /// the draft's blocks are indexed on this thread while `finish`, on
+    /// another, outlines it. What `finish` gives is stored and returned;
+    /// when it gives nil, nothing is.
+    func saveText(_ draft: [TextBlock], of ref: ItemRef, finishing finish: @escaping @Sendable () -> FinishedText?) throws -> FinishedText?
     func textInfo(_ ref: ItemRef) throws -> TextInfo?
     func textInfos() throws -> [TextInfo]
     /// The downloaded texts among `refs` (a screen of rows, not every text).

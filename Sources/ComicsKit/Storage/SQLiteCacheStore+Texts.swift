@@ -3,10 +3,16 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 
-/// A text's compressed chunks, made on other threads; read once that is done.
-private final class CompressedChunks: @unchecked Sendable {
-    var chunks: [[UInt8]] = []
+/// A text finished on another thread, with its chunks compressed; read
+/// once that thread is done.
+private final class FinishedChunks: @unchecked Sendable {
+    var text: FinishedText?
+    var chunks: [TextChunk] = []
+    var compressed: [[UInt8]] = []
 }
+
+/// `finish` gave nothing to store: the transaction is rolled back.
+private struct NothingToStore: Error {}
 
 /// Books' texts: the blocks in compressed chunks (`text_chunks`), the
 /// outline in rows of its own (so `toc` reads no text), positions apart.
@@ -23,49 +29,69 @@ extension SQLiteCacheStore: TextStore {
         return UnsafeBufferPointer(start: base, count: base.distance(to: separator.assumingMemoryBound(to: UInt8.self)))
     }
 
-    public func saveText(_ content: BookContent, outline: [OutlineEntry], info: TextInfo) throws {
-        let chunks = Self.chunks(of: content.blocks)
-        // Compressing runs on the other cores, side by side with indexing
-        // the words.
-        let compressed = CompressedChunks()
-        let compressing = DispatchGroup()
-        DispatchQueue.global(qos: .userInitiated).async(group: compressing) { compressed.chunks = Self.compressed(chunks) }
-        defer { compressing.wait() }
-        let ref = info.ref
-        try guarded {
-            try database.writeTransaction {
-                try index(content.blocks, of: ref)
-                compressing.wait()
-                try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
-                try database.run("""
-                    INSERT OR REPLACE INTO texts (source, id, url, encoding, rules_version, fetched_at, read_at,
-                        original_bytes, body_bytes, word_count, section_count)
-                    VALUES (?, ?, ?, ?, ?, ?, (SELECT read_at FROM texts WHERE source = ?1 AND id = ?2), ?, ?, ?, ?)
-                    """, Self.key(ref) + [
-                        .text(info.url), .text(info.encoding), .integer(Int64(GutenbergText.rulesVersion)), .date(info.fetchedAt),
-                        .integer(Int64(info.originalBytes)), .integer(Int64(chunks.reduce(0) { $0 + $1.body.count })),
-                        .integer(Int64(info.wordCount)), .integer(Int64(outline.count)),
-                    ])
-                try Self.insertChunks(chunks, compressed: compressed.chunks, of: Self.key(ref), in: database)
-                let insert = try database.prepare("""
-                    INSERT INTO text_sections (source, id, number, level, title, first_block, start_word, words)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for entry in outline {
-                    try insert.bind(Self.key(ref) + [
-                        .integer(Int64(entry.number)), .integer(Int64(entry.section.level)), .text(entry.section.title),
-                        .integer(Int64(entry.section.firstBlock)), .integer(Int64(entry.startWord)), .integer(Int64(entry.words)),
-                    ])
-                    _ = try insert.allRows()
+    public func saveText(_ draft: [TextBlock], of ref: ItemRef, finishing finish: @escaping @Sendable () -> FinishedText?) throws -> FinishedText? {
+        // The outline is found and the chunks compressed on the other cores,
+        // side by side with indexing the words on this one.
+        let finished = FinishedChunks()
+        let finishing = DispatchGroup()
+        DispatchQueue.global(qos: .userInitiated).async(group: finishing) {
+            guard let text = finish() else { return }
+            finished.chunks = Self.chunks(of: text.content.blocks)
+            finished.compressed = Self.compressed(finished.chunks)
+            finished.text = text
+        }
+        defer { finishing.wait() }
+        do {
+            return try guarded {
+                try database.writeTransaction {
+                    try unindexText(ref)
+                    try index(draft, of: ref)
+                    finishing.wait()
+                    guard let text = finished.text else { throw NothingToStore() }
+                    try store(text, chunks: finished.chunks, compressed: finished.compressed, indexed: draft)
+                    return text
                 }
             }
+        } catch is NothingToStore {
+            return nil
         }
     }
 
-    /// The words of the blocks in the search index, those of the text
-    /// they replace taken out first.
+    /// The rows of a text whose words are in the index as `indexed`.
+    private func store(_ text: FinishedText, chunks: [TextChunk], compressed: [[UInt8]], indexed: [TextBlock]) throws {
+        let ref = text.info.ref, info = text.info
+        // Only a block cut in pieces (`BookContent.maximumBlockBytes`)
+        // makes the finished text differ from the draft.
+        if text.content.blocks.count != indexed.count || zip(text.content.blocks, indexed).contains(where: { $0.text != $1.text }) {
+            try unindex(indexed, of: ref)
+            try index(text.content.blocks, of: ref)
+        }
+        try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
+        try database.run("""
+            INSERT OR REPLACE INTO texts (source, id, url, encoding, rules_version, fetched_at, read_at,
+                original_bytes, body_bytes, word_count, section_count)
+            VALUES (?, ?, ?, ?, ?, ?, (SELECT read_at FROM texts WHERE source = ?1 AND id = ?2), ?, ?, ?, ?)
+            """, Self.key(ref) + [
+                .text(info.url), .text(info.encoding), .integer(Int64(GutenbergText.rulesVersion)), .date(info.fetchedAt),
+                .integer(Int64(info.originalBytes)), .integer(Int64(chunks.reduce(0) { $0 + $1.body.count })),
+                .integer(Int64(info.wordCount)), .integer(Int64(text.outline.count)),
+            ])
+        try Self.insertChunks(chunks, compressed: compressed, of: Self.key(ref), in: database)
+        let insert = try database.prepare("""
+            INSERT INTO text_sections (source, id, number, level, title, first_block, start_word, words)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        for entry in text.outline {
+            try insert.bind(Self.key(ref) + [
+                .integer(Int64(entry.number)), .integer(Int64(entry.section.level)), .text(entry.section.title),
+                .integer(Int64(entry.section.firstBlock)), .integer(Int64(entry.startWord)), .integer(Int64(entry.words)),
+            ])
+            _ = try insert.allRows()
+        }
+    }
+
+    /// The blocks' words in the search index.
     private func index(_ blocks: [TextBlock], of ref: ItemRef) throws {
-        try unindexText(ref)
         let insert = try database.prepare("INSERT INTO text_search (rowid, body) VALUES (?, ?)")
         for (index, block) in blocks.prefix(TextSearchIndex.blocksPerText).enumerated() {
             try insert.bind([.integer(TextSearchIndex.rowID(book: ref.id, block: index)), .text(block.text)])
@@ -73,18 +99,24 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
-    /// A contentless index forgets a row only when told its text again. A
-    /// damaged text cannot be told: its rows stay, and find at worst a
-    /// block that no longer holds the word (hits are read from the text).
-    private func unindexText(_ ref: ItemRef) throws {
-        let stored: [TextBlock]?
-        do { stored = try storedBlocks(ref) } catch is ComicsError { return }
-        guard let blocks = stored else { return }
+    /// Takes the blocks' words out of the index: a contentless index
+    /// forgets a row only when told its text again.
+    private func unindex(_ blocks: [TextBlock], of ref: ItemRef) throws {
         let delete = try database.prepare("INSERT INTO text_search (text_search, rowid, body) VALUES ('delete', ?, ?)")
         for (index, block) in blocks.prefix(TextSearchIndex.blocksPerText).enumerated() {
             try delete.bind([.integer(TextSearchIndex.rowID(book: ref.id, block: index)), .text(block.text)])
             _ = try delete.allRows()
         }
+    }
+
+    /// The stored text's words out of the index. A damaged text cannot be
+    /// told again: its rows stay, and find at worst a block that no longer
+    /// holds the word (hits are read from the text).
+    private func unindexText(_ ref: ItemRef) throws {
+        let stored: [TextBlock]?
+        do { stored = try storedBlocks(ref) } catch is ComicsError { return }
+        guard let blocks = stored else { return }
+        try unindex(blocks, of: ref)
     }
 
     private func storedBlocks(_ ref: ItemRef) throws -> [TextBlock]? {

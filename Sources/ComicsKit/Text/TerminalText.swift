@@ -30,8 +30,13 @@ public enum TerminalText {
     static func mayNeedWork(_ text: String, singleLine: Bool) -> Bool {
         var text = text
         return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
             var index = 0
             while index < bytes.count {
+                if index + 8 <= bytes.count, isPrintableASCII(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
                 switch byte {
                 case 0x0A, 0x09: if singleLine { return true }
@@ -50,6 +55,16 @@ public enum TerminalText {
             }
             return false
         }
+    }
+
+    /// True when each of the word's eight bytes is 0x20 to 0x7E: nothing
+    /// in them needs work, whatever `singleLine` says.
+    private static func isPrintableASCII(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- 0x20 &* ones) & ~word & highs
+        let delete = word ^ (0x7F &* ones)
+        let isDelete = (delete &- ones) & ~delete & highs
+        return (word & highs) | below | isDelete == 0
     }
 
     /// A scalar `emit` would not copy as it is, or that starts a sequence.

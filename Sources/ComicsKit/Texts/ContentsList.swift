@@ -40,7 +40,7 @@ enum ContentsList {
         var withNext: [String: [Int]] = [:]
         for index in end..<paragraphs.count {
             let lines = paragraphs[index].lines
-            guard lines.count <= 4, firstWords.contains(firstWordKey(lines[0])), isShort(paragraphs[index]) else { continue }
+            guard isShort(paragraphs[index]), firstWords.contains(firstWordKey(lines[0])) else { continue }
             let own = key(lines.joined(separator: " "))
             alone[own, default: []].append(index)
             if lines.count == 1, beginnings.contains(own), index + 1 < paragraphs.count, isShort(paragraphs[index + 1]) {
@@ -131,33 +131,72 @@ enum ContentsList {
 
     private static let romanLetters = Set("ivxlcdm".utf8)
 
+    /// `key` of an ASCII text (most of a book's lines), read by its bytes.
+    private static func asciiKey(_ text: String) -> String {
+        var words: [String] = []
+        var current: [UInt8] = []
+        func flush() {
+            guard !current.isEmpty else { return }
+            words.append(wordKey(lowercased: String(decoding: current, as: UTF8.self)))
+            current.removeAll(keepingCapacity: true)
+        }
+        for byte in text.utf8 {
+            if isWordByte(byte) {
+                current.append((0x41...0x5A).contains(byte) ? byte + 0x20 : byte)
+            } else {
+                flush()
+            }
+        }
+        flush()
+        return words.joined(separator: " ")
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    /// A letter or a digit; ASCII told without looking up the character's
+    /// properties.
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return isWordByte(ascii) }
+        return character.isLetter || character.isNumber
+    }
+
+    /// A lower-cased word's key: a numeral, roman or spelled out, as digits.
+    private static func wordKey(lowercased lower: String) -> String {
+        if lower.utf8.count <= 8, lower.utf8.allSatisfy({ romanLetters.contains($0) }), let roman = HeadingPattern.romanValue(lower.uppercased()) {
+            return String(roman)
+        }
+        if let number = SpelledNumbers.number(lowercased: lower) { return String(number) }
+        return lower
+    }
+
     /// The key of a line's first word alone.
-    private static func firstWordKey(_ line: String) -> String {
-        let start = line.firstIndex { $0.isLetter || $0.isNumber } ?? line.endIndex
-        let word = line[start...].prefix { $0.isLetter || $0.isNumber }
+    static func firstWordKey(_ line: String) -> String {
+        // Most lines begin with an ASCII word: read by its bytes.
+        let opening = line.utf8.prefix { $0 < 0x80 && !isWordByte($0) }
+        let asciiWord = line.utf8.dropFirst(opening.count).prefix(while: isWordByte)
+        if !asciiWord.isEmpty, (line.utf8.dropFirst(opening.count + asciiWord.count).first ?? 0) < 0x80 {
+            return asciiKey(String(Substring(asciiWord)))
+        }
+        let start = line.firstIndex(where: isWordCharacter) ?? line.endIndex
+        let word = line[start...].prefix(while: isWordCharacter)
         return key(String(word))
     }
 
     /// Words lower-cased without punctuation; numerals, roman or spelled
     /// out, as digits.
     static func key(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiKey(text) }
         var words: [String] = []
         var current = ""
         func flush() {
             guard !current.isEmpty else { return }
-            let lower = current.lowercased()
-            if lower.utf8.count <= 8, lower.utf8.allSatisfy({ Self.romanLetters.contains($0) }),
-               let roman = HeadingPattern.romanValue(lower.uppercased()) {
-                words.append(String(roman))
-            } else if let number = SpelledNumbers.number(lowercased: lower) {
-                words.append(String(number))
-            } else {
-                words.append(lower)
-            }
+            words.append(wordKey(lowercased: current.lowercased()))
             current = ""
         }
         for character in text {
-            if character.isLetter || character.isNumber {
+            if isWordCharacter(character) {
                 current.append(character)
             } else {
                 flush()

@@ -56,6 +56,8 @@ enum GutenbergFrame {
     static func isEndMarker(_ line: Substring) -> Bool {
         let trimmed = line.drop { $0 == " " }
         guard let first = trimmed.first, first == "*" || first == "E" || first == "e" else { return false }
+        // Most lines that begin with an E are not "END …": told by their bytes.
+        if first != "*", !trimmed.utf8.prefix(3).map({ $0 | 0x20 }).elementsEqual("end".utf8) { return false }
         let upper = trimmed.prefix(120).uppercased()
         if first == "*" {
             let words = upper.drop { $0 == "*" || $0 == " " }

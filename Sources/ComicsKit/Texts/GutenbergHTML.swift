@@ -21,37 +21,33 @@ public enum GutenbergHTML {
     /// move by (two sections or more); when not, the plain text's rules
     /// serve the book better.
     public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding, hasOutline: Bool) {
+        let draft = draft(of: bytes)
+        let outlined = draft.outlined()
+        return (outlined.content, draft.encoding, outlined.hasOutline)
+    }
+
+    /// The edition's blocks, a heading's lines one block; which headings
+    /// open sections is found when the draft is outlined.
+    public static func draft(of bytes: [UInt8]) -> TextDraft {
+        SpelledNumbers.prepareTables()
         let (text, encoding) = TextDecoding.decodeHTML(bytes)
         let read = HTMLBlocks.read(text)
         let work = workRange(of: read.items)
         let items = Array(read.items[work])
         let targeted = Set(read.contentsTargets.compactMap { heading(named: $0, in: read) }.filter { work.contains($0) }.map { $0 - work.lowerBound })
-        let sections = outline(items, contentsTargets: targeted)
-        var blocks: [TextBlock] = []
-        var placed: [TextSection] = []
-        blocks.reserveCapacity(items.count)
-        var sectionAt: [Int: (level: Int, title: String)] = [:]
-        for section in sections { sectionAt[section.item] = (section.level, section.title) }
-        for (index, item) in items.enumerated() {
+        let blocks = items.map { item in
             switch item {
-            case let .block(block):
-                blocks.append(block)
-            case let .heading(_, lines):
-                if let section = sectionAt[index] {
-                    placed.append(TextSection(level: section.level, title: section.title, firstBlock: blocks.count))
-                    blocks.append(TextBlock(.heading, lines.joined(separator: "\n")))
-                } else {
-                    blocks.append(TextBlock(.lines, lines.joined(separator: "\n")))
-                }
+            case let .block(block): block
+            case let .heading(_, lines): TextBlock(.lines, lines.joined(separator: "\n"))
             }
         }
-        let hasOutline = placed.count >= 2 && placed.count <= SectionOutline.maximumSections
-        if placed.count > SectionOutline.maximumSections { placed = [] }
-        if placed.isEmpty, let first = blocks.first {
-            let line = first.text.split(separator: "\n").first.map { $0.trimmingWhitespace() } ?? ""
-            placed = [TextSection(level: 0, title: UpstreamText.capped(line.isEmpty ? "Text" : line, 80), firstBlock: 0)]
+        return TextDraft(blocks: blocks, encoding: encoding) { blocks in
+            var sections = outline(items, contentsTargets: targeted).sorted { $0.item < $1.item }
+                .map { TextSection(level: $0.level, title: $0.title, firstBlock: $0.item) }
+            let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections
+            if sections.count > SectionOutline.maximumSections { sections = [] }
+            return OutlinedText(blocks: blocks, sections: sections, hasOutline: hasOutline)
         }
-        return (BookContent(blocks: blocks, sections: placed), encoding, hasOutline)
     }
 
     /// The heading an anchor names: the one it stands in, or the next one
@@ -79,8 +75,10 @@ public enum GutenbergHTML {
             case let .block(block): text = block.text
             case let .heading(_, lines): text = lines.joined(separator: "\n")
             }
-            let all = text.utf8.contains(0x0A) ? text.split(separator: "\n") : [Substring(text)]
-            return all.filter { line in line.utf8.first { $0 != 0x20 }.map(opens) ?? false }
+            func begins(_ line: Substring) -> Bool { line.utf8.first { $0 != 0x20 }.map(opens) ?? false }
+            // Most items are one line, read without splitting.
+            guard ByteScan.contains(0x0A, in: Substring(text)) else { return begins(Substring(text)) ? [Substring(text)] : [] }
+            return text.split(separator: "\n").filter(begins)
         }
         let star: (UInt8) -> Bool = { $0 == UInt8(ascii: "*") }
         let starOrE: (UInt8) -> Bool = { $0 == UInt8(ascii: "*") || $0 == UInt8(ascii: "E") || $0 == UInt8(ascii: "e") }

@@ -10,40 +10,35 @@ public enum GutenbergText {
     public static let rulesVersion = 3
 
     public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding) {
+        let draft = draft(of: bytes)
+        return (draft.outlined().content, draft.encoding)
+    }
+
+    /// The file's paragraphs as blocks, one each; its headings are found
+    /// when the draft is outlined. A title that takes the paragraph after
+    /// its heading (`CHAPTER I` over `THE TITLE`) makes both headings.
+    public static func draft(of bytes: [UInt8]) -> TextDraft {
+        SpelledNumbers.prepareTables()
         let (text, encoding) = TextDecoding.decode(bytes)
         // Split on the byte: splitting on the Character would walk grapheme
         // boundaries through the whole text.
         let lines = TextLines(text)
         let work = GutenbergFrame.work(in: lines)
         let paragraphs = TextBlocks.paragraphs(of: lines[work])
-        let (headings, sections) = SectionOutline.outline(paragraphs)
-        var blocks: [TextBlock] = []
-        blocks.reserveCapacity(paragraphs.count)
-        var blockOfParagraph = [Int](repeating: 0, count: paragraphs.count)
-        var index = 0
-        while index < paragraphs.count {
-            blockOfParagraph[index] = blocks.count
-            let paragraph = paragraphs[index]
-            if let titleLines = headings[index], paragraph.kind != .illustration {
-                blocks.append(TextBlock(.heading, titleLines.joined(separator: "\n")))
-                if titleLines.count > paragraph.lines.count, index + 1 < paragraphs.count {
-                    index += 1
-                    blockOfParagraph[index] = blocks.count - 1
-                }
-            } else {
-                blocks.append(TextBlock(paragraph.kind, TextBlocks.text(of: paragraph)))
+        // Each paragraph read once on every core: its text, and whether its
+        // line reads as a heading (what the outline then only orders).
+        let read = paragraphs.parallelMap { paragraph in
+            (block: TextBlock(paragraph.kind, TextBlocks.text(of: paragraph)), heading: SectionOutline.headingLine(of: paragraph))
+        }
+        let headingLines = read.map(\.heading)
+        return TextDraft(blocks: read.map(\.block), encoding: encoding) { blocks in
+            let (headings, sections) = SectionOutline.outline(paragraphs, headingLines: headingLines)
+            var blocks = blocks
+            for (index, titleLines) in headings where paragraphs[index].kind != .illustration
+                && titleLines.count > paragraphs[index].lines.count && index + 1 < blocks.count && blocks[index + 1].kind != .illustration {
+                blocks[index + 1].kind = .heading
             }
-            index += 1
+            return OutlinedText(blocks: blocks, sections: sections, hasOutline: sections.count >= 2)
         }
-        var placed = sections.map { section in
-            TextSection(level: section.level, title: section.title, firstBlock: blockOfParagraph[section.firstBlock])
-        }
-        // No heading found (or a flood of them): the book is one section,
-        // named by its first line.
-        if placed.isEmpty, let first = blocks.first {
-            let line = first.text.split(separator: "\n").first.map { $0.trimmingWhitespace() } ?? ""
-            placed = [TextSection(level: 0, title: UpstreamText.capped(line.isEmpty ? "Text" : line, 80), firstBlock: 0)]
-        }
-        return (BookContent(blocks: blocks, sections: placed), encoding)
     }
 }

@@ -7,7 +7,7 @@ import CHTML
 /// as a tree: memory is the blocks, time is linear in the file.
 struct HTMLBlocks {
     /// One thing the walk met, in reading order.
-    enum Item {
+    enum Item: Sendable {
         case block(TextBlock)
         /// `h1`…`h6`: its tag's level and its lines (split at `<br>`).
         case heading(tagLevel: Int, lines: [String])

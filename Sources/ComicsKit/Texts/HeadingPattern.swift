@@ -1,8 +1,8 @@
 /// What a heading line says: `CHAPTER I.`, `Chapter 1`, `CHAPTER 1.
 /// Loomings.`, `BOOK ONE: 1805`, `FIRST ACT`, `SECOND EPILOGUE`,
 /// `CHAPITRE II`, `Ensimmäinen runo`, or a roman numeral alone.
-struct HeadingLine: Equatable {
-    enum Kind: Int, Comparable {
+struct HeadingLine: Equatable, Sendable {
+    enum Kind: Int, Comparable, Sendable {
         /// Prologues and epilogues stand beside the outermost divisions.
         case outermost = -1
         case volume = 0, book, act, chapter, scene
@@ -24,11 +24,13 @@ enum HeadingPattern {
 
     static func match(_ line: some StringProtocol) -> HeadingLine? {
         let trimmed = line.trimmingWhitespace()
-        guard !trimmed.isEmpty, trimmed.count <= longest, let firstScalar = trimmed.unicodeScalars.first,
+        guard !trimmed.isEmpty, trimmed.utf8.count <= longest || trimmed.count <= longest, let firstScalar = trimmed.unicodeScalars.first,
               firstScalar.properties.isUppercase || ("0"..."9").contains(firstScalar)
         else { return nil }
         // `VOLUME I.--FANTINE.`, `CHAPTER I--M. MYRIEL`: a dash sets the title off.
-        let text = trimmed.contains("--") || trimmed.contains("—") ? spacedDashes(trimmed) : trimmed
+        let hasDashes = (trimmed.utf8.contains(0x2D) && trimmed.contains("--")) || (trimmed.utf8.contains(0xE2) && trimmed.contains("—"))
+        let text = hasDashes ? spacedDashes(trimmed) : trimmed
+        guard mayBeginHeading(text) else { return nil }
         if let twoWordOrdinal = twoWordOrdinalHeading(text) { return twoWordOrdinal }
         let words = text.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
         if let numeral = romanValue(trimmedPunctuation(text)), numeral > 0, text.count <= 12,
@@ -74,6 +76,20 @@ enum HeadingPattern {
         }
         return nil
     }
+
+    /// Whether the first word could begin one of the patterns: each
+    /// begins with a numeral, a heading word or an ordinal (`VII.`, `12`,
+    /// `CHAPTER`, `Dritter`, `Vigésimo primero`). Most lines of a book are
+    /// told apart by this alone.
+    private static func mayBeginHeading(_ text: String) -> Bool {
+        let first = trimmedPunctuation(String(text.prefix { $0 != " " }))
+        guard !first.isEmpty else { return false }
+        if first.utf8.allSatisfy({ romanOrDigit.contains($0) }) { return true }
+        let upper = first.uppercased()
+        return keywords[upper] != nil || SpelledNumbers.mayBeginOrdinal(upper)
+    }
+
+    private static let romanOrDigit = Set("IVXLCDMivxlcdm0123456789".utf8)
 
     private static func spacedDashes(_ text: String) -> String {
         var result = ""
@@ -201,15 +217,16 @@ enum HeadingPattern {
 
     /// The value of a roman numeral written the usual way (`XIV`, not
     /// `XIIII`), so that a word made of those letters is not taken for one.
+    private static let romanDigits: [Character: Int] = ["I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000]
+
     static func romanValue(_ text: String, lowercaseToo: Bool = false) -> Int? {
         guard !text.isEmpty, text.count <= 15 else { return nil }
         let upper = text.uppercased()
         guard lowercaseToo || upper == text else { return nil }
-        let values: [Character: Int] = ["I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000]
         var total = 0
         var previous = 0
         for character in upper.reversed() {
-            guard let value = values[character] else { return nil }
+            guard let value = romanDigits[character] else { return nil }
             if value < previous { total -= value } else { total += value; previous = value }
         }
         guard total > 0, total < 4000, roman(total) == upper else { return nil }

@@ -41,8 +41,12 @@ enum SectionOutline {
         var ancestors: [Int]
     }
 
-    static func outline(_ paragraphs: [TextBlocks.Paragraph]) -> (headings: [Int: [String]], sections: [TextSection]) {
-        var candidates = found(in: paragraphs)
+    /// `headingLines`: each paragraph's `headingLine(of:)`, worked out
+    /// beforehand on every core.
+    static func outline(
+        _ paragraphs: [TextBlocks.Paragraph], headingLines: [HeadingLine?]
+    ) -> (headings: [Int: [String]], sections: [TextSection]) {
+        var candidates = found(in: paragraphs, headingLines: headingLines)
         var words = paragraphs.map { paragraph in paragraph.lines.reduce(0) { $0 + TextBlock(.prose, $1).wordCount } }
         for candidate in candidates where candidate.hasSubtitle(in: paragraphs) {
             words[candidate.paragraph + 1] = 0
@@ -66,29 +70,36 @@ enum SectionOutline {
         return (headings, sections)
     }
 
-    private static func found(in paragraphs: [TextBlocks.Paragraph]) -> [Candidate] {
+    /// The line of a paragraph that could be a heading (the paragraph's
+    /// first, or an illustration caption's last), read as one.
+    static func headingLine(of paragraph: TextBlocks.Paragraph) -> HeadingLine? {
+        candidateLine(of: paragraph).flatMap { HeadingPattern.match($0) }
+    }
+
+    private static func candidateLine(of paragraph: TextBlocks.Paragraph) -> String? {
+        switch paragraph.kind {
+        case .illustration:
+            return paragraph.captionLastLine
+        case .prose, .lines:
+            // A heading with its title is a few words (a contents entry
+            // may wrap); a paragraph of running text that happens to begin
+            // "Book I. of the Iliad …" is no heading.
+            guard paragraph.lines.count <= 3,
+                  paragraph.lines.count == 1 || paragraph.lines.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= 20
+            else { return nil }
+            return paragraph.lines[0]
+        case .heading, .footnote:
+            return nil
+        }
+    }
+
+    private static func found(in paragraphs: [TextBlocks.Paragraph], headingLines: [HeadingLine?]) -> [Candidate] {
         var candidates: [Candidate] = []
         var lastNumeral = 0
         var lastChapter: (kind: HeadingLine.Kind, number: Int)?
         var parents: [HeadingLine.Kind: Int] = [:]
         for (index, paragraph) in paragraphs.enumerated() {
-            let line: String
-            switch paragraph.kind {
-            case .illustration:
-                guard let caption = paragraph.captionLastLine else { continue }
-                line = caption
-            case .prose, .lines:
-                // A heading with its title is a few words (a contents entry
-                // may wrap); a paragraph of running text that happens to begin
-                // "Book I. of the Iliad …" is no heading.
-                guard paragraph.lines.count <= 3,
-                      paragraph.lines.count == 1 || paragraph.lines.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= 20
-                else { continue }
-                line = paragraph.lines[0]
-            case .heading, .footnote:
-                continue
-            }
-            guard var heading = HeadingPattern.match(line) else { continue }
+            guard var heading = headingLines[index], let line = candidateLine(of: paragraph) else { continue }
             if heading.kind == .numeral {
                 // A titled numeral that goes on from the chapters before it
                 // (`ADVENTURE VI.`, then `VII. THE ADVENTURE OF …`) is one of them.

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Numbers written out as headings write them, 1 to 100: ordinals in
 /// English, French, German, Spanish, Italian, Finnish, Dutch, Portuguese
 /// and Latin (`FIRST`, `vingt-et-unième`, `Dritter`, `Yhdestoista`,
@@ -5,6 +7,13 @@
 /// Keys are upper-cased; a compound may be one word, hyphenated or two
 /// words joined by a space.
 enum SpelledNumbers {
+    /// Builds the tables on another core, while the caller decodes a
+    /// file: the rules that look words up (on every core) then find them
+    /// ready instead of waiting for one core to build them.
+    static func prepareTables() {
+        DispatchQueue.global(qos: .userInitiated).async { _ = firstOfTwoWords.count + lowercased.count }
+    }
+
     static func ordinal(_ word: String) -> Int? { ordinals[word.uppercased()] }
 
     /// An ordinal of two words (`vigésimo primero`) whose first is `first`.
@@ -12,6 +21,11 @@ enum SpelledNumbers {
         let upper = first.uppercased()
         guard firstOfTwoWords.contains(upper) else { return nil }
         return ordinals[upper + " " + second.uppercased()]
+    }
+
+    /// Whether an upper-cased word is an ordinal or the first word of one.
+    static func mayBeginOrdinal(_ upper: String) -> Bool {
+        ordinals[upper] != nil || firstOfTwoWords.contains(upper)
     }
 
     private static let firstOfTwoWords: Set<String> = Set(ordinals.keys.compactMap { key in
@@ -37,7 +51,10 @@ enum SpelledNumbers {
     static let ordinals: [String: Int] = {
         var table: [String: Int] = [:]
         func add(_ words: [String], _ number: Int) {
-            for word in words where !word.isEmpty { table[word.uppercased()] = table[word.uppercased()] ?? number }
+            for word in words where !word.isEmpty {
+                let key = latinUppercased(word)
+                if table[key] == nil { table[key] = number }
+            }
         }
         for number in 1...100 {
             add(englishOrdinal(number), number)
@@ -52,6 +69,21 @@ enum SpelledNumbers {
         }
         return table
     }()
+
+    /// `uppercased()` for the tables' words (Latin-1 letters, hyphens,
+    /// spaces) without looking up each letter's properties: building
+    /// the tables is on the way of every download.
+    static func latinUppercased(_ word: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in word.unicodeScalars {
+            switch scalar.value {
+            case 0x61...0x7A, 0xE0...0xF6, 0xF8...0xFE: scalars.append(Unicode.Scalar(scalar.value - 0x20)!)
+            case 0xDF: scalars.append(contentsOf: "SS".unicodeScalars)
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars)
+    }
 
     // MARK: English
 

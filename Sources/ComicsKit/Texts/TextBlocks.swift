@@ -18,7 +18,7 @@ enum TextBlocks {
     }
 
     /// A block with the file's own lines, before headings are decided.
-    struct Paragraph {
+    struct Paragraph: Sendable {
         var kind: TextBlock.Kind
         var lines: [String]
         /// For an illustration: the last line of its caption, which some
@@ -70,7 +70,8 @@ enum TextBlocks {
                 flush()
                 continue
             }
-            if pending.isEmpty, line.drop(while: { $0 == " " }).hasPrefix("[Illustration") {
+            if pending.isEmpty, line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "["),
+               line.drop(while: { $0 == " " }).hasPrefix("[Illustration") {
                 illustrationDepth = bracketBalance(line)
                 pending.append(line)
                 if illustrationDepth <= 0 {
@@ -109,8 +110,7 @@ enum TextBlocks {
     /// as several, cut at a space where there is one: prose joins them
     /// again, and nothing is lost.
     private static func expanded(_ line: Substring) -> [String] {
-        let bytes = line.utf8
-        var text = bytes.contains(0x09) ? expandingTabs(line) : String(line)
+        var text = ByteScan.contains(0x09, in: line) ? expandingTabs(line) : String(line)
         if text.utf8.last == 0x20 {
             text = String(text[..<(text.utf8.lastIndex { $0 != 0x20 }.map { text.utf8.index(after: $0) } ?? text.startIndex)])
         }
@@ -186,11 +186,11 @@ enum TextBlocks {
     /// Prose: no line indented, and every line but the last reaching near
     /// the width the file wraps at (verse lines end well before it).
     private static func isProse(_ lines: [String], proseWidth: Int) -> Bool {
-        if lines.contains(where: { $0.first == " " }) { return false }
+        if lines.contains(where: { $0.utf8.first == 0x20 }) { return false }
         guard lines.count > 1 else { return true }
         // Scalars, not characters: grapheme breaking every line of a book
         // cost more than the rest of this decision.
-        let shortest = lines.dropLast().map(\.unicodeScalars.count).min() ?? 0
+        let shortest = lines.dropLast().lazy.map(ByteScan.scalarCount).min() ?? 0
         return shortest * 10 >= proseWidth * 6
     }
 
@@ -229,23 +229,28 @@ enum TextBlocks {
     /// The lines' words one space apart, worked on bytes (a space is one
     /// byte in UTF-8 and never part of another character).
     private static func joinedWords(_ lines: [String]) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
-        var pendingSpace = false
-        for var line in lines {
-            line.withUTF8 { utf8 in
-                for byte in utf8 {
-                    if byte == 0x20 {
-                        pendingSpace = true
-                    } else {
-                        if pendingSpace && !bytes.isEmpty { bytes.append(0x20) }
-                        pendingSpace = false
-                        bytes.append(byte)
+        String(unsafeUninitializedCapacity: lines.reduce(0) { $0 + $1.utf8.count + 1 }) { output in
+            var count = 0
+            var pendingSpace = false
+            for var line in lines {
+                line.withUTF8 { utf8 in
+                    for byte in utf8 {
+                        if byte == 0x20 {
+                            pendingSpace = true
+                        } else {
+                            if pendingSpace && count > 0 {
+                                output[count] = 0x20
+                                count += 1
+                            }
+                            pendingSpace = false
+                            output[count] = byte
+                            count += 1
+                        }
                     }
                 }
+                pendingSpace = true
             }
-            pendingSpace = true
+            return count
         }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Project Gutenberg's bytes as text. The bytes decide, not the label:
 /// Gutendex calls most UTF-8 files us-ascii, and 1990s files declare one
 /// thing and hold another. A BOM means UTF-8; valid UTF-8 is UTF-8;
@@ -101,21 +103,23 @@ public enum TextDecoding {
     }
 
     static func unifyingLineBreaks(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.contains(0x0D) else { return bytes }
-        var result: [UInt8] = []
-        result.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x0D {
+        bytes.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress, var carriageReturn = memchr(base, 0x0D, source.count) else { return bytes }
+            var result: [UInt8] = []
+            result.reserveCapacity(source.count)
+            var start = 0
+            while true {
+                let index = base.distance(to: carriageReturn.assumingMemoryBound(to: UInt8.self))
+                result.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))
                 result.append(0x0A)
-                if index + 1 < bytes.count, bytes[index + 1] == 0x0A { index += 1 }
-            } else {
-                result.append(byte)
+                start = index + 1
+                if start < source.count, source[start] == 0x0A { start += 1 }
+                guard start < source.count, let next = memchr(base + start, 0x0D, source.count - start) else { break }
+                carriageReturn = next
             }
-            index += 1
+            result.append(contentsOf: UnsafeBufferPointer(rebasing: source[start...]))
+            return result
         }
-        return result
     }
 }
 
@@ -128,7 +132,9 @@ extension String {
             scalar == "\u{FEFF}" || scalar == SearchMatch.start.unicodeScalars.first || scalar == SearchMatch.end.unicodeScalars.first
         }
         // Each mark's UTF-8 begins with 0xEE or 0xEF: most texts have neither.
-        guard utf8.contains(where: { $0 == 0xEE || $0 == 0xEF }), unicodeScalars.contains(where: isMark) else { return self }
+        var text = self
+        guard text.withUTF8({ ByteScan.contains(0xEE, in: $0) || ByteScan.contains(0xEF, in: $0) }),
+              unicodeScalars.contains(where: isMark) else { return self }
         return String(String.UnicodeScalarView(unicodeScalars.filter { !isMark($0) }))
     }
 }

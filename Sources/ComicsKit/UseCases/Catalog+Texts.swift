@@ -414,23 +414,23 @@ extension Catalog {
                 if error.kind == .notFound && !isLast { continue }
                 throw error
             }
-            let content: BookContent, encoding: TextDecoding.Encoding
-            if address.edition == .html {
-                let made = GutenbergHTML.content(of: bytes)
-                if !made.hasOutline && !isLast {
-                    log?("the HTML edition of \(ref) marks no chapters; trying its plain text")
-                    continue
-                }
-                (content, encoding) = (made.content, made.encoding)
-            } else {
-                (content, encoding) = GutenbergText.content(of: bytes)
+            let draft = address.edition == .html ? GutenbergHTML.draft(of: bytes) : GutenbergText.draft(of: bytes)
+            let mayFallBack = address.edition == .html && !isLast
+            let fetchedAt = clock.now
+            let saved = try store.saveText(draft.blocks, of: ref) {
+                let outlined = draft.outlined()
+                if mayFallBack && !outlined.hasOutline { return nil }
+                let outline = outlined.content.outline()
+                let info = TextInfo(
+                    ref: ref, url: address.url, encoding: draft.encoding.rawValue, fetchedAt: fetchedAt, originalBytes: bytes.count,
+                    sectionCount: outline.count, wordCount: outlined.content.wordCount)
+                return FinishedText(content: outlined.content, outline: outline, info: info)
             }
-            let outline = content.outline()
-            let info = TextInfo(
-                ref: ref, url: address.url, encoding: encoding.rawValue, fetchedAt: clock.now, originalBytes: bytes.count,
-                sectionCount: outline.count, wordCount: content.wordCount)
-            try store.saveText(content, outline: outline, info: info)
-            return try store.textInfo(ref) ?? info
+            guard let saved else {
+                log?("the HTML edition of \(ref) marks no chapters; trying its plain text")
+                continue
+            }
+            return try store.textInfo(ref) ?? saved.info
         }
         throw ComicsError.notFound("no edition of \(ref) could be read")
     }
