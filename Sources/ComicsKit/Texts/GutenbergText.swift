@@ -6,8 +6,9 @@ public enum GutenbergText {
     /// change what a file becomes, so that a text cleaned by older rules
     /// can be told apart. 2: HTML editions, contents lists, ordinals. 3:
     /// pictures' addresses and notes' anchors kept, floods of paragraphs
-    /// joined.
-    public static let rulesVersion = 3
+    /// joined. 4: a plain text's title paragraph is a heading block of its
+    /// own, not joined to the heading above it.
+    public static let rulesVersion = 4
 
     public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding) {
         let draft = draft(of: bytes)
