@@ -382,15 +382,12 @@ def texts(binary, env, server, work, runs, report, fresh_database):
 
     before = size_on_disk()
     copy = os.path.join(work, "pg2600.txt")
-    floor, parts = c_tools_floor(env, server.url + "/ebooks/2600.txt.utf-8", copy, work, runs, html=False)
     # Each get is a first one: the database as it was before, restored.
     snapshot = os.path.join(work, "before-get.db")
     shutil.copyfile(database, snapshot)
-
-    without_the_text = restorer(database, snapshot)
-
-    report.add("6. get War and Peace (3.4 MB)", median([binary, "get", "2600", "-q"], env, runs, prepare=without_the_text),
-               "curl + zstd -3 + sqlite3 FTS5 insert", floor, "<= 1.0x")
+    got, floor, parts = get_beside_floor([binary, "get", "2600", "-q"], env, server.url + "/ebooks/2600.txt.utf-8", copy, work,
+                                         runs, html=False, prepare=restorer(database, snapshot))
+    report.add("6. get War and Peace (3.4 MB)", got, "curl + zstd -3 + sqlite3 FTS5 insert", floor, "<= 1.0x")
     report.add("6.   its floor's parts", parts, "", None, "")
     growth = (size_on_disk() - before) / os.path.getsize(copy)
     report.add("6. database growth for War and Peace", "%.2fx" % growth, "its text", "1.00x", "<= 0.6x")
@@ -463,7 +460,7 @@ def restorer(database, snapshot):
 
 def html_edition(binary, env, server, work, runs, report):
     """6. Moby-Dick's HTML edition (1.5 MB) got, beside the same steps done
-    by C tools one after another (`c_tools_floor`)."""
+    by C tools one after another (`get_beside_floor`)."""
     run([binary, "show", "books:2701"], env)
     database = env["COMICS_DB"]
     snapshot = os.path.join(work, "before-html-get.db")
@@ -471,21 +468,22 @@ def html_edition(binary, env, server, work, runs, report):
     shutil.copyfile(database, snapshot)
     restore = restorer(database, snapshot)
     copy = os.path.join(work, "pg2701.html")
-    floor, parts = c_tools_floor(env, server.url + "/ebooks/2701.html.images", copy, work, runs, html=True)
-    report.add("6. get Moby-Dick's HTML edition (1.5 MB)", median([binary, "get", "2701", "-q"], env, runs, prepare=restore),
-               "curl + zstd -3 + sqlite3 FTS5 insert", floor, "<= 1.0x")
+    got, floor, parts = get_beside_floor([binary, "get", "2701", "-q"], env, server.url + "/ebooks/2701.html.images", copy, work,
+                                         runs, html=True, prepare=restore)
+    report.add("6. get Moby-Dick's HTML edition (1.5 MB)", got, "curl + zstd -3 + sqlite3 FTS5 insert", floor, "<= 1.0x")
     report.add("6.   its floor's parts", parts, "", None, "")
     report.add("6. toc 2701 (HTML edition)", median([binary, "toc", "2701"], env, runs), "", None, "<= 30 ms")
     restore()
 
 
-def c_tools_floor(env, url, copy, work, runs, html):
-    """The same steps as a get, done by C tools one after another: curl to
-    disk, zstd -3 of the file (the store's level), and the sqlite3 shell
-    inserting its paragraphs (tags taken out of an HTML file) into an FTS5
-    table in one transaction. Their sum, and the parts as text."""
-    fetch = median(["curl", "-s", "-L", "-o", copy, url], env, runs)
-    compress = median(["zstd", "-3", "-q", "-f", copy, "-o", copy + ".zst"], env, runs)
+def get_beside_floor(arguments, env, url, copy, work, runs, html, prepare):
+    """Medians of a get and of the same steps done by C tools one after
+    another: curl to disk, zstd -3 of the file (the store's level), and
+    the sqlite3 shell inserting its paragraphs (tags taken out of an HTML
+    file) into an FTS5 table in one transaction. The two alternate run by
+    run, so that a shared machine's slow spells weigh on both alike.
+    Returns the get's median, the floor's, and the floor's parts as text."""
+    run(["curl", "-s", "-L", "-o", copy, url], env)
     with open(copy, encoding="utf-8", errors="replace") as handle:
         text = handle.read()
     if html:
@@ -498,12 +496,18 @@ def c_tools_floor(env, url, copy, work, runs, html):
             handle.write("INSERT INTO t VALUES('%s');\n" % paragraph.replace("'", "''"))
         handle.write("COMMIT;\n")
     index_db = os.path.join(work, "index.db")
-
-    def fresh_index():
+    gets, fetches, compressions, indexes = [], [], [], []
+    for _ in range(runs):
+        prepare()
+        gets.append(run(arguments, env)[0])
+        fetches.append(run(["curl", "-s", "-L", "-o", copy, url], env)[0])
+        compressions.append(run(["zstd", "-3", "-q", "-f", copy, "-o", copy + ".zst"], env)[0])
         if os.path.exists(index_db):
             os.remove(index_db)
-    index = median(["sqlite3", index_db, ".read " + script], env, runs, prepare=fresh_index)
-    return fetch + compress + index, "%.0f + %.0f + %.0f ms" % (fetch * 1000, compress * 1000, index * 1000)
+        indexes.append(run(["sqlite3", index_db, ".read " + script], env)[0])
+    parts = [statistics.median(times) for times in (fetches, compressions, indexes)]
+    floor = statistics.median([sum(steps) for steps in zip(fetches, compressions, indexes)])
+    return statistics.median(gets), floor, "%.0f + %.0f + %.0f ms" % tuple(part * 1000 for part in parts)
 
 
 def reader(binary, env, runs, report):
