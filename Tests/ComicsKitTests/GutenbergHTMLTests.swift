@@ -70,6 +70,25 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(alice.blocks.contains { $0.kind == .lines && $0.text.contains("\n") }, "verse line by line")
     }
 
+    /// A paragraph's white space (spaces, tabs, line breaks, no-break
+    /// spaces) folds to one space between words, whatever surrounds it:
+    /// generated paragraphs of words, signs and spaces.
+    func testWhiteSpaceFoldsToOneSpaceBetweenWords() {
+        var generator = SystemRandomNumberGenerator()
+        let words = ["a", "word", "é", "©", "½", "“quoted”", "x&amp;y"]
+        let spaces = [" ", "  ", "\n", "\t", "\u{A0}", " \u{A0} "]
+        for _ in 0..<200 {
+            let count = Int.random(in: 1...12, using: &generator)
+            let chosen = (0..<count).map { _ in words.randomElement(using: &generator)! }
+            var markup = spaces.randomElement(using: &generator)!
+            for word in chosen { markup += word + spaces.randomElement(using: &generator)! }
+            let html = "<html><body><h1>One</h1><p>\(markup)</p><h1>Two</h1><p>end</p></body></html>"
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            let expected = chosen.joined(separator: " ").replacingOccurrences(of: "&amp;", with: "&")
+            XCTAssertTrue(blocks.contains { $0.text == expected }, "\(markup.debugDescription) gave \(blocks.map(\.text))")
+        }
+    }
+
     /// An illustration keeps its picture's address as the edition writes
     /// it (beside the edition, or on gutenberg.org; any other is dropped,
     /// never to be fetched), and a note the anchor its references point to.

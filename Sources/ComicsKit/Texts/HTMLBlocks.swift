@@ -400,8 +400,11 @@ private final class HTMLWalker {
                 target.append(0x5F)
                 openingItalic = false
             }
-            target.append(byte)
-            index += 1
+            // The bytes up to the next space, copied at once.
+            var end = index + 1
+            while end < bytes.count, !isSpace(bytes[end]), bytes[end] != 0xC2 { end += 1 }
+            target.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+            index = end
         }
     }
 
