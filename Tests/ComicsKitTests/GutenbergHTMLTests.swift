@@ -91,8 +91,10 @@ final class GutenbergHTMLTests: XCTestCase {
 
     /// An illustration keeps its picture's address as the edition writes
     /// it (beside the edition, or on gutenberg.org; any other is dropped,
-    /// never to be fetched), and a note the anchor its references point to.
-    func testIllustrationsKeepTheirPictureAndNotesTheirAnchor() throws {
+    /// never to be fetched), a note the anchor its references point to, and
+    /// a paragraph the anchors of the notes it refers to (whichever of a
+    /// note's anchors its link names; a link to anything else is none).
+    func testIllustrationsKeepTheirPictureNotesTheirAnchorAndReferencesTheirNotes() throws {
         let pictures = try GutenbergHTML.content(of: Fixtures.gutenberg("pg1342-images.html")).content.blocks.filter { $0.kind == .illustration }
         XCTAssertGreaterThan(pictures.filter { $0.link?.hasPrefix("images/") == true }.count, 100)
 
@@ -104,11 +106,17 @@ final class GutenbergHTMLTests: XCTestCase {
         ]
         var html = "<html><body><h2>CHAPTER I.</h2><p>\(words)<a href=\"#fn1\">[1]</a></p>"
         for (source, _) in sources { html += "<div class=\"figcenter\"><img src=\"\(source)\" alt=\"A picture\"></div><p>\(words)</p>" }
-        html += "<div class=\"footnote\"><a id=\"fn1\"></a><p>[1] The note itself.</p></div><h2>CHAPTER II.</h2><p>\(words)</p></body></html>"
+        html += "<p>Both notes\(words)<a href=\"#note2\">[2]</a> and <a href=\"#fn1\">[1]</a>, and <a href=\"#ch2\">the next chapter</a>.</p>"
+        html += "<div class=\"footnote\"><a id=\"fn1\"></a><p>[1] The note itself.</p></div>"
+        html += "<div class=\"footnote\"><a id=\"fn2\"></a><a id=\"note2\"></a><p>[2] Another note.</p></div>"
+        html += "<h2 id=\"ch2\">CHAPTER II.</h2><p>\(words)<a href=\"#ch2\">here</a></p></body></html>"
         let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
         XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.link), sources.map(\.1))
-        XCTAssertEqual(blocks.first { $0.kind == .footnote }?.link, "fn1")
-        XCTAssertTrue(blocks.filter { $0.kind != .illustration && $0.kind != .footnote }.allSatisfy { $0.link == nil })
+        XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.link), ["fn1", "fn2"])
+        let paragraphs = blocks.filter { $0.kind != .illustration && $0.kind != .footnote }
+        XCTAssertEqual(paragraphs.first { $0.text.hasPrefix("Words") }?.link, "fn1")
+        XCTAssertEqual(paragraphs.first { $0.text.hasPrefix("Both notes") }?.link, "fn2 fn1")
+        XCTAssertEqual(paragraphs.filter { $0.link != nil }.count, 2, "\(paragraphs.map(\.link))")
     }
 
     // MARK: - Generated books

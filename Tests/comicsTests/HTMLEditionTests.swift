@@ -88,6 +88,25 @@ final class HTMLEditionTests: EndToEndTestCase {
 
     /// Hostile markup: no escape reaches the terminal, nothing but the
     /// edition itself is fetched (not its pictures, not another host's).
+    /// A note keeps its anchor and a paragraph the notes it refers to,
+    /// through the stored chunks, in `read -f json`.
+    func testNotesAndTheirReferencesReachTheJSON() throws {
+        let filler = String(repeating: "More words to make a chapter of it. ", count: 5)
+        let html = "<html><body><h2>CHAPTER I.</h2><p>\(filler)<a href=\"#note1\">[1]</a> and <a href=\"#fn2\">[2]</a></p>"
+            + "<div class=\"footnote\"><a id=\"fn1\"></a><a id=\"note1\"></a><p>[1] The first note.</p></div>"
+            + "<div class=\"footnote\"><a id=\"fn2\"></a><p>[2] The second note.</p></div>"
+            + "<h2>CHAPTER II.</h2><p>\(filler)</p></body></html>"
+        try postHTML(11, Array(html.utf8))
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let json = try JSONValue.parse(try comics.run(["--offline", "read", "11", "--section", "1", "-f", "json"]).stdout)
+        let paragraphs = json["sections"]?.arrayValue?.first?["paragraphs"]?.arrayValue ?? []
+        XCTAssertEqual(paragraphs.map { $0["kind"] }, [.string("heading"), .string("paragraph"), .string("footnote"), .string("footnote")])
+        XCTAssertEqual(paragraphs[1]["notes"], .array([.string("fn1"), .string("fn2")]))
+        XCTAssertEqual(paragraphs[2]["anchor"], .string("fn1"))
+        XCTAssertEqual(paragraphs[3]["anchor"], .string("fn2"))
+        XCTAssertNil(paragraphs[0]["notes"])
+    }
+
     func testHostileMarkupIsTextAndFetchesNothingElse() throws {
         let filler = String(repeating: "More words to make a chapter of it. ", count: 5)
         let hostile = "<html><head><script>alert(1)</script><link rel=\"stylesheet\" href=\"http://127.0.0.1:9/x.css\"></head><body>"

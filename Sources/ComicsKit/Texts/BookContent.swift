@@ -111,7 +111,8 @@ public struct TextBlock: Equatable, Sendable {
     public var text: String
     /// Where a block points, as an HTML edition writes it: an
     /// illustration's picture (`images/i_001.jpg`, relative to the edition),
-    /// a note's anchor (`Footnote_1_1`, the target of its references).
+    /// a note's anchor (`Footnote_1_1`, the target of its references), the
+    /// anchors of the notes a paragraph refers to, space-separated.
     /// Plain texts have none. At most `maximumLinkLength` characters.
     public var link: String?
 

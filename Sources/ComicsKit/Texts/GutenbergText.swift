@@ -7,7 +7,8 @@ public enum GutenbergText {
     /// can be told apart. 2: HTML editions, contents lists, ordinals. 3:
     /// pictures' addresses and notes' anchors kept, floods of paragraphs
     /// joined. 4: a plain text's title paragraph is a heading block of its
-    /// own, not joined to the heading above it.
+    /// own, not joined to the heading above it; a paragraph of an HTML
+    /// edition keeps the anchors of the notes it refers to.
     public static let rulesVersion = 4
 
     public static func content(of bytes: [UInt8]) -> (content: BookContent, encoding: TextDecoding.Encoding) {

@@ -24,6 +24,9 @@ struct HTMLBlocks {
     /// The targets of the internal links of blocks that are mostly links
     /// (the contents list), in order; those blocks are not kept.
     var contentsTargets: [String] = []
+    /// The internal links in each paragraph's text (by item), read after
+    /// the walk as references to notes (`[1]` pointing at `#Footnote_1`).
+    var linksInParagraphs: [Int: [String]] = [:]
 
     static let maximumItems = 2_000_000
     /// The most one paragraph gathers (past it, it is cut between two words),
@@ -59,7 +62,34 @@ struct HTMLBlocks {
             }
         }
         walker.finish()
-        return walker.result
+        var result = walker.result
+        result.linkReferencesToNotes()
+        return result
+    }
+
+    /// The most references to notes one paragraph keeps.
+    static let maximumReferences = 64
+
+    /// Each paragraph that links to notes gets their anchors (each note's
+    /// own, whichever of its anchors the link named), space-separated, as
+    /// its link: the reader finds a reference's note by it.
+    private mutating func linkReferencesToNotes() {
+        for (index, targets) in linksInParagraphs.sorted(by: { $0.key < $1.key }) {
+            guard case var .block(block) = items[index], block.link == nil else { continue }
+            var notes: [String] = []
+            var length = 0
+            for target in targets {
+                guard let note = anchors[target], case let .block(noteBlock) = items[note], noteBlock.kind == .footnote,
+                      let anchor = noteBlock.link, !notes.contains(anchor), length + anchor.utf8.count + 1 <= TextBlock.maximumLinkLength
+                else { continue }
+                notes.append(anchor)
+                length += anchor.utf8.count + 1
+            }
+            guard !notes.isEmpty else { continue }
+            block.link = notes.joined(separator: " ")
+            items[index] = .block(block)
+        }
+        linksInParagraphs = [:]
     }
 }
 
@@ -125,6 +155,8 @@ private final class HTMLWalker {
     private var tableContentsRows = 0
     /// Anchors met since the last item: they name the next one.
     private var pendingAnchors: [String] = []
+    /// The internal links of the paragraph being gathered.
+    private var paragraphLinks: [String] = []
     /// Characters other than white space read so far, pictures' captions
     /// aside.
     private var visibleSoFar = 0
@@ -310,6 +342,7 @@ private final class HTMLWalker {
             linkDepth -= 1
             linkTargets.append(target)
             linksInEntry += 1
+            if heading == nil, captionDepth == 0, paragraphLinks.count < HTMLBlocks.maximumReferences { paragraphLinks.append(target) }
         }
     }
 
@@ -508,6 +541,8 @@ private final class HTMLWalker {
     /// line; a paragraph of short lines set apart with `<br>` (an address,
     /// a letter's close) too; otherwise prose.
     private func flush() {
+        // A paragraph's links go with it, or with nothing (a contents entry).
+        defer { paragraphLinks = [] }
         closeItalicForBlockEnd()
         let keepsIndent = preDepth > 0 || verseDepth > 0
         var kept = lines.map { keepsIndent ? Self.trimmedEnd(Self.text(of: $0, folding: false)) : Self.text(of: $0) }
@@ -601,6 +636,10 @@ private final class HTMLWalker {
             }
         }
         guard result.items.count < HTMLBlocks.maximumItems else { return }
+        if case let .block(block) = item, block.kind != .footnote, block.kind != .illustration, !paragraphLinks.isEmpty {
+            result.linksInParagraphs[result.items.count] = paragraphLinks
+            paragraphLinks = []
+        }
         for anchor in pendingAnchors where result.anchors[anchor] == nil && result.anchors.count < HTMLBlocks.maximumItems {
             result.anchors[anchor] = result.items.count
         }

@@ -99,9 +99,14 @@ enum ReadCommand {
         func section(_ number: Int, level: Int, title: String, _ range: Range<Int>) -> JSONValue {
             let paragraphs = JSONValue.array(content.blocks[range].map { block in
                 var fields: [(String, JSONValue)] = [("kind", .string(kindName(block.kind))), ("text", .string(TerminalText.sanitize(block.text)))]
-                // An illustration's picture, a note's anchor (HTML editions).
-                if let link = block.link {
-                    fields.append((block.kind == .illustration ? "picture" : "anchor", .string(TerminalText.sanitize(link, singleLine: true))))
+                // An illustration's picture, a note's anchor, the notes a
+                // paragraph refers to (HTML editions).
+                if let link = block.link.map({ TerminalText.sanitize($0, singleLine: true) }) {
+                    switch block.kind {
+                    case .illustration: fields.append(("picture", .string(link)))
+                    case .footnote: fields.append(("anchor", .string(link)))
+                    case .prose, .lines, .heading: fields.append(("notes", .array(link.split(separator: " ").map { .string(String($0)) })))
+                    }
                 }
                 return .object(fields)
             })
