@@ -25,7 +25,7 @@ extension SQLiteCacheStore {
                     try read.forEachRow { row in
                         candidates.append(CleanupRules.Candidate(
                             ref: ItemRef(source: source, id: Int(row.integer(at: 0))),
-                            cachedAt: row.time(at: 1) ?? Date(timeIntervalSince1970: 0),
+                            cachedAt: row.timeOrEpoch(at: 1),
                             usedAt: row.time(at: 2),
                             isMirrored: row.integer(at: 3) != 0))
                     }

@@ -39,7 +39,7 @@ extension SQLiteCacheStore {
                         attributes: members.map { Attribute($0.0, $0.1) })
         return CachedItem(
             // A time past what comics writes is as old as can be: fetched again.
-            item: item, cachedAt: row[5].time ?? Date(timeIntervalSince1970: 0), isFavorite: row[8].int == 1,
+            item: item, cachedAt: row[5].timeOrEpoch, isFavorite: row[8].int == 1,
             validators: Validators(etag: row[6].text, lastModified: row[7].text),
             usedAt: row.count > 9 ? row[9].time : nil)
     }

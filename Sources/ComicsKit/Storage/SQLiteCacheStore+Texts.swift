@@ -186,7 +186,7 @@ extension SQLiteCacheStore: TextStore {
                 else { return nil }
                 return TextInfo(
                     ref: ref, url: row[2].text ?? "", encoding: row[3].text ?? "",
-                    fetchedAt: row[4].time ?? Date(timeIntervalSince1970: 0), readAt: row[5].time,
+                    fetchedAt: row[4].timeOrEpoch, readAt: row[5].time,
                     originalBytes: row[6].int(in: Self.byteRange) ?? 0, storedBytes: row[7].int(in: Self.byteRange) ?? 0,
                     sectionCount: row[8].int(in: 0...SectionOutline.maximumSections) ?? 0, wordCount: row[9].int(in: Self.byteRange) ?? 0)
             }
@@ -380,7 +380,7 @@ extension SQLiteCacheStore: TextStore {
                 else { continue }
                 positions[ref] = ReadingPosition(
                     position: place, anchor: row[4].text ?? "", percent: Self.percent(row[5]),
-                    section: row[6].int(in: 1...SectionOutline.maximumSections), at: row[7].time ?? Date(timeIntervalSince1970: 0))
+                    section: row[6].int(in: 1...SectionOutline.maximumSections), at: row[7].timeOrEpoch)
             }
             return positions
         }
@@ -395,7 +395,7 @@ extension SQLiteCacheStore: TextStore {
                 guard let number = row[0].int, let place = Self.place(row[1], row[2]) else { return nil }
                 return Bookmark(
                     number: number, position: place, anchor: row[3].text ?? "", percent: Self.percent(row[6]), name: row[4].text ?? "",
-                    at: row[5].time ?? Date(timeIntervalSince1970: 0))
+                    at: row[5].timeOrEpoch)
             }
         }
     }

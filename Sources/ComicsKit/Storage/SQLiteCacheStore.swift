@@ -197,7 +197,7 @@ public final class SQLiteCacheStore: CacheStore {
             guard row[0].text == SourceName.books.rawValue, let id = row[1].int, id > 0 else { return nil }
             return ItemRef(source: .books, id: id)
         }
-        func date(_ value: SQLiteValue) -> Date { value.time ?? Date(timeIntervalSince1970: 0) }
+        func date(_ value: SQLiteValue) -> Date { value.timeOrEpoch }
         func has(_ table: String) -> Bool {
             (try? database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]).isEmpty == false) ?? false
         }

@@ -205,6 +205,7 @@ final class SQLiteStatement {
 
     /// A plausible time (`SQLiteValue.time`), or nil.
     func time(at index: Int32) -> Date? { column(index).time }
+    func timeOrEpoch(at index: Int32) -> Date { column(index).timeOrEpoch }
 
     private func column(_ index: Int32) -> SQLiteValue {
         switch sqlite3_column_type(statement, index) {
@@ -243,6 +244,9 @@ extension SQLiteValue {
         guard let seconds = double, seconds.isFinite, (0...Self.latestTime).contains(seconds) else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
+
+    /// `time`, or 1970 for a damaged one: the oldest, first to go.
+    var timeOrEpoch: Date { time ?? Date(timeIntervalSince1970: 0) }
 
     /// 2100-01-01, in seconds since 1970.
     static let latestTime: Double = 4_102_444_800
