@@ -112,6 +112,15 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(drawn.map { $0.runs.map(\.style) }, [[.bold], [.dim], [.plain], [.dim]])
     }
 
+    /// A title under its heading (two heading blocks, as a plain text's
+    /// `CHAPITRE II.` over its title paragraph) follows it with no blank
+    /// line, as `read` prints it.
+    func testATitleUnderItsHeadingFollowsIt() {
+        let text = [TextBlock(.prose, "Before."), TextBlock(.heading, "CHAPITRE II."), TextBlock(.heading, "Ce que devint Candide."), TextBlock(.prose, "Candide marcha.")]
+        let lines = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 40).lines.map(\.text)
+        XCTAssertEqual(lines, ["Before.", "", "", "CHAPITRE II.", "Ce que devint Candide.", "", "Candide marcha."])
+    }
+
     /// `read --at N --search TERMS`: the page opens at N, the search starts
     /// from there, and '' goes back to where reading had stopped.
     func testOpeningAtAParagraphWithASearchStartsThereAndRemembersTheSavedPlace() throws {

@@ -68,6 +68,19 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertEqual(toc.stdout, "section,level,title,percent,words\r\n1,1,FIRST ACT,0,7326\r\n2,1,SECOND ACT,36,8645\r\n3,1,THIRD ACT,77,4608\r\n")
     }
 
+    /// A plain text's heading and the title paragraph under it are two
+    /// heading blocks, read as one heading: no blank line between them.
+    func testATitleParagraphReadsUnderItsHeading() throws {
+        let prose = String(repeating: "Words of the chapter run on for a while here. ", count: 8)
+        try server.serveText(844, "CHAPTER I.\n\nTHE BEGINNING\n\n\(prose)\n\nCHAPTER II.\n\nTHE MIDDLE\n\n\(prose)\n")
+        XCTAssertEqual(try comics.run(["get", "844"]).status, 0)
+        let read = try comics.run(["--offline", "read", "844", "--section", "2", "--width", "60"])
+        XCTAssertTrue(read.stdout.hasPrefix("CHAPTER II.\nTHE MIDDLE\n\nWords of the chapter run on for a while here. Words of the\n"), read.stdout)
+        let json = try JSONValue.parse(try comics.run(["--offline", "read", "844", "--section", "2", "-f", "json"]).stdout)
+        let kinds = json["sections"]?.arrayValue?.first?["paragraphs"]?.arrayValue?.map { $0["kind"] }
+        XCTAssertEqual(kinds, [.string("heading"), .string("heading"), .string("paragraph")])
+    }
+
     func testSectionsPastTheLastAreNotFound() throws {
         XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
         let past = try comics.run(["read", "11", "--section", "13"])

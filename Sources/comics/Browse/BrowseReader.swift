@@ -259,7 +259,11 @@ enum ReaderLayout {
             wordsBefore.append(words)
             words += block.wordCount
             var laid = layout.lines(of: block)
-            if !lines.isEmpty || number > 0 { laid.insert("", at: 0) }
+            if index > 0, TextLayout.continuesHeading(block, after: passage.blocks[index - 1].kind) {
+                laid = Array(laid.drop { $0.isEmpty })
+            } else if !lines.isEmpty || number > 0 {
+                laid.insert("", at: 0)
+            }
             // Where each line begins in the block's text: its lines or
             // words, one separator apart.
             var offset = 0

@@ -3,7 +3,8 @@ import ComicsKit
 /// A book's blocks as lines of a given width: prose and notes reflowed,
 /// verse and indented blocks line by line with their indentation (a line
 /// wider than the column goes on under itself), headings set apart by a
-/// second blank line before them, illustrations marked. On a terminal `_italics_` are drawn
+/// second blank line before them (a title under its heading, `CHAPTER I`
+/// then `THE TITLE`, follows it with none), illustrations marked. On a terminal `_italics_` are drawn
 /// in italics; elsewhere they stay as written. One blank line between blocks.
 struct TextLayout {
     let width: Int
@@ -17,14 +18,23 @@ struct TextLayout {
 
     func render(_ blocks: ArraySlice<TextBlock>) -> String {
         var output = ""
+        var previous: TextBlock.Kind?
         for block in blocks {
-            if !output.isEmpty { output += "\n" }
-            for line in lines(of: block).drop(while: { output.isEmpty && $0.isEmpty }) {
+            let continuesHeading = Self.continuesHeading(block, after: previous)
+            previous = block.kind
+            if !output.isEmpty && !continuesHeading { output += "\n" }
+            for line in lines(of: block).drop(while: { (output.isEmpty || continuesHeading) && $0.isEmpty }) {
                 output += line
                 output += "\n"
             }
         }
         return output
+    }
+
+    /// A heading right after another is its title's next part: no blank
+    /// line between them.
+    static func continuesHeading(_ block: TextBlock, after previous: TextBlock.Kind?) -> Bool {
+        block.kind == .heading && previous == .heading
     }
 
     func lines(of block: TextBlock) -> [String] {
