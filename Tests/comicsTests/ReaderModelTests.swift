@@ -27,7 +27,7 @@ final class ReaderModelTests: XCTestCase {
         state.screens.append(.reader(BrowseReader(ref: ref, title: "Alice")))
         _ = BrowseModel.handle(&state, .readerOpened(ref, map, title: "Alice"))
         guard case let .reader(reader) = state.visible else { return state }
-        let passage = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: reader.column(for: columns))
+        let passage = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: reader.column(for: columns), sectionStarts: [])
         _ = BrowseModel.handle(&state, .readerPassage(ref, passage))
         return state
     }
@@ -106,19 +106,23 @@ final class ReaderModelTests: XCTestCase {
             TextBlock(.heading, "CHAPTER I."), TextBlock(.illustration, "The Rabbit"),
             TextBlock(.prose, "Alice saw it.[1]"), TextBlock(.footnote, "[Footnote 1: A white one.]"),
         ]
-        let lines = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 40).lines
+        let lines = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 40, sectionStarts: []).lines
         let drawn = lines.filter { !$0.text.isEmpty }
         XCTAssertEqual(drawn.map(\.text), ["CHAPTER I.", "[Illustration: The Rabbit]", "Alice saw it.[1]", "[Footnote 1: A white one.]"])
         XCTAssertEqual(drawn.map { $0.runs.map(\.style) }, [[.bold], [.dim], [.plain], [.dim]])
     }
 
-    /// A title under its heading (two heading blocks, as a plain text's
-    /// `CHAPITRE II.` over its title paragraph) follows it with no blank
-    /// line, as `read` prints it.
+    /// A title under its heading (a heading block that opens no section,
+    /// as a plain text's title paragraph under `CHAPITRE II.`) follows it
+    /// with no blank line, as `read` prints it; a heading that opens a
+    /// section (a chapter under its book) stands apart.
     func testATitleUnderItsHeadingFollowsIt() {
-        let text = [TextBlock(.prose, "Before."), TextBlock(.heading, "CHAPITRE II."), TextBlock(.heading, "Ce que devint Candide."), TextBlock(.prose, "Candide marcha.")]
-        let lines = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 40).lines.map(\.text)
-        XCTAssertEqual(lines, ["Before.", "", "", "CHAPITRE II.", "Ce que devint Candide.", "", "Candide marcha."])
+        let text = [
+            TextBlock(.prose, "Before."), TextBlock(.heading, "BOOK ONE"), TextBlock(.heading, "CHAPITRE II."),
+            TextBlock(.heading, "Ce que devint Candide."), TextBlock(.prose, "Candide marcha."),
+        ]
+        let lines = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 40, sectionStarts: [1, 2]).lines.map(\.text)
+        XCTAssertEqual(lines, ["Before.", "", "", "BOOK ONE", "", "", "CHAPITRE II.", "Ce que devint Candide.", "", "Candide marcha."])
     }
 
     /// `read --at N --search TERMS`: the page opens at N, the search starts
@@ -134,7 +138,7 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(BrowseModel.handle(&state, .readerOpened(ref, map, title: nil)), [.searchText(ref, "rabbit")], "the search under way")
         XCTAssertEqual(reader(state)?.top, TextPosition(block: 30))
         XCTAssertEqual(reader(state)?.previous, TextPosition(block: 5), "'' goes to where reading stopped")
-        _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 48)))
+        _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 48, sectionStarts: [])))
         _ = BrowseModel.handle(&state, .readerMatches(ref, query: "rabbit", [2, 30, 31]))
         XCTAssertEqual(reader(state)?.search?.current, 1, "the hit at the paragraph, not the first of the book")
         XCTAssertEqual(reader(state)?.top.block, 30)
@@ -203,7 +207,7 @@ final class ReaderModelTests: XCTestCase {
             _ = BrowseModel.handle(&state, .resized(rows: 10, columns: columns))
             let width = try XCTUnwrap(reader(state)?.column(for: columns))
             XCTAssertEqual(reader(state)?.blocksToRead(columns: columns, height: state.listHeight) != nil, true, "laid out again")
-            _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: width)))
+            _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: width, sectionStarts: [])))
         }
         XCTAssertEqual(reader(state)?.top, top, "the same place after 40 columns and back")
     }

@@ -72,11 +72,16 @@ final class TextsTests: EndToEndTestCase {
     /// heading blocks, read as one heading: no blank line between them.
     func testATitleParagraphReadsUnderItsHeading() throws {
         let prose = String(repeating: "Words of the chapter run on for a while here. ", count: 8)
-        try server.serveText(844, "CHAPTER I.\n\nTHE BEGINNING\n\n\(prose)\n\nCHAPTER II.\n\nTHE MIDDLE\n\n\(prose)\n")
+        try server.serveText(844, "BOOK ONE.\n\nCHAPTER I.\n\nTHE BEGINNING\n\n\(prose)\n\nCHAPTER II.\n\nTHE MIDDLE\n\n\(prose)\n\n"
+            + "BOOK TWO.\n\nCHAPTER I.\n\nTHE END\n\n\(prose)\n")
         XCTAssertEqual(try comics.run(["get", "844"]).status, 0)
-        let read = try comics.run(["--offline", "read", "844", "--section", "2", "--width", "60"])
+        XCTAssertEqual(try comics.run(["--offline", "toc", "844"]).stdoutLines.count, 6)
+        let read = try comics.run(["--offline", "read", "844", "--section", "3", "--width", "60"])
         XCTAssertTrue(read.stdout.hasPrefix("CHAPTER II.\nTHE MIDDLE\n\nWords of the chapter run on for a while here. Words of the\n"), read.stdout)
-        let json = try JSONValue.parse(try comics.run(["--offline", "read", "844", "--section", "2", "-f", "json"]).stdout)
+        let whole = try comics.run(["--offline", "read", "844", "--from-start", "--width", "60"])
+        XCTAssertTrue(whole.stdout.hasPrefix("BOOK ONE.\n\n\nCHAPTER I.\nTHE BEGINNING\n\nWords"), "a chapter under its book stands apart: \(whole.stdout)")
+        XCTAssertTrue(whole.stdout.contains("here.\n\n\nCHAPTER II.\nTHE MIDDLE\n\nWords"), whole.stdout)
+        let json = try JSONValue.parse(try comics.run(["--offline", "read", "844", "--section", "3", "-f", "json"]).stdout)
         let kinds = json["sections"]?.arrayValue?.first?["paragraphs"]?.arrayValue?.map { $0["kind"] }
         XCTAssertEqual(kinds, [.string("heading"), .string("heading"), .string("paragraph")])
     }

@@ -49,6 +49,8 @@ public struct OpenedSection: Sendable {
     public var entry: OutlineEntry
     /// The section's blocks, nested sections' included.
     public var blocks: [TextBlock]
+    /// Where in `blocks` the section and those nested in it begin.
+    public var sectionStarts: Set<Int>
 }
 
 /// A book's text as `read` shows it, and where its reader stopped.
@@ -100,7 +102,9 @@ extension Catalog {
         guard let blocks = try store.textPassage(ref, from: entry.section.firstBlock, upTo: next?.section.firstBlock)?.blocks else {
             throw ComicsError.notFound("the text of \(ref) is no longer in the cache")
         }
-        return OpenedSection(info: info, entry: entry, blocks: blocks)
+        let nested = outline[number...].prefix { $0.section.level > entry.section.level }
+        let starts = Set(([entry] + nested).map { $0.section.firstBlock - entry.section.firstBlock })
+        return OpenedSection(info: info, entry: entry, blocks: blocks, sectionStarts: starts)
     }
 
     /// What the reader needs before it reads a line: the outline, how many

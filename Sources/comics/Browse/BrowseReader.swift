@@ -248,7 +248,8 @@ struct BrowseReader: Equatable {
 /// `TextLayout`'s reflow, headings in bold, illustrations and footnotes dim, `_italics_`
 /// in italics; the text sanitized on the way.
 enum ReaderLayout {
-    static func passage(_ passage: TextPassage, width: Int) -> ReaderPassage {
+    /// `sectionStarts`: the blocks of the book that open sections.
+    static func passage(_ passage: TextPassage, width: Int, sectionStarts: Set<Int>) -> ReaderPassage {
         let plain = Terminal(isTerminal: false, width: width, height: nil, cellSize: nil, colorForbidden: true)
         let layout = TextLayout(width: width, terminal: plain)
         var lines: [ReaderLine] = []
@@ -259,7 +260,7 @@ enum ReaderLayout {
             wordsBefore.append(words)
             words += block.wordCount
             var laid = layout.lines(of: block)
-            if index > 0, TextLayout.continuesHeading(block, after: passage.blocks[index - 1].kind) {
+            if index > 0, TextLayout.continuesHeading(block, after: passage.blocks[index - 1].kind, opensSection: sectionStarts.contains(number)) {
                 laid = Array(laid.drop { $0.isEmpty })
             } else if !lines.isEmpty || number > 0 {
                 laid.insert("", at: 0)

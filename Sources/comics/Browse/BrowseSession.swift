@@ -144,7 +144,8 @@ final class BrowseSession {
                 apply(.readerFailed(reader.ref, "the text of \(reader.ref) is no longer in the cache"))
                 return
             }
-            apply(.readerPassage(reader.ref, ReaderLayout.passage(passage, width: reader.column(for: state.columns))))
+            let sectionStarts = Set((reader.map?.outline ?? []).map(\.section.firstBlock))
+            apply(.readerPassage(reader.ref, ReaderLayout.passage(passage, width: reader.column(for: state.columns), sectionStarts: sectionStarts)))
         } catch {
             apply(.readerFailed(reader.ref, "\(error)"))
         }

@@ -50,7 +50,7 @@ enum ReadCommand {
             guard let section = try catalog.openSection(ref, number: sectionNumber) else {
                 throw noSuchSection(ref, count: try catalog.textInfo(ref)?.sectionCount ?? 0)
             }
-            try context.write(TextLayout(width: width, terminal: context.terminal).render(section.blocks[...]))
+            try context.write(TextLayout(width: width, terminal: context.terminal).render(section.blocks[...], sectionStarts: section.sectionStarts))
             if context.terminal.isTerminal, !section.blocks.isEmpty { try? catalog.recordReading(section) }
             return
         }
@@ -74,7 +74,8 @@ enum ReadCommand {
         } else {
             blocks = 0..<content.blocks.count
         }
-        try context.write(TextLayout(width: width, terminal: context.terminal).render(content.blocks[blocks]))
+        try context.write(TextLayout(width: width, terminal: context.terminal).render(
+            content.blocks[blocks], sectionStarts: Set(content.sections.map(\.firstBlock))))
         if context.terminal.isTerminal, !blocks.isEmpty {
             try? catalog.recordReading(ref, at: TextPosition(block: blocks.lowerBound), in: content)
         }

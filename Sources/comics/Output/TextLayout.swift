@@ -3,8 +3,8 @@ import ComicsKit
 /// A book's blocks as lines of a given width: prose and notes reflowed,
 /// verse and indented blocks line by line with their indentation (a line
 /// wider than the column goes on under itself), headings set apart by a
-/// second blank line before them (a title under its heading, `CHAPTER I`
-/// then `THE TITLE`, follows it with none), illustrations marked. On a terminal `_italics_` are drawn
+/// second blank line before them (a heading that opens no section right
+/// under another, `THE TITLE` under `CHAPTER I`, follows it with none), illustrations marked. On a terminal `_italics_` are drawn
 /// in italics; elsewhere they stay as written. One blank line between blocks.
 struct TextLayout {
     let width: Int
@@ -16,11 +16,13 @@ struct TextLayout {
         return max(20, min(80, width))
     }
 
-    func render(_ blocks: ArraySlice<TextBlock>) -> String {
+    /// `sectionStarts`: the blocks (by their index in `blocks`) that open
+    /// sections.
+    func render(_ blocks: ArraySlice<TextBlock>, sectionStarts: Set<Int>) -> String {
         var output = ""
         var previous: TextBlock.Kind?
-        for block in blocks {
-            let continuesHeading = Self.continuesHeading(block, after: previous)
+        for (index, block) in zip(blocks.indices, blocks) {
+            let continuesHeading = Self.continuesHeading(block, after: previous, opensSection: sectionStarts.contains(index))
             previous = block.kind
             if !output.isEmpty && !continuesHeading { output += "\n" }
             for line in lines(of: block).drop(while: { (output.isEmpty || continuesHeading) && $0.isEmpty }) {
@@ -31,10 +33,10 @@ struct TextLayout {
         return output
     }
 
-    /// A heading right after another is its title's next part: no blank
-    /// line between them.
-    static func continuesHeading(_ block: TextBlock, after previous: TextBlock.Kind?) -> Bool {
-        block.kind == .heading && previous == .heading
+    /// A heading that opens no section, right after another heading, is
+    /// the rest of its title: no blank line between them.
+    static func continuesHeading(_ block: TextBlock, after previous: TextBlock.Kind?, opensSection: Bool) -> Bool {
+        block.kind == .heading && previous == .heading && !opensSection
     }
 
     func lines(of block: TextBlock) -> [String] {
