@@ -197,7 +197,6 @@ public final class SQLiteCacheStore: CacheStore {
             guard row[0].text == SourceName.books.rawValue, let id = row[1].int, id > 0 else { return nil }
             return ItemRef(source: .books, id: id)
         }
-        func date(_ value: SQLiteValue) -> Date { value.timeOrEpoch }
         func has(_ table: String) -> Bool {
             (try? database.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(table)]).isEmpty == false) ?? false
         }
@@ -210,7 +209,7 @@ public final class SQLiteCacheStore: CacheStore {
                     guard let ref = book(row), let position = place(row[2], row[3]) else { return nil }
                     let section = row[6].int(in: 1...SectionOutline.maximumSections)
                     return (ref, ReadingPosition(
-                        position: position, anchor: row[4].text ?? "", percent: percent(row[5]), section: section, at: date(row[7])))
+                        position: position, anchor: row[4].text ?? "", percent: percent(row[5]), section: section, at: row[7].timeOrEpoch))
                 }
             } catch {
                 salvage.problems.append("where reading stopped: \(error.message)")
@@ -228,7 +227,7 @@ public final class SQLiteCacheStore: CacheStore {
                     guard let ref = book(row), let position = place(row[2], row[3]) else { return nil }
                     return (ref, Bookmark(
                         number: 0, position: position, anchor: row[4].text ?? "", percent: percent(row[5]),
-                        name: row[6].text ?? "bookmark", at: date(row[7])))
+                        name: row[6].text ?? "bookmark", at: row[7].timeOrEpoch))
                 }
             } catch {
                 salvage.problems.append("bookmarks: \(error.message)")

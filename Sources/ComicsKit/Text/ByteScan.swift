@@ -4,9 +4,7 @@ import Glibc
 /// every line of a book.
 enum ByteScan {
     static func contains(_ byte: UInt8, in text: Substring) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.baseAddress.map { memchr($0, Int32(byte), bytes.count) != nil } ?? false
-        } ?? text.utf8.contains(byte)
+        text.utf8.withContiguousStorageIfAvailable { contains(byte, in: $0) } ?? text.utf8.contains(byte)
     }
 
     static func contains(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
