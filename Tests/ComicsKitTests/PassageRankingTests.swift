@@ -114,7 +114,7 @@ final class PassageRankingTests: XCTestCase {
             try database.execute("DELETE FROM blocks WHERE rowid NOT IN (\(matching.map(String.init).joined(separator: ",")))")
             let sqliteOrder = try database.query("SELECT rowid FROM blocks WHERE blocks MATCH ? ORDER BY rank, rowid LIMIT 20", [.text(expression)])
                 .compactMap(\.first?.int)
-            let scores = ranking.scores(of: matching.map { ArraySlice(Array(content.blocks[$0].text.utf8)) })
+            let scores = ranking.scores(of: matching.map { index in Array(content.blocks[index].text.utf8).withUnsafeBufferPointer(ranking.counted) })
             let order = matching.indices.sorted { (scores[$0], matching[$0]) < (scores[$1], matching[$1]) }.prefix(20).map { matching[$0] }
             XCTAssertEqual(order, sqliteOrder, query)
         }

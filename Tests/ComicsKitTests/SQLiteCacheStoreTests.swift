@@ -272,6 +272,31 @@ final class SQLiteCacheStoreTests: XCTestCase {
         }
     }
 
+    /// A search reads the chunks holding hits on every core: every block
+    /// that holds the word is found, in whichever chunk, each placed at the
+    /// words before it in the whole book.
+    func testEveryHitIsFoundAndPlacedByTheWordsBeforeIt() throws {
+        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg2600.txt"))
+        let store = try SQLiteCacheStore(path: directory.file("comics.db"), now: now)
+        let ref = ItemRef(source: .books, id: 2600)
+        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: now, originalBytes: 1, sectionCount: 0, wordCount: content.wordCount)
+        try store.saveText(content, outline: content.outline(), info: info)
+        var before = [0]
+        for block in content.blocks { before.append(before[before.count - 1] + block.wordCount) }
+        let holding = content.blocks.indices.filter { index in
+            PassageRanking.words(in: Array(content.blocks[index].text.utf8)).contains { PassageRanking.stem($0) == Array("natasha".utf8) }
+        }
+        let chunkStarts = SQLiteCacheStore.chunks(of: content.blocks).map(\.firstBlock)
+        XCTAssertGreaterThan(Set(holding.map { index in chunkStarts.lastIndex { $0 <= index } }).count, 10, "hits in many chunks")
+        let (hits, total) = try store.searchTexts("natasha", in: ref, limit: 5_000)
+        XCTAssertEqual(total, holding.count)
+        XCTAssertEqual(hits.map(\.block).sorted(), holding)
+        for hit in hits {
+            XCTAssertEqual(hit.percent, Double(before[hit.block]) * 100 / Double(content.wordCount), accuracy: 1e-9, "block \(hit.block)")
+            XCTAssertTrue(hit.snippet.lowercased().contains("nat"), hit.snippet)
+        }
+    }
+
     /// An older file is compared with its own version's schema before any
     /// migration runs in it: a trigger planted there never fires.
     func testAnOlderFileWithAPlantedTriggerIsRefusedBeforeMigrating() throws {

@@ -1,4 +1,3 @@
-import Dispatch
 import Glibc
 
 /// Ranks the blocks the word index found by bm25 among themselves, as FTS5
@@ -27,6 +26,9 @@ struct PassageRanking: Sendable {
     }
 
     let terms: [Term]
+    /// Which first bytes begin some term's stem: words beginning otherwise
+    /// are counted without being folded.
+    private let isLead: [Bool]
 
     /// The terms of an FTS5 expression as `SearchExpression` writes it, or
     /// nil when matching needs more than the index knows: a phrase of two
@@ -75,44 +77,43 @@ struct PassageRanking: Sendable {
         }
         guard !terms.isEmpty else { return nil }
         self.terms = terms
+        var isLead = [Bool](repeating: false, count: 256)
+        for term in terms { isLead[Int(term.lead.first ?? 0)] = true }
+        self.isLead = isLead
+    }
+
+    /// What bm25 needs of one block: its length in words and how often
+    /// each term occurs in it. Counted where the block's bytes are at hand
+    /// (on the core that inflated its chunk); ranked once all are.
+    struct Counted: Sendable {
+        let length: Int
+        let counts: [Int]
+    }
+
+    func counted(_ block: UnsafeBufferPointer<UInt8>) -> Counted {
+        var counts = [Int](repeating: 0, count: terms.count)
+        let length = Self.countWords(in: block, checking: isLead) { word in
+            for term in terms.indices where Self.matches(word, terms[term]) { counts[term] += 1 }
+        }
+        return Counted(length: length, counts: counts)
     }
 
     /// FTS5's bm25 for each block (lower is better), with its constants:
     /// k1 1.2, b 0.75, the documents' count and average length those given.
-    func scores(of blocks: [ArraySlice<UInt8>]) -> [Double] {
-        var isLead = [Bool](repeating: false, count: 256)
-        for term in terms { isLead[Int(term.lead.first ?? 0)] = true }
-        // In a few slices, on every core.
-        let sliceCount = min(blocks.count, 8)
-        let slices = ParallelResults<[(length: Int, counts: [Int])]>(count: sliceCount)
-        DispatchQueue.concurrentPerform(iterations: sliceCount) { [terms, isLead] slice in
-            let range = (blocks.count * slice / sliceCount)..<(blocks.count * (slice + 1) / sliceCount)
-            slices.store(range.map { index in
-                var counts = [Int](repeating: 0, count: terms.count)
-                let length = blocks[index].withUnsafeBufferPointer { bytes in
-                    Self.countWords(in: bytes, checking: isLead) { word in
-                        for term in terms.indices where Self.matches(word, terms[term]) { counts[term] += 1 }
-                    }
-                }
-                return (length, counts)
-            }, at: slice)
-        }
-        let counted = slices.values.flatMap { $0 ?? [] }
-        let frequencies = counted.map(\.counts)
-        let lengths = counted.map(\.length)
+    func scores(of blocks: [Counted]) -> [Double] {
         let count = Double(blocks.count)
-        let averageLength = max(1, Double(lengths.reduce(0, +)) / max(1, count))
+        let averageLength = max(1, Double(blocks.reduce(0) { $0 + $1.length }) / max(1, count))
         let idf = terms.indices.map { term -> Double in
-            let holding = Double(frequencies.lazy.filter { $0[term] > 0 }.count)
+            let holding = Double(blocks.lazy.filter { $0.counts[term] > 0 }.count)
             let value = log((count - holding + 0.5) / (holding + 0.5))
             return value > 0 ? value : 1e-6
         }
         let k1 = 1.2, b = 0.75
-        return blocks.indices.map { index in
-            let lengthFactor: Double = k1 * (1 - b + b * Double(lengths[index]) / averageLength)
+        return blocks.map { block in
+            let lengthFactor: Double = k1 * (1 - b + b * Double(block.length) / averageLength)
             var score = 0.0
             for term in terms.indices {
-                let frequency = Double(frequencies[index][term])
+                let frequency = Double(block.counts[term])
                 let saturated: Double = frequency * (k1 + 1) / (frequency + lengthFactor)
                 score += idf[term] * saturated
             }
@@ -159,16 +160,19 @@ struct PassageRanking: Sendable {
                 forEachWord(in: UnsafeBufferPointer(rebasing: bytes[start..<position])) { word, _ in body(word) }
             }
         }
+        // A local copy: a static read in the loop is a check of its lazy
+        // initialization at every byte.
+        let folding = asciiFolded
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte < 0x80 {
-                let folded = asciiFolded[Int(byte)]
-                if folded == 0 {
-                    end(at: index)
-                } else {
+                let folded = folding[Int(byte)]
+                if folded != 0 {
                     if start < 0 { start = index }
                     if !hasLetters { (hasLetters, first) = (true, folded) }
+                } else if start >= 0 {
+                    end(at: index)
                 }
                 index += 1
                 continue
@@ -177,7 +181,7 @@ struct PassageRanking: Sendable {
             if let scalar, isWordScalar(scalar) {
                 if start < 0 { start = index }
                 if !hasLetters, scalar.properties.generalCategory != .nonspacingMark { (hasLetters, first) = (true, 0xFF) }
-            } else {
+            } else if start >= 0 {
                 end(at: index)
             }
             index += length

@@ -1,4 +1,6 @@
 import Dispatch
+import FoundationEssentials
+import Synchronization
 
 /// A run of a text's blocks stored, and compressed, together: a section,
 /// a page or a search's candidates are read without inflating the book.
@@ -8,6 +10,13 @@ struct TextChunk {
     var firstWord: Int
     /// The chunk's blocks, serialized (`SQLiteCacheStore.serialized`).
     var body: [UInt8]
+}
+
+/// A chunk as it is being read, its bytes borrowed from the inflater.
+struct ChunkBytes {
+    let firstBlock: Int
+    let firstWord: Int
+    let body: UnsafeBufferPointer<UInt8>
 }
 
 extension SQLiteCacheStore {
@@ -74,10 +83,20 @@ extension SQLiteCacheStore {
     }
 
     /// The chunks numbered `numbers` (nil: all), inflated on every core.
-    /// Nil when the book has no text. Rows are checked before anything is
-    /// inflated: sizes past what the writer writes, or numbers out of
-    /// range, make the text damaged, not a cost.
+    /// Nil when the book has no text.
     func storedChunks(_ ref: ItemRef, numbered numbers: [Int]? = nil) throws -> [Int: TextChunk]? {
+        try readChunks(ref, numbered: numbers) { TextChunk(firstBlock: $0.firstBlock, firstWord: $0.firstWord, body: Array($0.body)) }
+    }
+
+    /// What `reading` finds in each of the chunks numbered `numbers` (nil:
+    /// all), read on the core that inflated the chunk while its bytes are
+    /// in that core's cache; the bytes are not kept. Nil when the book has
+    /// no text. Rows are checked before anything is inflated: sizes past
+    /// what the writer writes, or numbers out of range, make the text
+    /// damaged, not a cost.
+    func readChunks<Found>(
+        _ ref: ItemRef, numbered numbers: [Int]?, reading: @Sendable (ChunkBytes) -> Found
+    ) throws -> [Int: Found]? {
         var condition = ""
         if numbers != nil { condition = " AND chunk IN (SELECT value FROM json_each(?3))" }
         let values = Self.key(ref) + (numbers.map { [.text(JSONValue.array($0.map { .int($0) }).serialized)] } ?? [])
@@ -98,15 +117,27 @@ extension SQLiteCacheStore {
             total += count
         }
         guard total <= BookContent.maximumTextBytes else { throw damaged(ref) }
-        let inflated = ParallelResults<[UInt8]>(count: rows.count)
-        DispatchQueue.concurrentPerform(iterations: rows.count) { index in
-            guard let compressed = rows[index][4].bytes, let count = rows[index][3].int else { return }
-            if let body = Compression.decompress(compressed, expectedCount: count) { inflated.store(body, at: index) }
+        // A worker a core, each with its own inflater, taking the next
+        // chunk left until none is (a worker's thread may start late).
+        let workers = min(rows.count, ProcessInfo.processInfo.activeProcessorCount)
+        let read = ParallelResults<Found>(count: rows.count)
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            guard let inflater = Compression.Inflater() else { return }
+            while case let index = next.add(1, ordering: .relaxed).oldValue, index < rows.count {
+                guard let compressed = rows[index][4].bytes, let count = rows[index][3].int,
+                      let firstBlock = rows[index][1].int, let firstWord = rows[index][2].int,
+                      let found = inflater.inflate(compressed, expectedCount: count, { body in
+                          reading(ChunkBytes(firstBlock: firstBlock, firstWord: firstWord, body: body))
+                      })
+                else { continue }
+                read.store(found, at: index)
+            }
         }
-        var chunks: [Int: TextChunk] = [:]
-        for (row, body) in zip(rows, inflated.values) {
-            guard let number = row[0].int, let firstBlock = row[1].int, let firstWord = row[2].int, let body else { throw damaged(ref) }
-            chunks[number] = TextChunk(firstBlock: firstBlock, firstWord: firstWord, body: body)
+        var chunks: [Int: Found] = [:]
+        for (row, found) in zip(rows, read.values) {
+            guard let number = row[0].int, let found else { throw damaged(ref) }
+            chunks[number] = found
         }
         return chunks
     }

@@ -123,24 +123,17 @@ extension SQLiteCacheStore: TextStore {
         try storedChunks(ref).map { chunks in chunks.keys.sorted().flatMap { Self.blocks(from: chunks[$0]!.body) } }
     }
 
-    /// Where the wanted blocks' texts lie in a chunk's body and how many
-    /// words of the chunk come before each, in one pass over the bytes.
-    static func candidateBlocks(_ wanted: Set<Int>, in chunk: TextChunk) -> [(block: Int, range: Range<Int>, wordsBefore: Int)] {
-        var found: [(block: Int, range: Range<Int>, wordsBefore: Int)] = []
+    /// Each wanted block's text in a chunk and how many words of the text
+    /// come before it, in one pass over the bytes.
+    static func forEachCandidate(_ wanted: Set<Int>, in chunk: ChunkBytes, _ body: (_ block: Int, _ text: UnsafeBufferPointer<UInt8>, _ wordsBefore: Int) -> Void) {
         var words = chunk.firstWord
-        chunk.body.withUnsafeBufferPointer { body in
-            forEachBlock(in: body) { index, record in
-                let text = textBytes(of: record)
-                let block = chunk.firstBlock + index
-                if wanted.contains(block), !text.isEmpty, let base = body.baseAddress, let start = text.baseAddress {
-                    let offset = base.distance(to: start)
-                    found.append((block, offset..<(offset + text.count), words))
-                }
-                words += TextBlock.wordCount(in: text)
-                return true
-            }
+        forEachBlock(in: chunk.body) { index, record in
+            let text = textBytes(of: record)
+            let block = chunk.firstBlock + index
+            if wanted.contains(block), !text.isEmpty { body(block, text, words) }
+            words += TextBlock.wordCount(in: text)
+            return true
         }
-        return found
     }
 
     /// Each serialized block's bytes (its kind, then its text) with its
@@ -470,8 +463,7 @@ extension SQLiteCacheStore: TextStore {
                 return try candidateRowIDs(expression, exact: true, rowIDs: range).map { TextSearchIndex.block(of: $0).block }
             }
             // A phrase: the candidates indexed with positions, in memory.
-            let (chunks, found) = try candidates(expression, exact: false, rowIDs: range)
-            return try withCandidatesIndexed(found.map { ($0.rowID, Self.text(of: $0, in: chunks)) }) {
+            return try withCandidatesIndexed(try candidates(expression, exact: false, rowIDs: range).map { ($0.rowID, $0.text) }) {
                 try database.query("SELECT rowid FROM temp.text_candidates WHERE text_candidates MATCH ? ORDER BY rowid", [.text(expression)])
                     .compactMap { row -> Int? in
                         if case let .integer(rowID) = row[0] { return TextSearchIndex.block(of: rowID).block }
@@ -493,10 +485,6 @@ extension SQLiteCacheStore: TextStore {
             _ = try insert.allRows()
         }
         return try body()
-    }
-
-    private static func text(of candidate: Candidate, in chunks: [ChunkKey: TextChunk]) -> String {
-        String(decoding: chunks[candidate.chunk]!.body[candidate.range], as: UTF8.self)
     }
 
     /// Runs a text search in one snapshot, a mistake in the query made a
@@ -533,17 +521,19 @@ extension SQLiteCacheStore: TextStore {
             }
     }
 
-    private typealias Candidate = (rowID: Int64, chunk: ChunkKey, range: Range<Int>, percent: Double)
+    /// A block the index found, its text, and what ranking needs of it
+    /// (counted beside its chunk's inflation).
+    private typealias Candidate = (rowID: Int64, text: String, percent: Double, counted: PassageRanking.Counted?)
 
-    /// The candidates' texts, where each lies in its chunk (only the chunks
-    /// holding candidates are read and inflated), in reading order.
-    private func candidates(_ expression: String, exact: Bool, rowIDs range: [SQLiteValue]) throws -> (chunks: [ChunkKey: TextChunk], found: [Candidate]) {
+    /// The candidates' texts (only the chunks holding candidates are read
+    /// and inflated), in reading order; each counted for `ranking` on the
+    /// core that inflated its chunk.
+    private func candidates(_ expression: String, exact: Bool, rowIDs range: [SQLiteValue], ranking: PassageRanking? = nil) throws -> [Candidate] {
         var byBook: [Int: [Int]] = [:]
         for rowID in try candidateRowIDs(expression, exact: exact, rowIDs: range) {
             let (book, block) = TextSearchIndex.block(of: rowID)
             byBook[book, default: []].append(block)
         }
-        var chunks: [ChunkKey: TextChunk] = [:]
         var found: [Candidate] = []
         for (book, blocks) in byBook.sorted(by: { $0.key < $1.key }) {
             let ref = ItemRef(source: .books, id: book)
@@ -551,21 +541,18 @@ extension SQLiteCacheStore: TextStore {
             let numbers = Set(blocks.map { block in max(0, (starts.lastIndex { $0 <= block }) ?? 0) })
             let words = Double(max(1, try textInfos(where: "source = ? AND id = ?", Self.key(ref)).first?.wordCount ?? 0))
             let wanted = Set(blocks)
-            let stored = Array(try storedChunks(ref, numbered: numbers.sorted()) ?? [:])
-            // Each chunk's words counted on every core.
-            let inChunks = ParallelResults<[(block: Int, range: Range<Int>, wordsBefore: Int)]>(count: stored.count)
-            DispatchQueue.concurrentPerform(iterations: stored.count) { index in
-                inChunks.store(Self.candidateBlocks(wanted, in: stored[index].value), at: index)
-            }
-            for ((number, chunk), candidates) in zip(stored, inChunks.values) {
-                let key = ChunkKey(book: book, number: number)
-                chunks[key] = chunk
-                for candidate in candidates ?? [] {
-                    found.append((TextSearchIndex.rowID(book: book, block: candidate.block), key, candidate.range, Double(candidate.wordsBefore) * 100 / words))
+            let stored = try readChunks(ref, numbered: numbers.sorted()) { chunk -> [Candidate] in
+                var inChunk: [Candidate] = []
+                Self.forEachCandidate(wanted, in: chunk) { block, text, wordsBefore in
+                    inChunk.append((
+                        TextSearchIndex.rowID(book: book, block: block), String(decoding: text, as: UTF8.self),
+                        Double(wordsBefore) * 100 / words, ranking?.counted(text)))
                 }
-            }
+                return inChunk
+            } ?? [:]
+            found += stored.values.joined()
         }
-        return (chunks, found.sorted { $0.rowID < $1.rowID })
+        return found.sorted { $0.rowID < $1.rowID }
     }
 
     /// The candidates in the rowid range, ranked: by `PassageRanking` when
@@ -573,14 +560,14 @@ extension SQLiteCacheStore: TextStore {
     /// with positions (phrases). Snippets are cut for the best alone.
     private func rankedHits(_ expression: String, rowIDs range: [SQLiteValue], limit: Int) throws -> (hits: [TextHit], total: Int) {
         let ranking = PassageRanking(expression: expression)
-        let (chunks, found) = try candidates(expression, exact: ranking != nil, rowIDs: range)
+        let found = try candidates(expression, exact: ranking != nil, rowIDs: range, ranking: ranking)
         // Ranked here, only the best need FTS5 (for their snippets); a
         // phrase needs it to match and rank every candidate.
         let indexed: [Int] = ranking.map { ranking in
-            let scores = ranking.scores(of: found.map { chunks[$0.chunk]!.body[$0.range] })
+            let scores = ranking.scores(of: found.compactMap(\.counted))
             return Array(found.indices.sorted { (scores[$0], found[$0].rowID) < (scores[$1], found[$1].rowID) }.prefix(limit))
         } ?? Array(found.indices)
-        return try withCandidatesIndexed(indexed.map { (found[$0].rowID, Self.text(of: found[$0], in: chunks)) }) {
+        return try withCandidatesIndexed(indexed.map { (found[$0].rowID, found[$0].text) }) {
             let best: [Int]
             let total: Int
             if ranking != nil {
@@ -612,11 +599,6 @@ extension SQLiteCacheStore: TextStore {
             }
             return (hits, total)
         }
-    }
-
-    private struct ChunkKey: Hashable {
-        let book: Int
-        let number: Int
     }
 
     /// The most blocks one search looks at closely: a word in every
