@@ -77,6 +77,32 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try catalog(at: 3601).list(.xkcd, query: ListQuery(limit: 3)).map(\.ref.id), [201, 200, 199])
     }
 
+    /// A sync asks again for a stale newest comic (the archive may have
+    /// grown) rather than walk the old range; a server that does not answer
+    /// in time ends the sync there, not after a second wait for the items.
+    func testASyncAsksForAStaleNewestAndStopsWhereTheServerHangs() throws {
+        _ = try catalog().list(.xkcd, query: ListQuery(limit: 1))
+        try server.control(.object([("latest", .int(203)), ("comics", .object((201...203).map { (String($0), FixtureServer.comic($0, title: "New \($0)")) }))]))
+        let grown = try catalog(at: 2 * 3600).sync(.xkcd, scope: .archive) { _ in }
+        XCTAssertTrue(grown.isComplete, "\(grown.shortfalls)")
+        XCTAssertEqual(try store.cachedIDs(of: .xkcd, atMost: nil, limit: 1), [203], "the newest was asked for, not taken from the stale page")
+
+        var settings = HTTPSettings()
+        settings.batchTimeout = 1
+        let http = CurlHTTPClient(settings: settings)
+        let later = Catalog(store: store, sources: [XKCDSource(baseURL: server.baseURL, http: http)], clock: .fixed(start.addingTimeInterval(4 * 3600)))
+        try server.control(.object([("fault", .string("hang"))]))
+        defer { try? server.control(.object([("fault", .null)])) }
+        let asked = try server.requests().count
+        XCTAssertThrowsError(try later.sync(.xkcd, scope: .archive) { _ in }) { error in
+            XCTAssertEqual((error as? ComicsError)?.exitCode, 4)
+            XCTAssertEqual((error as? ComicsError)?.message, "127.0.0.1 did not answer in time")
+        }
+        try server.control(.object([("fault", .null)]))
+        let requests = try server.requests()
+        XCTAssertEqual(requests.count - asked, 1, "only the newest was asked for: \(requests.suffix(3))")
+    }
+
     func testAnUnchangedNewestPageIsRevalidatedWith304() throws {
         _ = try catalog().list(.xkcd, query: ListQuery(limit: 2))
         let key = PageKey(source: .xkcd, query: "limit=2", position: "")

@@ -46,7 +46,7 @@ final class SyncTests: EndToEndTestCase {
             XCTAssertEqual(record["absent"], .int(0))
             XCTAssertNotNil(record["seconds"], summary.stdout)
         }
-        XCTAssertTrue(try comics.run(["sync", "-f", "csv"]).stdout.hasPrefix("source,fetched,already_fresh,absent,seconds\r\nxkcd,0,450,0,"))
+        XCTAssertTrue(try comics.run(["sync", "-f", "csv"]).stdout.hasPrefix("source,fetched,already_fresh,absent,seconds,complete,missing\r\nxkcd,0,450,0,"))
         XCTAssertGreaterThan(try probe.scalar("SELECT min(cached_at) FROM items WHERE source = 'xkcd'"), newestBefore,
                              "every comic answered 304 and was renewed")
     }
@@ -209,6 +209,61 @@ final class SyncTests: EndToEndTestCase {
         XCTAssertEqual(narrow, "[" + String(repeating: "#", count: 10) + "]  3000/3000  1500/s  ETA 0s")
         XCTAssertLessThan(narrow.count, 40, "the cursor stays on the line")
         XCTAssertEqual(SyncCommand.bar(SyncProgress(done: 64, total: nil), elapsed: 2, width: 80), "syncing: 64 done, 32/s")
+    }
+
+    /// The newest comic could not be learned: what is known is synced, and
+    /// the run says what is missing and exits 4 in every format, --quiet
+    /// or not; nothing is marked mirrored until a whole run.
+    func testASyncThatCouldNotLearnTheNewestSaysWhatIsMissingAndFails() throws {
+        try archive(of: 450)
+        XCTAssertEqual(try comics.run(["show", "375"]).status, 0)
+        let missing = "sync incomplete: the newest xkcd comic could not be learned (127.0.0.1 failed (HTTP 500); try again later); "
+            + "any after #375 are missing; run 'comics sync' again to finish"
+        try server.control(.object([("fault", .string("500")), ("count", .int(3))]))
+        let partial = try comics.run(["sync"])
+        XCTAssertEqual(partial.status, 4, "\(partial)")
+        XCTAssertTrue(partial.stdout.hasPrefix("synced part of xkcd: fetched 374, 1 already fresh in "), partial.stdout)
+        XCTAssertEqual(partial.stderr, "comics: error: \(missing)\n")
+        XCTAssertEqual(try itemCount(), 375)
+        XCTAssertNotEqual(try comics.run(["config", "get", "xkcd.mirror"]).stdout, "on\n", "a part is not a mirror")
+
+        try server.control(.object([("fault", .string("500")), ("count", .int(3))]))
+        let quiet = try comics.run(["sync", "--quiet"])
+        XCTAssertEqual(quiet.status, 4, "--quiet never hides a shortfall")
+        XCTAssertEqual(quiet.stdout, "")
+        XCTAssertEqual(quiet.stderr, "comics: error: \(missing)\n")
+        for format in ["json", "csv"] {
+            try server.control(.object([("fault", .string("500")), ("count", .int(3))]))
+            let record = try comics.run(["sync", "--quiet", "-f", format])
+            XCTAssertEqual(record.status, 4, format)
+            XCTAssertEqual(record.stderr, "comics: error: \(missing)\n", format)
+            if format == "json" {
+                let parsed = try JSONValue.parse(record.stdout)
+                XCTAssertEqual(parsed["complete"], .bool(false), record.stdout)
+                XCTAssertEqual(parsed["missing"]?.arrayValue?.count, 1, record.stdout)
+            } else {
+                XCTAssertTrue(record.stdout.hasPrefix("source,fetched,already_fresh,absent,seconds,complete,missing\r\nxkcd,0,375,0,"), record.stdout)
+            }
+        }
+
+        let whole = try comics.run(["sync", "-f", "json"])
+        XCTAssertEqual(whole.status, 0, "\(whole)")
+        XCTAssertEqual(try JSONValue.parse(whole.stdout)["complete"], .bool(true))
+        XCTAssertEqual(try JSONValue.parse(whole.stdout)["fetched"], .int(74))
+        XCTAssertEqual(try itemCount(), 450)
+        XCTAssertEqual(try comics.run(["config", "get", "xkcd.mirror"]).stdout, "on\n")
+    }
+
+    /// Comics upstream sent that cannot be read are skipped, each named,
+    /// and the sync fails for them.
+    func testASyncThatSkippedUnreadableComicsFails() throws {
+        try archive(of: 250)
+        try server.control(.object([("comics", .object([("230", .string("{not json"))]))]))
+        let result = try comics.run(["sync"])
+        XCTAssertEqual(result.status, 4, "\(result)")
+        XCTAssertTrue(result.stdout.hasPrefix("synced part of xkcd: fetched 248, 1 already fresh"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("comics: warning: skipped xkcd:230: "), result.stderr)
+        XCTAssertTrue(result.stderr.hasSuffix("comics: error: sync incomplete: 1 xkcd comic upstream sent could not be read; run 'comics sync' again to finish\n"), result.stderr)
     }
 
     func testANetworkFailureBeforeAnythingIsCheckedSaysSo() throws {

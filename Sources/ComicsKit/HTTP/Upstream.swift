@@ -6,7 +6,7 @@ struct Upstream {
     func failure(_ error: HTTPError) -> ComicsError {
         switch error.reason {
         case .cannotConnect: .network("cannot reach \(host): \(error.detail)")
-        case .timedOut: .network("\(host) did not answer in time")
+        case .timedOut: ComicsError(.network, "\(host) did not answer in time", endsTheRun: true)
         case .interrupted: .network("the connection to \(host) broke: \(error.detail)")
         case .tooLarge: .network("\(host) sent too much: \(error.detail)")
         case .budgetSpent: ComicsError(.network, "\(error.detail); nothing more is downloaded in this run", endsTheRun: true)

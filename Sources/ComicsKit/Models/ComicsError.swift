@@ -14,7 +14,8 @@ public struct ComicsError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A second line for usage errors: how to call it right.
     public let hint: String?
     /// Every later request of this command would fail the same way (its
-    /// download budget is spent): a command going through a list stops.
+    /// download budget is spent, or the host did not answer in time): a
+    /// command going through a list stops.
     public let endsTheRun: Bool
 
     public init(_ kind: Kind, _ message: String, hint: String? = nil, endsTheRun: Bool = false) {

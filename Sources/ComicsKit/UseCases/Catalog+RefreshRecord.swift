@@ -33,13 +33,19 @@ extension Catalog {
     }
 
     /// Runs a request to upstream for `source`, and records how it went:
-    /// a success, or a network failure and its reason (then rethrown).
+    /// a success, or a network failure and its reason (then rethrown), or
+    /// a result that `fellShort` finds less than asked for, and why.
     @discardableResult
-    func recordingRefresh<T>(of source: SourceName, _ body: () throws -> T) throws -> T {
+    func recordingRefresh<T>(of source: SourceName, fellShort: (T) -> String? = { _ in nil }, _ body: () throws -> T) throws -> T {
         let now = String(clock.now.timeIntervalSince1970)
         do {
             let result = try body()
-            try store.setSetting(Self.refreshKey(source, "last_success"), to: now)
+            if let reason = fellShort(result) {
+                try store.setSetting(Self.refreshKey(source, "last_failure"), to: now)
+                try store.setSetting(Self.refreshKey(source, "failure_reason"), to: reason)
+            } else {
+                try store.setSetting(Self.refreshKey(source, "last_success"), to: now)
+            }
             return result
         } catch let error as ComicsError where error.kind == .network {
             try store.setSetting(Self.refreshKey(source, "last_failure"), to: now)

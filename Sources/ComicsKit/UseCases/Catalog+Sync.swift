@@ -23,6 +23,11 @@ public struct SyncReport: Sendable {
     public var upToDate = 0
     /// Numbers upstream does not have (xkcd has no comic 404).
     public var absent = 0
+    /// What the sync could not mirror, each said in a few words: empty when
+    /// it mirrored all it was asked to.
+    public var shortfalls: [String] = []
+
+    public var isComplete: Bool { shortfalls.isEmpty }
 }
 
 extension Catalog {
@@ -40,7 +45,7 @@ extension Catalog {
     /// stale-copy warnings learn how it went.
     public func sync(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
         guard mode != .offline else { throw ComicsError.usage("sync needs the network; --offline forbids it") }
-        return try recordingRefresh(of: sourceName) { try mirror(sourceName, scope: scope, progress: progress) }
+        return try recordingRefresh(of: sourceName, fellShort: \.shortfalls.first) { try mirror(sourceName, scope: scope, progress: progress) }
     }
 
     private func mirror(_ sourceName: SourceName, scope: SyncScope, progress: (SyncProgress) -> Void) throws -> SyncReport {
@@ -48,7 +53,15 @@ extension Catalog {
         var report = SyncReport()
         switch scope {
         case .archive where source.hasLatest:
-            let latest = try resolve(.latest(sourceName)).id
+            // A stale newest is asked for now: the archive may have grown.
+            let (latest, served) = try newest(source, waitsWhenStale: true)
+            if let failure = served.failure {
+                // A host that did not answer in time would not answer the
+                // items either: stop now rather than wait as long again.
+                if failure.endsTheRun { throw failure }
+                report.shortfalls.append(
+                    "the newest \(source.itemNoun) could not be learned (\(failure.message)); any after #\(latest) are missing")
+            }
             try syncItems((1...max(1, latest)).lazy.map { ItemRef(source: sourceName, id: $0) }, total: latest,
                           source: source, report: &report, progress: progress)
         case .favorites:
@@ -62,7 +75,7 @@ extension Catalog {
         case let .query(query):
             try syncQuery(query, source: source, report: &report, progress: progress)
         }
-        try store.setSetting(ConfigKey.mirror(of: sourceName).storageKey, to: "on")
+        if report.isComplete { try store.setSetting(ConfigKey.mirror(of: sourceName).storageKey, to: "on") }
         return report
     }
 
@@ -74,13 +87,14 @@ extension Catalog {
     /// cleanup spares the items it holds (and only those).
     private func syncQuery(_ query: ListQuery, source: ItemSource, report: inout SyncReport, progress: (SyncProgress) -> Void) throws {
         try syncPages(query: query, source: source, report: &report, progress: progress)
-        try store.addMirror(source: source.name, query: source.pageQueryKey(query), at: clock.now)
+        if report.isComplete { try store.addMirror(source: source.name, query: source.pageQueryKey(query), at: clock.now) }
     }
 
     private func syncItems<Refs: Sequence>(
         _ refs: Refs, total: Int, source: ItemSource, report: inout SyncReport, progress: (SyncProgress) -> Void
     ) throws where Refs.Element == ItemRef {
         var done = 0
+        var unreadable = 0
         var batch: [ItemRef] = []
         func flush() throws {
             let cached = try store.cachedItems(batch)
@@ -99,7 +113,9 @@ extension Catalog {
                     case let .fetched(item): fetched.append(item)
                     case let .notModified(validators): revalidated[ref] = validators
                     case .notFound: report.absent += 1
-                    case let .unreadable(error): warnings.append("skipped \(ref): \(error.message)")
+                    case let .unreadable(error):
+                        warnings.append("skipped \(ref): \(error.message)")
+                        unreadable += 1
                     }
                 }
                 try store.markRevalidated(revalidated, at: now)
@@ -116,6 +132,9 @@ extension Catalog {
             if batch.count == Self.syncBatchSize { try flush() }
         }
         if !batch.isEmpty { try flush() }
+        if unreadable > 0 {
+            report.shortfalls.append("\(unreadable) \(source.itemNoun)\(unreadable == 1 ? "" : "s") upstream sent could not be read")
+        }
     }
 
     /// Walks a query's pages from the first, each stored as it comes. A
@@ -135,7 +154,10 @@ extension Catalog {
         var seen = Set<String>()
         while let current = position, seen.insert(current).inserted {
             let key = PageKey(source: source.name, query: source.pageQueryKey(query), position: current)
-            guard let page = try syncPage(key, query: query, source: source, report: &report) else { break }
+            guard let page = try syncPage(key, query: query, source: source, report: &report) else {
+                report.shortfalls.append("a page after the first \(done) \(source.itemNoun)s could not be stored whole; the rest of the query is missing")
+                break
+            }
             if key.isFirst {
                 total = page.total
                 if let total, total > Self.largestMirroredQuery {

@@ -15,6 +15,13 @@ public final class Catalog {
     /// Warnings for stderr gathered while serving the command, such as
     /// stale data served because the network failed.
     public internal(set) var warnings: [String] = []
+
+    /// The warnings gathered so far, each handed out once.
+    public func takeWarnings() -> [String] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+
     /// Refreshes the command decided on; started after output is written.
     public private(set) var deferredTasks: [BackgroundTask] = []
     /// Told each cache decision as it is made (`-v`).
@@ -165,8 +172,9 @@ public final class Catalog {
     /// stale one is served and refreshed in the background; anything else is
     /// fetched now. Without the network (offline, or fetching fails), the
     /// stored copy is served, or else a page composed from cached items;
-    /// only when there is neither is nothing cached.
-    private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource) throws -> ServedPage {
+    /// only when there is neither is nothing cached. `waitsWhenStale`: a
+    /// stale copy is fetched again now, not served (what a sync builds on).
+    private func servePage(_ key: PageKey, query: ListQuery, source: ItemSource, waitsWhenStale: Bool = false) throws -> ServedPage {
         let ttl = key.isFirst ? policy.listTTL : policy.detailTTL
         var cached = try completePage(key).map { ServedPage(page: $0.page, items: $0.items) }
         // A sync (or `show latest`) cached comics newer than the stored
@@ -182,9 +190,11 @@ public final class Catalog {
         switch decision {
         case .serve:
             if let cached { return cached }
-        case .serveAndRefresh:
+        case .serveAndRefresh where !waitsWhenStale:
             deferredTasks.append(.refreshPage(key))
             if let cached { return cached }
+        case .serveAndRefresh:
+            break
         case .fetch:
             break
         }
@@ -436,10 +446,10 @@ public final class Catalog {
 
     /// The newest item's number, from the newest one-item page: fetched,
     /// stored, or (without the network) the newest cached.
-    private func newest(_ source: ItemSource) throws -> (Int, ServedPage) {
+    func newest(_ source: ItemSource, waitsWhenStale: Bool = false) throws -> (Int, ServedPage) {
         let query = ListQuery(limit: 1)
         let key = PageKey(source: source.name, query: source.pageQueryKey(query), position: PageKey.firstPosition)
-        let served = try servePage(key, query: query, source: source)
+        let served = try servePage(key, query: query, source: source, waitsWhenStale: waitsWhenStale)
         guard let id = served.page.itemIDs.first else {
             throw ComicsError.notFound("\(source.hostDescription) has no comics yet")
         }

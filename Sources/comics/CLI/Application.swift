@@ -5,6 +5,7 @@ import ComicsKit
 enum Application {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         var paging = false
+        var commandContext: CommandContext?
         // Whatever happens, held output is shown before the error that ends the run.
         defer { if paging { try? Pager.show(OutputSink.releaseHeld(), environment: environment) } }
         do {
@@ -40,6 +41,7 @@ enum Application {
                 return 0
             }
             let context = try CommandContext(arguments: parsed, environment: environment)
+            commandContext = context
             try dispatch(context)
             if paging {
                 paging = false
@@ -52,6 +54,7 @@ enum Application {
         } catch is OutputSink.BrokenPipe {
             return 0
         } catch let error as ComicsError {
+            commandContext?.sayWarnings()
             let hint = error.hint.map { "; \($0)" } ?? ""
             OutputSink.writeStderr("comics: error: \(TerminalText.sanitize(error.message, singleLine: true))\(hint)\n")
             return error.exitCode

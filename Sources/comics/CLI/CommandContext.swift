@@ -164,8 +164,8 @@ final class CommandContext {
     /// After the output: warnings gathered on the way, then deferred work
     /// handed to a detached process so nobody waits for it.
     func finish() throws {
+        sayWarnings()
         guard let catalog = openedCatalog else { return }
-        catalog.warnings.forEach(warn)
         let tasks = try catalog.backgroundWork()
         guard !tasks.isEmpty, let executable = Self.executablePath() else { return }
         let launcher = BackgroundLauncher(databasePath: databasePath)
@@ -174,6 +174,12 @@ final class CommandContext {
         } else {
             info("a background refresh is already running")
         }
+    }
+
+    /// The warnings gathered so far, once: before the error line of a
+    /// command that fails, too (the comics a sync skipped).
+    func sayWarnings() {
+        openedCatalog?.takeWarnings().forEach(warn)
     }
 
     /// A REF as typed. A bare number always belongs to the source given

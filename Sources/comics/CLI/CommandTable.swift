@@ -269,7 +269,7 @@ enum CommandTable {
                 examples: ["comics toc 2600", "comics toc 1342 -f json | jq length"]),
             CommandSpec(
                 name: "sync",
-                abstract: "mirror the xkcd archive (or a books query, or the favourite books) into the cache; resumable",
+                abstract: "mirror the xkcd archive (or a books query, or the favourite books) into the cache; resumable; exit 4 when anything is missing",
                 options: bookQueryOptions + [
                     OptionSpec("favorites", "refresh only the favourites of the source (for books, the way to sync without a query when the catalogue is larger than a sync mirrors)"),
                     OptionSpec("jobs", value: "N", "requests in flight at once, 1 to 32 (default 10)"),

@@ -32,20 +32,26 @@ enum SyncCommand {
         }
         context.endProgress()
         let seconds = Date().timeIntervalSince(started)
-        guard context.format == .table else {
+        if context.format != .table {
             // Data asked for: printed even with --quiet.
             let record = JSONValue.object([
                 ("source", .string(context.source.rawValue)), ("fetched", .int(report.fetched)),
                 ("already_fresh", .int(report.upToDate)), ("absent", .int(report.absent)),
                 ("seconds", .double((seconds * 10).rounded() / 10)),
+                ("complete", .bool(report.isComplete)), ("missing", .array(report.shortfalls.map(JSONValue.string))),
             ])
-            let columns = ["source", "fetched", "already_fresh", "absent", "seconds"]
-            return try context.write(Records.render([record], as: context.format, columns: columns, single: true))
+            let columns = ["source", "fetched", "already_fresh", "absent", "seconds", "complete", "missing"]
+            try context.write(Records.render([record], as: context.format, columns: columns, single: true))
+        } else if !context.isQuiet {
+            var summary = "synced \(report.isComplete ? "" : "part of ")\(context.source.rawValue): fetched \(report.fetched), \(report.upToDate) already fresh"
+            if report.absent > 0 { summary += ", \(report.absent) absent upstream" }
+            try context.write(summary + " in \(OneDecimal.format(seconds)) s\n")
         }
-        guard !context.isQuiet else { return }
-        var summary = "synced \(context.source.rawValue): fetched \(report.fetched), \(report.upToDate) already fresh"
-        if report.absent > 0 { summary += ", \(report.absent) absent upstream" }
-        try context.write(summary + " in \(OneDecimal.format(seconds)) s\n")
+        // Less than asked is a failure a script sees, whatever the format
+        // and however quiet: cron must not take a part for the whole.
+        guard report.isComplete else {
+            throw ComicsError.network("sync incomplete: \(report.shortfalls.joined(separator: "; ")); run 'comics sync' again to finish")
+        }
     }
 
     /// `[#########.........]  1200/3000  240/s  ETA 8s`, fitted to the width.
