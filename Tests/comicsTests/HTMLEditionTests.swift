@@ -128,7 +128,7 @@ final class HTMLEditionTests: EndToEndTestCase {
         let onTerminal = try comics.shell("script -qec '\"$COMICS\" read 11 --section 5 --no-pager' /dev/null")
         XCTAssertEqual(onTerminal.status, 0, "\(onTerminal)")
         XCTAssertEqual(try comics.run(["get", "11", "--edition", "html"]).status, 0)
-        let resumed = try comics.run(["read", "11"])
+        let resumed = try comics.run(["read", "11", "--resume"])
         XCTAssertEqual(resumed.status, 0, "\(resumed)")
         XCTAssertEqual(Array(resumed.stdoutLines.prefix(2)), ["CHAPTER V.", "Advice from a Caterpillar"], "the HTML edition's chapter V")
         XCTAssertTrue(resumed.stderr.contains("§5 CHAPTER V. Advice from a Caterpillar"), resumed.stderr)

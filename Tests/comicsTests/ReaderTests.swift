@@ -171,8 +171,10 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(whileShowing: "§7 CHAPTER VII."), session.screen[19])
         let percent = session.screen[19].split(separator: "·").compactMap { Int($0.trimmingCharacters(in: .whitespaces).dropLast()) }.first
         XCTAssertTrue((50...52).contains(percent ?? 0), "never less than asked: \(session.screen[19])")
+        try session.send(":0\r")
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), "section 0 is the front matter: \(session.screen.joined(separator: "\n"))")
         try session.send(":99\r")
-        XCTAssertTrue(try session.wait(for: "give a section from 1 to 12, or a percentage such as 40%"), session.screen[19])
+        XCTAssertTrue(try session.wait(for: "give a section from 0 (the front matter) to 12, or a percentage such as 40%"), session.screen[19])
         try session.send("q")
         try end(session)
     }

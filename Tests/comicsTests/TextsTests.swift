@@ -91,8 +91,8 @@ final class TextsTests: EndToEndTestCase {
         let past = try comics.run(["read", "11", "--section", "13"])
         XCTAssertEqual(past.status, 3)
         XCTAssertEqual(past.stderr, "comics: error: books:11 has 12 sections; 'comics toc books:11' lists them\n")
-        let zero = try comics.run(["read", "11", "--section", "0"])
-        XCTAssertEqual(zero.status, 2)
+        let negative = try comics.run(["read", "11", "--section", "-1"])
+        XCTAssertEqual(negative.status, 2)
     }
 
     func testNotDownloadedAndOfflineIsANetworkFailure() throws {
@@ -219,15 +219,50 @@ final class ReadingPositionTests: EndToEndTestCase {
         XCTAssertEqual(reading?["section"], .int(3))
         XCTAssertEqual(reading?["percent"], .int(16))
         let piped = try comics.run(["read", "11"])
-        XCTAssertTrue(piped.stdout.hasPrefix("CHAPTER III."), "off a terminal read starts there too, and records nothing")
-        XCTAssertTrue(piped.stderr.hasPrefix("comics: note: reading on from where you stopped (§3 "), piped.stderr)
-        XCTAssertEqual(try comics.run(["read", "11", "-q"]).stderr, "", "-q keeps it quiet")
+        XCTAssertTrue(piped.stdout.hasPrefix("ALICE’S ADVENTURES IN WONDERLAND"), "off a terminal, the whole text: \(piped.stdout.prefix(80))")
+        XCTAssertEqual(piped.stderr, "")
+        let resumedOffTerminal = try comics.run(["read", "11", "--resume"])
+        XCTAssertTrue(resumedOffTerminal.stdout.hasPrefix("CHAPTER III."), "--resume starts there, and records nothing")
+        XCTAssertTrue(resumedOffTerminal.stderr.hasPrefix("comics: note: reading on from where you stopped (§3 "), resumedOffTerminal.stderr)
+        XCTAssertEqual(try comics.run(["read", "11", "--resume", "-q"]).stderr, "", "-q keeps it quiet")
+        XCTAssertEqual(try comics.run(["read", "11", "--resume", "--from-start"]).status, 2)
+        XCTAssertEqual(try comics.run(["read", "11", "--resume", "--at", "3"]).stderr,
+                       "comics: error: --at and --resume both say where to start; use one of --section, --at, --from-start and --resume\n")
+    }
+
+    /// Section 0 is the front matter, as `-f json` numbers it; each JSON
+    /// paragraph carries the number `--at` takes.
+    func testSectionZeroIsTheFrontMatterAndParagraphsAreNumbered() throws {
+        XCTAssertEqual(try comics.run(["get", "11", "-q"]).status, 0)
+        let front = try comics.run(["read", "11", "--section", "0"])
+        XCTAssertEqual(front.status, 0, "\(front)")
+        XCTAssertTrue(front.stdout.hasPrefix("ALICE’S ADVENTURES IN WONDERLAND"), front.stdout)
+        XCTAssertFalse(front.stdout.contains("Down the Rabbit-Hole\n\nAlice was beginning"), "the front matter alone")
+        let json = try JSONValue.parse(try comics.run(["read", "11", "-f", "json", "--section", "0"]).stdout)
+        let sections = try XCTUnwrap(json["sections"]?.arrayValue)
+        XCTAssertEqual(sections.map { $0["section"] }, [.int(0)])
+        let whole = try JSONValue.parse(try comics.run(["read", "11", "-f", "json"]).stdout)
+        let prose = try XCTUnwrap(whole["sections"]?.arrayValue?[3]["paragraphs"]?.arrayValue?.first { $0["kind"] == .string("paragraph") })
+        let number = try XCTUnwrap(prose["paragraph"]?.intValue)
+        let at = try comics.run(["read", "11", "--at", String(number), "--width", "1000"])
+        XCTAssertEqual(at.stdoutLines.first, prose["text"]?.stringValue, "--at starts at the paragraph JSON numbers so")
+    }
+
+    /// `--width` prints, on a terminal too, as its help says.
+    func testAWidthPrintsOnATerminal() throws {
+        let printed = try comics.shell("PAGER=cat script -qec '\"$COMICS\" read 11 --width 60' /dev/null")
+        XCTAssertEqual(printed.status, 0, "\(printed)")
+        XCTAssertFalse(printed.stdout.contains("\u{1B}[?1049h"), "no full screen")
+        let lines = printed.stdout.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+            .map { String($0.replacing(/\x{1B}\[[0-9;]*m/, with: "")) }
+        XCTAssertGreaterThan(lines.count, 1_000)
+        XCTAssertLessThanOrEqual(lines.map(\.count).max() ?? 0, 60, lines.max { $0.count < $1.count } ?? "")
     }
 
     func testAPositionFindsItsParagraphInANewEdition() throws {
         XCTAssertEqual(try readOnTerminal("11 --section 5").status, 0)
         try getAliceWithAPreface()
-        let resumed = try comics.run(["read", "11"])
+        let resumed = try comics.run(["read", "11", "--resume"])
         XCTAssertTrue(resumed.stdout.hasPrefix("CHAPTER V. Advice from a Caterpillar"), String(resumed.stdout.prefix(80)))
         let whole = try comics.run(["read", "11", "--from-start"])
         XCTAssertTrue(whole.stdout.contains("A NEW PREFACE"), "the new edition is what is read")

@@ -90,12 +90,20 @@ extension Catalog {
         return OpenedText(info: info, content: content, title: title, position: position)
     }
 
-    /// One section (numbered as `toc` shows it), its blocks alone read
-    /// from the text; cache-first like `openText`. Nil when the text has
-    /// no such section.
+    /// One section (numbered as `toc` shows it; 0 is the front matter
+    /// before the first), its blocks alone read from the text; cache-first
+    /// like `openText`. Nil when the text has no such section.
     public func openSection(_ ref: ItemRef, number: Int) throws -> OpenedSection? {
         let info = try downloadedText(ref)
         let outline = try store.outline(ref)
+        if number == 0 {
+            let end = outline.first?.section.firstBlock
+            guard end.map({ $0 > 0 }) ?? true, let blocks = try store.textPassage(ref, from: 0, upTo: end)?.blocks, !blocks.isEmpty else { return nil }
+            let frontMatter = OutlineEntry(
+                number: 0, section: TextSection(level: 0, title: "Front matter", firstBlock: 0), startWord: 0,
+                words: outline.first?.startWord ?? info.wordCount)
+            return OpenedSection(info: info, entry: frontMatter, blocks: blocks, sectionStarts: [])
+        }
         guard outline.indices.contains(number - 1) else { return nil }
         let entry = outline[number - 1]
         let next = outline[number...].first { $0.section.level <= entry.section.level }
@@ -295,7 +303,7 @@ extension Catalog {
         let percent = Double(section.startWord) * 100 / Double(max(1, opened.info.wordCount))
         try record(ReadingPosition(
             position: TextPosition(block: section.section.firstBlock), anchor: Self.anchor(of: opened.blocks.first?.text ?? ""),
-            percent: min(100, percent), section: section.number, at: clock.now), of: opened.info.ref)
+            percent: min(100, percent), section: section.number > 0 ? section.number : nil, at: clock.now), of: opened.info.ref)
     }
 
     private func record(_ reading: ReadingPosition, of ref: ItemRef) throws {

@@ -543,13 +543,14 @@ extension BrowseModel {
         var effects: [BrowseEffect] = []
         if text.hasSuffix("%"), let percent = Double(text.dropLast().trimmingWhitespace()), (0...100).contains(percent) {
             effects = [.findBlock(reader.ref, percent: percent)]
-        } else if let number = Int(text), map.outline.indices.contains(number - 1) {
-            reader.go(toBlock: map.outline[number - 1].section.firstBlock, height: height)
+        } else if let number = Int(text), number == 0 || map.outline.indices.contains(number - 1) {
+            // 0: the front matter, before the first section (as `-f json` numbers it).
+            reader.go(toBlock: number == 0 ? 0 : map.outline[number - 1].section.firstBlock, height: height)
             effects = savePlace(&reader)
         } else {
             state.message = map.outline.isEmpty
                 ? "give a percentage, such as 40%: \(reader.ref) has no sections"
-                : "give a section from 1 to \(map.outline.count), or a percentage such as 40%"
+                : "give a section from 0 (the front matter) to \(map.outline.count), or a percentage such as 40%"
         }
         state.screens[state.screens.count - 1] = .reader(reader)
         return effects

@@ -247,13 +247,14 @@ enum CommandTable {
                     "comics get 1342 --refresh   # a new edition", "comics get 2701 --edition text",
                 ]),
             CommandSpec(
-                name: "read", abstract: "a book's text without its header and licence, from where reading stopped: the reader on a terminal, printed and reflowed otherwise",
+                name: "read", abstract: "a book's text without its header and licence: the reader on a terminal, from where reading stopped; printed and reflowed otherwise, the whole text unless --resume, --at or --section",
                 arguments: [bookReference],
                 options: [
-                    OptionSpec("width", value: "N", "reflow paragraphs to N columns (default: the terminal's width up to 80; 80 off a terminal)"),
-                    OptionSpec("section", value: "N", "print section N only (numbers as 'comics toc' shows them)"),
+                    OptionSpec("width", value: "N", "print, reflowed to N columns (default: the terminal's width up to 80; 80 off a terminal)"),
+                    OptionSpec("section", value: "N", "print section N only (numbers as 'comics toc' shows them; 0 is the front matter)"),
                     OptionSpec("from-start", "start at the beginning, not where reading stopped"),
-                    OptionSpec("at", value: "N", "start at paragraph N (the ¶ of a hit of 'comics search TERMS --in REF')"),
+                    OptionSpec("resume", "start where reading stopped, printed off a terminal too (printed, the whole text is the default there)"),
+                    OptionSpec("at", value: "N", "start at paragraph N (the ¶ of a hit of 'comics search TERMS --in REF', a paragraph's number in -f json)"),
                     OptionSpec("search", value: "TERMS", "open the reader searching for TERMS, at the first hit from where it starts (n N move on)"),
                 ],
                 examples: [

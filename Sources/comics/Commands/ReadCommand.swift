@@ -8,21 +8,20 @@ enum ReadCommand {
         let ref = try context.bookReference(try context.positional("REF"))
         let width = try context.wholeNumber("width", in: 20...1_000) ?? TextLayout.defaultWidth(for: context.terminal)
         let catalog = try context.catalog()
-        let sectionNumber = try context.wholeNumber("section", in: 1...Int(Int32.max))
+        let sectionNumber = try context.wholeNumber("section", in: 0...Int(Int32.max))
         let paragraph = try context.wholeNumber("at", in: 0...Int(Int32.max))
         let terms = context.arguments.value("search")
-        if sectionNumber != nil, paragraph != nil || context.arguments.has("from-start") {
-            throw ComicsError.usage("--section prints one section; it goes with neither --at nor --from-start", hint: "use one of them")
-        }
-        if paragraph != nil, context.arguments.has("from-start") {
-            throw ComicsError.usage("--at and --from-start both say where to start", hint: "use one of them")
+        let starts = ["section", "at"].filter { context.arguments.value($0) != nil } + ["from-start", "resume"].filter(context.arguments.has)
+        if starts.count > 1 {
+            throw ComicsError.usage(
+                "--\(starts[0]) and --\(starts[1]) both say where to start", hint: "use one of --section, --at, --from-start and --resume")
         }
         if paragraph != nil, context.format != .table {
             throw ComicsError.usage("--at says where the page starts; -f prints whole sections", hint: "use --section N for one")
         }
         // On a terminal, with nothing asked that only printing does (a
         // section, a width, no pager, a format): the reader.
-        if context.format == .table, sectionNumber == nil, !["width", "no-pager"].contains(where: context.arguments.has),
+        if context.format == .table, sectionNumber == nil, context.arguments.value("width") == nil, !context.arguments.has("no-pager"),
            BrowseCommand.isInteractive, BrowseCommand.canPlaceTheCursor(context) {
             // Not downloaded: what would make the download fail is said
             // here; the download itself is the reader's, with its progress
@@ -48,6 +47,7 @@ enum ReadCommand {
         }
         if let sectionNumber, context.format == .table {
             guard let section = try catalog.openSection(ref, number: sectionNumber) else {
+                if sectionNumber == 0 { throw noFrontMatter(ref) }
                 throw noSuchSection(ref, count: try catalog.textInfo(ref)?.sectionCount ?? 0)
             }
             try context.write(TextLayout(width: width, terminal: context.terminal).render(section.blocks[...], sectionStarts: section.sectionStarts))
@@ -57,15 +57,19 @@ enum ReadCommand {
         let opened = try catalog.openText(ref)
         let content = opened.content
         if let sectionNumber, sectionNumber > content.sections.count { throw noSuchSection(ref, count: content.sections.count) }
+        if sectionNumber == 0, (content.sections.first?.firstBlock ?? content.blocks.count) == 0 { throw noFrontMatter(ref) }
         if let paragraph, paragraph >= content.blocks.count { throw noSuchParagraph(ref, count: content.blocks.count) }
         guard context.format == .table else {
             try context.write(render(opened, only: sectionNumber, as: context.format))
             return
         }
+        // Where reading stopped, for a person at a terminal or a script
+        // that asks; the whole text for anything else (`> book.txt`).
+        let resumes = context.arguments.has("resume") || (context.terminal.isTerminal && !context.arguments.has("from-start"))
         let blocks: Range<Int>
         if let paragraph {
             blocks = paragraph..<content.blocks.count
-        } else if !context.arguments.has("from-start"), let position = opened.position, position.position.block < content.blocks.count {
+        } else if resumes, let position = opened.position, position.position.block < content.blocks.count {
             blocks = position.position.block..<content.blocks.count
             if position.position.block > 0 {
                 let section = content.sectionIndex(containing: position.position.block).map { "§\($0 + 1) \(content.sections[$0].title), " } ?? ""
@@ -85,6 +89,10 @@ enum ReadCommand {
         ComicsError.notFound("the text of \(ref) has \(count) paragraphs, numbered from 0 ('comics search TERMS --in \(ref)' shows where each hit is)")
     }
 
+    private static func noFrontMatter(_ ref: ItemRef) -> ComicsError {
+        ComicsError.notFound("\(ref) has no front matter (section 0): its first section begins its text")
+    }
+
     private static func noSuchSection(_ ref: ItemRef, count: Int) -> ComicsError {
         ComicsError.notFound("\(ref) has \(GetCommand.sectionsPhrase(count)); 'comics toc \(ref)' lists them")
     }
@@ -98,8 +106,12 @@ enum ReadCommand {
         var sections: [JSONValue] = []
         let starts = content.sections.map(\.firstBlock)
         func section(_ number: Int, level: Int, title: String, _ range: Range<Int>) -> JSONValue {
-            let paragraphs = JSONValue.array(content.blocks[range].map { block in
-                var fields: [(String, JSONValue)] = [("kind", .string(kindName(block.kind))), ("text", .string(TerminalText.sanitize(block.text)))]
+            let paragraphs = JSONValue.array(range.map { index in
+                let block = content.blocks[index]
+                // The number `--at` takes.
+                var fields: [(String, JSONValue)] = [
+                    ("paragraph", .int(index)), ("kind", .string(kindName(block.kind))), ("text", .string(TerminalText.sanitize(block.text))),
+                ]
                 // An illustration's picture, a note's anchor, the notes a
                 // paragraph refers to (HTML editions).
                 if let link = block.link.map({ TerminalText.sanitize($0, singleLine: true) }) {
@@ -114,7 +126,7 @@ enum ReadCommand {
             let fields: [(String, JSONValue)] = [("section", .int(number)), ("level", .int(level)), ("title", .string(title)), ("paragraphs", paragraphs)]
             return .object(format == .json ? fields : book + fields)
         }
-        if number == nil, starts.first ?? content.blocks.count > 0 {
+        if number == nil || number == 0, starts.first ?? content.blocks.count > 0 {
             sections.append(section(0, level: 0, title: "Front matter", 0..<(starts.first ?? content.blocks.count)))
         }
         for (index, heading) in content.sections.enumerated() where number == nil || number == index + 1 {
