@@ -115,6 +115,34 @@ final class BooksTests: EndToEndTestCase {
         XCTAssertTrue(try server.requests().contains("/books/?page=2&search=saga"))
     }
 
+    /// `-n` shows the first rows of a page the server sized; `more` goes
+    /// on from the last row shown, as many at a time, into the next page.
+    func testMoreAfterALimitGoesOnFromTheLastRowShown() throws {
+        try addSaga(count: 40)
+        let first = try books(["list", "--search", "saga", "-n", "3", "-f", "json"])
+        XCTAssertEqual(try JSONValue.parse(first.stdout).arrayValue?.compactMap { $0["id"]?.intValue }, [90040, 90039, 90038])
+        var shown = [90040, 90039, 90038]
+        while true {
+            let next = try books(["more", "--search", "saga", "-f", "json"])
+            guard next.status == 0 else {
+                XCTAssertEqual(next.status, 3, "\(next)")
+                break
+            }
+            let ids = try JSONValue.parse(next.stdout).arrayValue?.compactMap { $0["id"]?.intValue } ?? []
+            XCTAssertTrue((1...3).contains(ids.count), "as many as -n at a time: \(ids)")
+            shown += ids
+        }
+        XCTAssertEqual(shown, Array((90001...90040).reversed()), "every book once, in order")
+        XCTAssertEqual(try server.requests().filter { $0.contains("saga") }, ["/books/?search=saga", "/books/?page=2&search=saga"],
+                       "each page asked for once")
+        let wider = try books(["list", "--search", "saga", "-n", "30"])
+        XCTAssertEqual(wider.stdoutLines.count, 31)
+        XCTAssertEqual(try books(["more", "--search", "saga", "-n", "5"]).stdoutLines.dropFirst().map { String($0.suffix(2)) }, ["10", " 9"],
+                       "the rest of the page first")
+        XCTAssertEqual(try books(["more", "--search", "saga"]).stdoutLines.dropFirst().map { String($0.suffix(2)) }, [" 8", " 7", " 6", " 5", " 4"],
+                       "then the next page, as many as the last -n")
+    }
+
     func testCleanupForgetsOldPagesOfEveryQueryButNotWhereMoreLeftOff() throws {
         try requireClockControl()
         for word in ["dumas", "austen", "shelley"] {

@@ -42,8 +42,12 @@ public struct StoredPage: Equatable, Sendable {
 
 /// Where `more` continues a listing, and the page size of the listing it
 /// follows (nil: not known), so `list -n 50` is followed by pages of 50.
+/// Where the server decides a page's size (books), the page size is the
+/// rows a command shows of it, and `within` a page partly shown.
 public enum PageCursor: Equatable, Sendable {
     case next(position: String, pageSize: Int? = nil)
+    /// The page at `position` was shown up to its row `shown`.
+    case within(position: String, shown: Int, pageSize: Int?)
     case endOfArchive
 }
 

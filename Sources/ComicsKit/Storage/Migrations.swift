@@ -278,6 +278,11 @@ enum Migrations {
         // Texts' chunks in zstd rather than zlib: as small, and inflated
         // several times faster (a search inflates every chunk with a hit).
         Migration(name: "texts-in-zstd", sql: "", transform: SQLiteCacheStore.recompressChunksWithZstd),
+        // `more` after `-s books list -n 3` shows the rest of that page
+        // before the next: a cursor may point inside a page.
+        Migration(name: "cursors-inside-a-page", sql: """
+            ALTER TABLE cursors ADD COLUMN shown_rows INTEGER;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -389,6 +394,7 @@ enum Migrations {
         "286a675ed822c81c973a01d27140ff40e348e1e1b1990e920ded93c544989fa3",
         "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
         "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
+        "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

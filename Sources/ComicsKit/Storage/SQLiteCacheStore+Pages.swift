@@ -59,23 +59,27 @@ extension SQLiteCacheStore {
     public func cursor(source: SourceName, query: String) throws -> PageCursor? {
         try guarded {
             let rows = try database.query(
-                "SELECT next_position, page_size FROM cursors WHERE source = ? AND query = ?",
+                "SELECT next_position, page_size, shown_rows FROM cursors WHERE source = ? AND query = ?",
                 [.text(source.rawValue), .text(query)])
             guard let row = rows.first else { return nil }
-            return row[0].text.map { .next(position: $0, pageSize: row[1].int) } ?? .endOfArchive
+            guard let position = row[0].text else { return .endOfArchive }
+            let pageSize = row[1].int(in: 1...Int(Int32.max))
+            if let shown = row[2].int(in: 1...Int(Int32.max)) { return .within(position: position, shown: shown, pageSize: pageSize) }
+            return .next(position: position, pageSize: pageSize)
         }
     }
 
     public func setCursor(_ cursor: PageCursor, source: SourceName, query: String, at date: Date) throws {
-        let (position, pageSize): (SQLiteValue, SQLiteValue) = switch cursor {
-        case let .next(position, pageSize): (.text(position), pageSize.map { .integer(Int64($0)) } ?? .null)
-        case .endOfArchive: (.null, .null)
+        let (position, pageSize, shown): (SQLiteValue, SQLiteValue, SQLiteValue) = switch cursor {
+        case let .next(position, pageSize): (.text(position), pageSize.map { .integer(Int64($0)) } ?? .null, .null)
+        case let .within(position, shown, pageSize): (.text(position), pageSize.map { .integer(Int64($0)) } ?? .null, .integer(Int64(shown)))
+        case .endOfArchive: (.null, .null, .null)
         }
         try guarded {
             try database.writeTransaction {
                 try database.run(
-                    "INSERT OR REPLACE INTO cursors (source, query, next_position, page_size, updated_at) VALUES (?, ?, ?, ?, ?)",
-                    [.text(source.rawValue), .text(query), position, pageSize, .date(date)])
+                    "INSERT OR REPLACE INTO cursors (source, query, next_position, page_size, shown_rows, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    [.text(source.rawValue), .text(query), position, pageSize, shown, .date(date)])
             }
         }
     }

@@ -52,15 +52,34 @@ public final class Catalog {
 
     // MARK: - Listing
 
-    /// The newest page; resets `more` to continue after it.
-    public func list(_ sourceName: SourceName, query asked: ListQuery) throws -> [CachedItem] {
+    /// The newest page; resets `more` to continue after it. `showing`:
+    /// the rows to show of a page whose size the server decides (books),
+    /// and `more` goes on from the last row shown.
+    public func list(_ sourceName: SourceName, query asked: ListQuery, showing: Int? = nil) throws -> [CachedItem] {
         let (source, query, key) = try firstPage(sourceName, query: asked)
         let served = try servePage(key, query: query, source: source)
         try warnAboutFallback(served)
-        try moveCursor(to: cursor(after: served.page, query: query, source: source), source: sourceName, query: source.cursorQueryKey(query))
+        let items = try show(served, at: key.position, skipping: 0, showing: showing, query: query, source: source)
         try rememberListing(sourceName, query: source.cursorQueryKey(query))
-        noteUse(of: served.items)
-        return served.items
+        return items
+    }
+
+    /// The rows of a served page after `skipping`, `showing` of them (all
+    /// when nil, or where the source takes a page size), with the cursor
+    /// moved past the last one shown.
+    private func show(
+        _ served: ServedPage, at position: String, skipping: Int, showing: Int?, query: ListQuery, source: ItemSource
+    ) throws -> [CachedItem] {
+        let rows = source.acceptsPageSize ? nil : showing
+        let rest = served.items.dropFirst(skipping)
+        let items = Array(rows.map { rest.prefix($0) } ?? rest)
+        let shown = skipping + items.count
+        let next: PageCursor = shown < served.items.count
+            ? .within(position: position, shown: shown, pageSize: rows)
+            : cursor(after: served.page, query: query, source: source, rows: rows)
+        try moveCursor(to: next, source: source.name, query: source.cursorQueryKey(query))
+        noteUse(of: items)
+        return items
     }
 
     /// A listing's source, its query with the configured page size, and the
@@ -90,11 +109,15 @@ public final class Catalog {
     }
 
     /// The page after the last one `list` or `more` showed, as large as
-    /// that one unless `--limit` says otherwise.
-    public func more(_ sourceName: SourceName, query asked: ListQuery) throws -> [CachedItem] {
+    /// that one unless `--limit` says otherwise; where the server decides
+    /// a page's size, the rest of a page partly shown first, `showing`
+    /// rows at a time (as many as the listing before when nil).
+    public func more(_ sourceName: SourceName, query asked: ListQuery, showing: Int? = nil) throws -> [CachedItem] {
         let source = try source(sourceName)
         let cursorKey = source.cursorQueryKey(asked)
         let position: String
+        var skipping = 0
+        var rows: Int?
         var query = asked
         switch try store.cursor(source: sourceName, query: cursorKey) {
         case nil:
@@ -102,21 +125,25 @@ public final class Catalog {
         case .endOfArchive:
             throw Self.endOfListing(source)
         case let .next(next, pageSize):
-            position = next
-            if query.limit == nil, source.acceptsPageSize, let pageSize { query = query.withLimit(pageSize) }
+            (position, rows) = (next, pageSize)
+        case let .within(page, shown, pageSize):
+            (position, skipping, rows) = (page, shown, pageSize)
         }
+        if query.limit == nil, source.acceptsPageSize, let rows { query = query.withLimit(rows) }
         query = try withConfiguredPageSize(query, for: source)
         let key = PageKey(source: sourceName, query: source.pageQueryKey(query), position: position)
         let served = try servePage(key, query: query, source: source)
         try warnAboutFallback(served)
-        let (page, items) = (served.page, served.items)
-        try moveCursor(to: cursor(after: page, query: query, source: source), source: sourceName, query: cursorKey)
         try rememberListing(sourceName, query: cursorKey)
+        let items = try show(served, at: position, skipping: skipping, showing: showing ?? rows, query: query, source: source)
+        if items.isEmpty && skipping > 0 {
+            // The page shrank under the cursor: on to the next.
+            return try more(sourceName, query: asked, showing: showing)
+        }
         if items.isEmpty && !key.isFirst {
             // The listing shrank under the cursor: nothing is left past it.
             throw Self.endOfListing(source)
         }
-        noteUse(of: items)
         return items
     }
 
@@ -146,8 +173,8 @@ public final class Catalog {
             : .notFound("no more to show: the end of the archive was reached (`comics list` starts again from the first page)")
     }
 
-    private func cursor(after page: StoredPage, query: ListQuery, source: ItemSource) -> PageCursor {
-        page.nextPosition.map { .next(position: $0, pageSize: source.acceptsPageSize ? query.pageSize : nil) } ?? .endOfArchive
+    private func cursor(after page: StoredPage, query: ListQuery, source: ItemSource, rows: Int?) -> PageCursor {
+        page.nextPosition.map { .next(position: $0, pageSize: source.acceptsPageSize ? query.pageSize : rows) } ?? .endOfArchive
     }
 
     /// Writes the cursor only when it moves, so a repeated `list` stays a pure read.

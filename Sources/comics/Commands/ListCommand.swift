@@ -15,16 +15,18 @@ enum ListCommand {
             query = query.limit.map { last.query.withLimit($0) } ?? last.query
         }
         let source = try catalog.source(sourceName)
+        // Books: the server decides a page's size; -n shows that many of
+        // it, and `more` goes on from the last shown.
+        let showing = source.acceptsPageSize ? nil : context.query.limit
         if !source.acceptsPageSize { query = query.filtersOnly }
-        let listed = switch page {
-        case .newest: try catalog.list(sourceName, query: query)
-        case .next: try catalog.more(sourceName, query: query)
+        let items = switch page {
+        case .newest: try catalog.list(sourceName, query: query, showing: showing)
+        case .next: try catalog.more(sourceName, query: query, showing: showing)
         }
-        let items = source.acceptsPageSize ? listed : context.trimmed(listed)
         if items.isEmpty && context.format == .table {
             context.note("nothing matches this query")
         }
-        if !source.acceptsPageSize, let wanted = context.query.limit, wanted > listed.count, listed.count == GutendexSource.pageSize {
+        if let showing, showing > items.count, items.count == GutendexSource.pageSize {
             context.note("a books page is the \(GutendexSource.pageSize) books Gutendex sends; 'comics -s books more' shows the next")
         }
         try context.write(ItemsOutput.render(items, spanning: [sourceName], context: context))
