@@ -55,6 +55,15 @@ final class CommandLineTests: EndToEndTestCase {
             """)
     }
 
+    /// Every variable comics reads is in `--help`, as in README's table.
+    func testHelpListsEveryVariable() throws {
+        let help = try comics.run(["--help"]).stdout
+        for variable in ["COMICS_DB", "COMICS_OFFLINE", "COMICS_SOURCE", "COMICS_XKCD_URL", "COMICS_GUTENDEX_URL", "COMICS_GUTENBERG_URL",
+                         "XDG_DATA_HOME", "PAGER", "NO_COLOR"] {
+            XCTAssertTrue(help.contains(variable), variable)
+        }
+    }
+
     /// Every help page fits 80 columns off a terminal and 40 on a 40-column
     /// one (but for examples, which are shell lines), broken between words.
     func testHelpWrapsToTheTerminal() throws {

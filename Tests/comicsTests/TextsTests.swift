@@ -65,7 +65,8 @@ final class TextsTests: EndToEndTestCase {
         XCTAssertEqual(lines.count, 4, "a section a line")
         XCTAssertEqual(try lines.map { try JSONValue.parse($0)["id"]?.intValue ?? 0 }, [844, 844, 844, 844], "each line says its book")
         let toc = try comics.run(["toc", "844", "-f", "csv"])
-        XCTAssertEqual(toc.stdout, "section,level,title,percent,words\r\n1,1,FIRST ACT,0,7326\r\n2,1,SECOND ACT,36,8645\r\n3,1,THIRD ACT,77,4608\r\n")
+        XCTAssertEqual(toc.stdout, "source,id,ref,section,level,title,percent,words\r\nbooks,844,books:844,1,1,FIRST ACT,0,7326\r\n"
+            + "books,844,books:844,2,1,SECOND ACT,36,8645\r\nbooks,844,books:844,3,1,THIRD ACT,77,4608\r\n")
     }
 
     /// A plain text's heading and the title paragraph under it are two
@@ -341,6 +342,13 @@ final class TextSearchTests: EndToEndTestCase {
         let across = try comics.run(["search", "porpoise", "--texts", "-f", "json", "-n", "200"])
         let refs = Set((try JSONValue.parse(across.stdout).arrayValue ?? []).compactMap { $0["ref"]?.stringValue })
         XCTAssertEqual(refs, ["books:2701", "books:11"], "a porpoise in both")
+        let named = Set((try JSONValue.parse(across.stdout).arrayValue ?? []).map { "\($0["source"]?.stringValue ?? "-") \($0["id"]?.intValue ?? -1)" })
+        XCTAssertEqual(named, ["books 2701", "books 11"], "source and id, as on every object")
+        for arguments in [["get", "11", "-f", "json"], ["toc", "11", "-f", "json"]] {
+            let records = try JSONValue.parse(try comics.run(arguments).stdout).arrayValue ?? []
+            XCTAssertFalse(records.isEmpty, "\(arguments)")
+            XCTAssertTrue(records.allSatisfy { $0["source"] == .string("books") && $0["id"] == .int(11) }, "\(arguments)")
+        }
         let none = try comics.run(["search", "zzzqqq", "--texts"])
         XCTAssertEqual(none.status, 0)
         XCTAssertEqual(none.stderr, "comics: note: no downloaded text matches zzzqqq ('comics get REF' downloads one)\n")

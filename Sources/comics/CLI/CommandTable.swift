@@ -154,6 +154,9 @@ enum CommandTable {
     static let environment = [
         HelpRow(name: "COMICS_XKCD_URL", text: "the xkcd base URL instead of https://xkcd.com (mirrors, tests)"),
         HelpRow(name: "COMICS_GUTENDEX_URL", text: "the Gutendex base URL instead of https://gutendex.com"),
+        HelpRow(
+            name: "COMICS_GUTENBERG_URL",
+            text: "a gutenberg.org mirror with the same layout instead of https://www.gutenberg.org, for books' texts and pictures"),
         HelpRow(name: "XDG_DATA_HOME", text: "where the database lives by default"),
         HelpRow(name: "HTTPS_PROXY, NO_PROXY", text: "proxies, as curl reads them"),
     ]

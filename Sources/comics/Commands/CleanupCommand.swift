@@ -72,7 +72,7 @@ enum CleanupCommand {
             ("favorites_kept", .int(report.favoritesKept)),
             ("images_removed", .object([("files", .int(report.imagesRemoved.files)), ("bytes", .int(report.imagesRemoved.bytes))])),
             ("texts_removed", .array(report.textsRemoved.map { text in
-                .object([("ref", .string(text.ref.description)), ("stored_bytes", .int(text.storedBytes))])
+                .object(Records.identity(text.ref) + [("stored_bytes", .int(text.storedBytes))])
             })),
             ("database_bytes_before", report.compaction.map { .int($0.bytesBefore) } ?? .null),
             ("database_bytes_after", report.compaction.map { .int($0.bytesAfter) } ?? .null),

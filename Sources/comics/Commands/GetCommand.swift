@@ -48,7 +48,7 @@ enum GetCommand {
             }
         }
         if context.format != .table {
-            try context.write(Records.render(records, as: context.format, columns: ["ref", "status", "edition", "bytes", "sections", "words"]))
+            try context.write(Records.render(records, as: context.format, columns: ["source", "id", "ref", "status", "edition", "bytes", "sections", "words"]))
         }
         if let first = failures.first {
             throw failures.count == refs.count ? first : ComicsError(first.kind, "\(failures.count) of \(refs.count) texts could not be got")
@@ -66,8 +66,8 @@ enum GetCommand {
     private static func record(_ outcome: TextDownload) -> JSONValue {
         let info = outcome.info
         let status: String = if case .downloaded = outcome { "downloaded" } else { "already downloaded" }
-        return .object([
-            ("ref", .string(info.ref.description)), ("status", .string(status)), ("edition", .string(info.edition.rawValue)),
+        return .object(Records.identity(info.ref) + [
+            ("status", .string(status)), ("edition", .string(info.edition.rawValue)),
             ("bytes", .int(info.originalBytes)),
             ("sections", .int(info.sectionCount)), ("words", .int(info.wordCount)),
         ])

@@ -54,8 +54,8 @@ enum SearchCommand {
         }
         guard context.format == .table else {
             let records: [JSONValue] = results.map { result in
-                .object([
-                    ("ref", .string(result.hit.ref.description)), ("title", result.bookTitle.map(JSONValue.string) ?? .null),
+                .object(Records.identity(result.hit.ref) + [
+                    ("title", result.bookTitle.map(JSONValue.string) ?? .null),
                     ("section", result.section.map { .int($0.number) } ?? .null),
                     ("section_title", result.section.map { .string(TerminalText.sanitize($0.section.title, singleLine: true)) } ?? .null),
                     ("percent", .int(Int(result.hit.percent))), ("block", .int(result.hit.block)),
@@ -63,7 +63,7 @@ enum SearchCommand {
                 ])
             }
             return try context.write(Records.render(
-                records, as: context.format, columns: ["ref", "title", "section", "section_title", "percent", "block", "snippet"]))
+                records, as: context.format, columns: ["source", "id", "ref", "title", "section", "section_title", "percent", "block", "snippet"]))
         }
         let terminal = context.terminal
         let width = terminal.width ?? 80

@@ -10,13 +10,13 @@ enum TocCommand {
         func percent(_ entry: OutlineEntry) -> Int { entry.startWord * 100 / total }
         guard context.format == .table else {
             let records: [JSONValue] = outline.map { entry in
-                .object([
+                .object(Records.identity(ref) + [
                     ("section", .int(entry.number)), ("level", .int(outputLevel(entry.section))),
                     ("title", .string(TerminalText.sanitize(entry.section.title, singleLine: true))),
                     ("percent", .int(percent(entry))), ("words", .int(entry.words)),
                 ])
             }
-            try context.write(Records.render(records, as: context.format, columns: ["section", "level", "title", "percent", "words"]))
+            try context.write(Records.render(records, as: context.format, columns: ["source", "id", "ref", "section", "level", "title", "percent", "words"]))
             return
         }
         guard !outline.isEmpty else {

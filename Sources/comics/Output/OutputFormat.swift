@@ -36,6 +36,13 @@ enum Records {
         return .object(Array(zip(commonKeys, common)) + item.attributes.map { ($0.key, $0.value) })
     }
 
+    /// The fields that name an item in a record about something of it (a
+    /// search hit, a text got or removed, a section): `source`, `id`, and
+    /// `ref` as the commands take it.
+    static func identity(_ ref: ItemRef) -> [(String, JSONValue)] {
+        [("source", .string(ref.source.rawValue)), ("id", .int(ref.id)), ("ref", .string(ref.description))]
+    }
+
     /// An item not cached yet, such as a favourite waiting for the network:
     /// what is known without fetching.
     static func notCached(_ ref: ItemRef, url: String, favorite: Bool = true) -> JSONValue {
