@@ -196,6 +196,31 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(list.top, 2, "three results of two lines fit in six")
     }
 
+    /// Search results are read a page at a time: nearing the last read
+    /// asks for the next, until every match is listed.
+    func testSearchResultsPageAsTheSelectionNearsTheEnd() {
+        var state = BrowseState(rows: 12, columns: 60, source: .xkcd)
+        for key in "/cat" { _ = BrowseModel.handle(&state, .key(.character(key))) }
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("cat"))])
+        func rows(_ count: Int) -> [BrowseRow] {
+            (1...count).map { BrowseRow(ref: ItemRef(source: .xkcd, id: $0), detail: "", title: "Cat \($0)", isFavorite: false) }
+        }
+        _ = BrowseModel.handle(&state, .loaded(.search("cat"), rows(BrowseList.searchPage), total: 1_200))
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.pageDown)), [], "far from the end: nothing more read")
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [.load(.search("cat"))])
+        guard case let .list(list) = state.visible else { return XCTFail() }
+        XCTAssertEqual(list.wanted, 2 * BrowseList.searchPage)
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.up)), [], "one page asked for at a time")
+        _ = BrowseModel.handle(&state, .loaded(.search("cat"), rows(2 * BrowseList.searchPage), total: 1_200))
+        guard case let .list(more) = state.visible else { return XCTFail() }
+        XCTAssertEqual(more.selected, BrowseList.searchPage - 2, "the selection stays on its row")
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [.load(.search("cat"))])
+        _ = BrowseModel.handle(&state, .loaded(.search("cat"), rows(1_200), total: 1_200))
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [], "every match listed")
+        guard case let .list(all) = state.visible else { return XCTFail() }
+        XCTAssertEqual(all.selected, 1_199)
+    }
+
     func testTheHelpScrollsWhenItDoesNotFit() {
         var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("?")))

@@ -38,6 +38,18 @@ final class SearchTests: EndToEndTestCase {
         XCTAssertTrue(table.stdout.contains("books:1342 Austen, Jane Pride and Prejudice"), table.stdout)
     }
 
+    /// `-n` is not a page's bound for a search: every match can be listed.
+    func testEveryMatchCanBeListed() throws {
+        let extra = (204...480).map { (String($0), FixtureServer.comic($0, title: "Comic \($0)", alt: "a zebra")) }
+        try server.control(.object([("latest", .int(480)), ("comics", .object(extra))]))
+        XCTAssertEqual(try comics.run(["sync", "-q"]).status, 0)
+        let capped = try comics.run(["search", "zebra"])
+        XCTAssertEqual(capped.stderr, "comics: note: 20 of 277 shown; -n for more\n")
+        XCTAssertEqual(try ids(["zebra", "-n", "1000"]).count, 277)
+        XCTAssertEqual(try comics.run(["search", "zebra", "-n", "1000001"]).status, 2)
+        XCTAssertEqual(try comics.run(["list", "-n", "201"]).status, 2, "a page is still bounded")
+    }
+
     func testPhrasesPrefixesAndOperators() throws {
         XCTAssertEqual(try ids(["\"little bobby\""]), ["xkcd:201"], "a phrase keeps its order")
         XCTAssertEqual(Set(try ids(["little", "bobby"])), ["xkcd:201", "xkcd:202"], "words match in any order")

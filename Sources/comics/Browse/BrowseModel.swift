@@ -87,6 +87,11 @@ struct BrowseList: Equatable {
     var isLoading = false
     /// How many search results there are, when more matched than are listed.
     var total: Int?
+    /// How many search results to read: a page more each time the
+    /// selection comes within a screen of the last read.
+    var wanted = BrowseList.searchPage
+
+    static let searchPage = 500
 
     /// How many positions the selection can move through.
     var count: Int { listing.isPaged ? window.count ?? 0 : rows.count }
@@ -602,6 +607,12 @@ enum BrowseModel {
         }
         list.selected = max(0, min(list.selected, list.count - 1))
         keepVisible(&list, height: height)
+        if case .search = list.listing, let total = list.total, list.rows.count < total, list.rows.count >= list.wanted,
+           list.selected >= list.rows.count - height {
+            list.wanted = list.rows.count + BrowseList.searchPage
+            list.isLoading = true
+            return [.load(list.listing)]
+        }
         return []
     }
 

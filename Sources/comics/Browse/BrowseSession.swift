@@ -477,8 +477,14 @@ final class BrowseSession {
             }
             apply(.loaded(.reading, rows, total: nil))
         case let .search(terms):
+            // As many as the screen has asked for so far (it asks for more
+            // as the selection nears the last).
+            let wanted = state.screens.lazy.compactMap { screen -> Int? in
+                if case let .list(list) = screen, list.listing == listing { return list.wanted }
+                return nil
+            }.first ?? BrowseList.searchPage
             do {
-                let found = try cache.search(terms, source: nil, remote: false, limit: 500)
+                let found = try cache.search(terms, source: nil, remote: false, limit: wanted)
                 let rows = found.results.map { BrowseRows.row($0, catalog: cache) }
                 apply(.loaded(listing, rows, total: found.total))
             } catch {

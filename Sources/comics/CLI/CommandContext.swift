@@ -250,8 +250,11 @@ final class CommandContext {
     private static func query(_ arguments: ParsedArguments) throws -> ListQuery {
         var limit: Int?
         if let text = arguments.value("limit") {
-            guard let number = Int(text), (1...ListQuery.maximumLimit).contains(number) else {
-                throw ComicsError.usage("--limit must be a whole number from 1 to \(ListQuery.maximumLimit), not \(MessageText.quoted(text))")
+            // A search lists what it found, as many as asked: every match
+            // can be reached (a page of a listing is bounded upstream's way).
+            let most = arguments.commandPath == ["search"] ? SearchCommand.maximumLimit : ListQuery.maximumLimit
+            guard let number = Int(text), (1...most).contains(number) else {
+                throw ComicsError.usage("--limit must be a whole number from 1 to \(most), not \(MessageText.quoted(text))")
             }
             limit = number
         }

@@ -135,7 +135,7 @@ enum CommandTable {
         "get": ["refresh": "download again even when downloaded (a new edition); where reading stopped follows it"],
         "list": ["limit": "comics per xkcd page, 1 to \(ListQuery.maximumLimit) (default \(ListQuery.defaultLimit)); books: show the first N of the page"],
         "more": ["limit": "comics per xkcd page (default: as many as the listing before); books: show N from the last row shown (default: as many as before)"],
-        "search": ["limit": "show at most N matches (default \(SearchCommand.defaultLimit))"],
+        "search": ["limit": "show at most N matches, 1 to \(SearchCommand.maximumLimit) (default \(SearchCommand.defaultLimit))"],
         "fav list": ["limit": "list at most N favourites"],
         "cleanup": ["source": "clean that source only (default: every source)"],
     ]

@@ -3,6 +3,8 @@ import ComicsKit
 /// `comics search TERMS`: full-text search over everything cached.
 enum SearchCommand {
     static let defaultLimit = 20
+    /// More than the catalogue's books and the archive's comics together.
+    static let maximumLimit = 1_000_000
 
     static func run(_ context: CommandContext) throws {
         let terms = context.arguments.positionals.joined(separator: " ")
