@@ -18,8 +18,8 @@ static inline int comics_sqlite_defensive(sqlite3 *db) {
 }
 
 /* comics_snippet(table, open, close, ellipsis, tokens): FTS5's snippet(),
-   in time linear in the text, from any column but the title (column 0 of
-   a table of several; a table of one column is all text). The built-in one scores a window
+   in time linear in the text, from the body (column 2 of item_search; a
+   table of one column is all text). The built-in one scores a window
    at every match against every other match, so a field that is one word
    repeated costs the square of its length (minutes for 100,000
    characters). This one looks at the first 10,000 matches only, scores
@@ -100,9 +100,10 @@ static inline void comics_snippet(const Fts5ExtensionApi *api, Fts5Context *fts,
     if (matches > COMICS_SNIPPET_MAX_MATCHES) matches = COMICS_SNIPPET_MAX_MATCHES;
 
     /* The best window: most distinct phrases, then most matches, then
-       earliest. Never in the title (column 0 of several), which is shown
-       whole beside the snippet: an item matched by its title alone has none. */
-    int first_text_column = api->xColumnCount(fts) > 1 ? 1 : 0;
+       earliest. Never in the title or the names (columns 0 and 1 of
+       item_search), which the row shows whole beside the snippet: an item
+       matched by them alone has none. */
+    int first_text_column = api->xColumnCount(fts) > 1 ? 2 : 0;
     int best_column = 0, best_start = 0, best_score = -1;
     for (int i = 0; i < matches; i++) {
         int phrase, column, offset;

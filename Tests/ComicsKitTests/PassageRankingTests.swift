@@ -86,8 +86,8 @@ final class PassageRankingTests: XCTestCase {
         for line in lines {
             let words = PassageRanking.words(in: Array(line.utf8))
             var handed: [[UInt8]] = [], handedN: [[UInt8]] = []
-            let count = Array(line.utf8).withUnsafeBufferPointer { PassageRanking.countWords(in: $0, checking: everyLead) { handed.append($0) } }
-            _ = Array(line.utf8).withUnsafeBufferPointer { PassageRanking.countWords(in: $0, checking: leadN) { handedN.append($0) } }
+            let count = Array(line.utf8).withUnsafeBufferPointer { PassageRanking.countWords(in: $0, checking: everyLead) { word, _ in handed.append(word) } }
+            _ = Array(line.utf8).withUnsafeBufferPointer { PassageRanking.countWords(in: $0, checking: leadN) { word, _ in handedN.append(word) } }
             XCTAssertEqual(count, words.count, line)
             XCTAssertEqual(handed, words, line)
             XCTAssertEqual(handedN.filter { $0.first == UInt8(ascii: "n") }, words.filter { $0.first == UInt8(ascii: "n") }, line)
@@ -118,6 +118,50 @@ final class PassageRankingTests: XCTestCase {
             let order = matching.indices.sorted { (scores[$0], matching[$0]) < (scores[$1], matching[$1]) }.prefix(20).map { matching[$0] }
             XCTAssertEqual(order, sqliteOrder, query)
         }
+    }
+
+    /// The words as asked, one after another, are found wherever they are,
+    /// and the shortest stretch holding them all is the one a search of
+    /// every stretch finds, on generated blocks.
+    func testThePhraseAndTheSpanAreThoseOfEveryStretch() {
+        var generator = SystemRandomNumberGenerator()
+        let vocabulary = ["to", "be", "or", "not", "question", "whether", "Tis", "nobler"]
+        let query = "to be or not to be"
+        let ranking = PassageRanking(expression: SearchExpression(query).expression)!
+        for _ in 0..<400 {
+            let words = (0..<Int.random(in: 0...30, using: &generator)).map { _ in vocabulary.randomElement(using: &generator)! }
+            let punctuation = [" ", ", ", "; ", " — ", "\n"]
+            let text = words.map { $0 + punctuation.randomElement(using: &generator)! }.joined()
+            let counted = Array(text.utf8).withUnsafeBufferPointer(ranking.counted)
+            let lowered = words.map { $0.lowercased() }
+            let asked = query.split(separator: " ").map(String.init)
+            let holds = lowered.count >= asked.count && (0...(lowered.count - asked.count)).contains { Array(lowered[$0..<($0 + asked.count)]) == asked }
+            XCTAssertEqual(counted.holdsPhrase, holds, text)
+            var shortest: Int?
+            for start in lowered.indices {
+                for end in start..<lowered.count where Set(asked).isSubset(of: lowered[start...end]) {
+                    shortest = min(shortest ?? .max, end - start + 1)
+                    break
+                }
+            }
+            XCTAssertEqual(counted.span, shortest, text)
+        }
+    }
+
+    /// The line itself first, then the words near each other, then bm25:
+    /// paragraphs that repeat the words score higher by bm25 alone.
+    func testTheWordsAsAskedRankFirstThenNearEachOther() {
+        let ranking = PassageRanking(expression: SearchExpression("to be or not to be").expression)!
+        let blocks = [
+            "Not to be outdone, or so it seemed, to go and be gone; not to be, not to be, or to be.",
+            "To be, or not to be, that is the question.",
+            "Be it known to all who hear: whatever we go and do, or not, whoever comes and goes in the town.",
+            "Or to be not, to be.",
+        ].map { Array($0.utf8).withUnsafeBufferPointer(ranking.counted) }
+        let scores = ranking.scores(of: blocks)
+        let order = blocks.indices.sorted { (ranking.tier(of: blocks[$0]), scores[$0]) < (ranking.tier(of: blocks[$1]), scores[$1]) }
+        XCTAssertEqual(order.first, 1, "the line itself")
+        XCTAssertEqual(blocks.map(ranking.tier), [1, 0, 2, 1])
     }
 
     func testQueriesThatNeedPositionsAreLeftToFTS5() {

@@ -207,6 +207,30 @@ final class SearchRankingTests: EndToEndTestCase {
         XCTAssertEqual(Set(found.dropFirst()), ["books:90201", "books:90203"])
     }
 
+    /// A book by someone ranks above a book about them; the line under a
+    /// hit never repeats the names its row shows, and a list's entries
+    /// stay apart in it.
+    func testABookByAnAuthorRanksAboveOneAboutThem() throws {
+        try cache(books: [
+            Self.book(90_301, title: "Reminiscences of Tolstoy", author: "Gorky, Maksim", subject: "Tolstoy, Leo, graf, 1828-1910"),
+            Self.book(90_302, title: "Master and Man", author: "Tolstoy, Leo, graf"),
+        ])
+        let found = try ids(["tolstoy"])
+        let byHimIDs = ["books:90302", "books:2600"].filter(found.contains)
+        XCTAssertTrue(byHimIDs.contains("books:90302"))
+        XCTAssertEqual(Set(found.prefix(byHimIDs.count)), Set(byHimIDs), "his books first: \(found)")
+        XCTAssertTrue(found.contains("books:90301"), "\(found)")
+        let hits = try comics.run(["search", "tolstoy", "-f", "ndjson"]).stdoutLines.map { try JSONValue.parse($0) }
+        let byHim = try XCTUnwrap(hits.first { $0["id"] == .int(90_302) })
+        XCTAssertEqual(byHim["snippet"], .string(""), "matched by its author alone: nothing under the row")
+        let aboutHim = try XCTUnwrap(hits.first { $0["id"] == .int(90_301) })
+        XCTAssertEqual(aboutHim["snippet"]?.stringValue, "Tolstoy, Leo, graf, 1828-1910")
+
+        try cache(books: [Self.book(90_303, title: "Two subjects", subject: "Married women -- Fiction", bookshelf: "Category: Novels")])
+        let listed = try comics.run(["search", "married", "novels", "-f", "ndjson"]).stdoutLines.map { try JSONValue.parse($0) }
+        XCTAssertEqual(listed.first?["snippet"]?.stringValue, "Married women -- Fiction; Category: Novels")
+    }
+
     /// bm25's length normalisation, as FTS5 has it, puts a one-line alt
     /// quoting a phrase above the long transcript that is about it.
     func testAComicAboutAPhraseRanksAboveOneQuotingItOnce() throws {

@@ -321,6 +321,21 @@ final class TextCleanupTests: EndToEndTestCase {
 
 /// `search --in` and `--texts`: the same query language as `search`.
 final class TextSearchTests: EndToEndTestCase {
+    /// The line itself first, inside a book and across texts, though
+    /// paragraphs repeating its words score higher by bm25 alone.
+    func testTheWordsAsAskedRankFirst() throws {
+        let noise = (1...12).map { "Not to be outdone, or so it seemed, to be or to go; not to be, not to be, or to be. \($0)" }
+        let text = "CHAPTER I.\n\n" + (noise.prefix(6) + ["To be, or not to be, that is the question."] + noise.dropFirst(6))
+            .joined(separator: "\n\n")
+        try server.serveText(90_400, text)
+        XCTAssertEqual(try comics.run(["get", "90400", "-q"]).status, 0)
+        for scope in [["--in", "90400"], ["--texts"]] {
+            let hits = try JSONValue.parse(try comics.run(["search", "to be or not to be", "-f", "json"] + scope).stdout).arrayValue ?? []
+            XCTAssertEqual(hits.count, 13, "\(scope)")
+            XCTAssertEqual(hits.first?["snippet"]?.stringValue?.hasPrefix("To be, or not to be, that is"), true, "\(scope): \(hits.first ?? .null)")
+        }
+    }
+
     func testSearchInsideOneBookAndAcrossDownloadedTexts() throws {
         let inBook = try comics.run(["search", "caterpillar", "--in", "11", "-n", "2"])
         XCTAssertEqual(inBook.status, 0, "\(inBook)")

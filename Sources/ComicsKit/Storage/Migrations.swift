@@ -283,6 +283,9 @@ enum Migrations {
         Migration(name: "cursors-inside-a-page", sql: """
             ALTER TABLE cursors ADD COLUMN shown_rows INTEGER;
             """),
+        // A list's entries (subjects, bookshelves) are indexed apart, so a
+        // snippet cut from them shows where one ends: every row again.
+        Migration(name: "search-index-keeps-lists-apart", sql: "DELETE FROM item_search;", transform: SearchIndex.indexEveryItem),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -394,6 +397,7 @@ enum Migrations {
         "286a675ed822c81c973a01d27140ff40e348e1e1b1990e920ded93c544989fa3",
         "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
         "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
+        "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
     ]
 

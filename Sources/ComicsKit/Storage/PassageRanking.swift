@@ -29,6 +29,8 @@ struct PassageRanking: Sendable {
     /// Which first bytes begin some term's stem: words beginning otherwise
     /// are counted without being folded.
     private let isLead: [Bool]
+    /// The longest stretch, in words, whose terms are near each other.
+    private let nearSpan: Int
 
     /// The terms of an FTS5 expression as `SearchExpression` writes it, or
     /// nil when matching needs more than the index knows: a phrase of two
@@ -80,22 +82,74 @@ struct PassageRanking: Sendable {
         var isLead = [Bool](repeating: false, count: 256)
         for term in terms { isLead[Int(term.lead.first ?? 0)] = true }
         self.isLead = isLead
+        nearSpan = 3 * Set(terms.map(\.key)).count
     }
 
     /// What bm25 needs of one block: its length in words and how often
     /// each term occurs in it. Counted where the block's bytes are at hand
     /// (on the core that inflated its chunk); ranked once all are.
+    /// And, for a query of several words, whether the block holds them
+    /// one after another in the query's order, and how near each other.
     struct Counted: Sendable {
         let length: Int
         let counts: [Int]
+        /// The terms in order, word after word, somewhere in the block.
+        let holdsPhrase: Bool
+        /// The fewest words a stretch holding every term spans; nil when
+        /// one is missing.
+        let span: Int?
     }
 
     func counted(_ block: UnsafeBufferPointer<UInt8>) -> Counted {
         var counts = [Int](repeating: 0, count: terms.count)
-        let length = Self.countWords(in: block, checking: isLead) { word in
-            for term in terms.indices where Self.matches(word, terms[term]) { counts[term] += 1 }
+        var positions = [[Int]](repeating: [], count: terms.count > 1 ? terms.count : 0)
+        let length = Self.countWords(in: block, checking: isLead) { word, index in
+            for term in terms.indices where Self.matches(word, terms[term]) {
+                counts[term] += 1
+                if !positions.isEmpty { positions[term].append(index) }
+            }
         }
-        return Counted(length: length, counts: counts)
+        guard !positions.isEmpty else { return Counted(length: length, counts: counts, holdsPhrase: counts[0] > 0, span: counts[0] > 0 ? 1 : nil) }
+        return Counted(length: length, counts: counts, holdsPhrase: Self.holdsPhrase(positions), span: Self.span(positions))
+    }
+
+    /// Whether some position of the first term is followed, word by word,
+    /// by each of the others.
+    static func holdsPhrase(_ positions: [[Int]]) -> Bool {
+        let later = positions.dropFirst().map(Set.init)
+        return positions.first?.contains { start in later.enumerated().allSatisfy { $1.contains(start + $0 + 1) } } ?? false
+    }
+
+    /// The shortest stretch, in words, holding a position of every term
+    /// (a term asked for twice may be met once): a window slid over the
+    /// positions in order.
+    static func span(_ positions: [[Int]]) -> Int? {
+        guard positions.allSatisfy({ !$0.isEmpty }) else { return nil }
+        let events = positions.enumerated().flatMap { term, list in list.map { (position: $0, term: term) } }.sorted { $0.position < $1.position }
+        var inWindow = [Int](repeating: 0, count: positions.count)
+        var covered = 0, left = 0, best = Int.max
+        for event in events {
+            if inWindow[event.term] == 0 { covered += 1 }
+            inWindow[event.term] += 1
+            while covered == positions.count {
+                best = min(best, event.position - events[left].position + 1)
+                inWindow[events[left].term] -= 1
+                if inWindow[events[left].term] == 0 { covered -= 1 }
+                left += 1
+            }
+        }
+        return best
+    }
+
+    /// What ranks a block before bm25 does: 0 for the words as asked, one
+    /// after another; 1 for all of them near each other (within three
+    /// words for each different one); 2 for the rest. A query of one word
+    /// is all 0.
+    func tier(of block: Counted) -> Int {
+        guard terms.count > 1 else { return 0 }
+        if block.holdsPhrase { return 0 }
+        if let span = block.span, span <= nearSpan { return 1 }
+        return 2
     }
 
     /// FTS5's bm25 for each block (lower is better), with its constants:
@@ -146,7 +200,7 @@ struct PassageRanking: Sendable {
     /// is given, folded, only those whose first folded byte `isLead`
     /// marks (or that begin beyond ASCII): most words are counted
     /// without being copied or folded.
-    static func countWords(in bytes: UnsafeBufferPointer<UInt8>, checking isLead: [Bool], _ body: ([UInt8]) -> Void) -> Int {
+    static func countWords(in bytes: UnsafeBufferPointer<UInt8>, checking isLead: [Bool], _ body: ([UInt8], _ index: Int) -> Void) -> Int {
         var count = 0
         var start = -1
         // The word's first folded byte once it has one; 0xFF beyond ASCII.
@@ -155,9 +209,10 @@ struct PassageRanking: Sendable {
         func end(at position: Int) {
             defer { (start, hasLetters) = (-1, false) }
             guard start >= 0, hasLetters else { return }
+            let index = count
             count += 1
             if first == 0xFF || isLead[Int(first)] {
-                forEachWord(in: UnsafeBufferPointer(rebasing: bytes[start..<position])) { word, _ in body(word) }
+                forEachWord(in: UnsafeBufferPointer(rebasing: bytes[start..<position])) { word, _ in body(word, index) }
             }
         }
         // A local copy: a static read in the loop is a check of its lazy

@@ -3,9 +3,10 @@ import FoundationEssentials
 
 /// Full-text search over the cached items.
 extension SQLiteCacheStore {
-    /// Best match first: items whose title or names (authors, translators,
-    /// editors) match the query, then items holding its words as one exact
-    /// phrase, then the rest, each group in `comics_rank` order (BM25 with
+    /// Best match first, by these in turn: the query's words as one exact
+    /// phrase (of two or more plain words); the names (authors, translators,
+    /// editors) matching it, so a book by Tolstoy comes before one about
+    /// him; the title and names matching it; then `comics_rank` (BM25 with
     /// a title or name match weighing ten times the rest, and each field's
     /// length counting less than in FTS5's bm25).
     public func search(_ query: String, source: SourceName?, limit: Int) throws -> (matches: [SearchMatch], total: Int) {
@@ -30,12 +31,14 @@ extension SQLiteCacheStore {
             values.append(.text(phrase))
             phraseTier = "(rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?\(values.count))) DESC,"
         }
+        values.append(.text(search.inNames))
+        let namesTier = "(rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?\(values.count))) DESC,"
         do {
             let rows = try database.query("""
                 SELECT source, id, highlight(item_search, 0, ?2, ?3), comics_snippet(item_search, ?2, ?3, '…', 12) FROM item_search
                 WHERE item_search MATCH ?1 AND (?4 IS NULL OR source = ?4) \(literalFilter)
-                ORDER BY (rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?6)) DESC,
-                         \(phraseTier) comics_rank(item_search, \(SearchIndex.columnWeights))
+                ORDER BY \(phraseTier) \(namesTier) (rowid IN (SELECT rowid FROM item_search WHERE item_search MATCH ?6)) DESC,
+                         comics_rank(item_search, \(SearchIndex.columnWeights))
                 LIMIT ?5
                 """, values)
             let matches: [SearchMatch] = rows.compactMap { row in

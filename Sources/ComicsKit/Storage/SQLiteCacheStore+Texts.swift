@@ -556,16 +556,21 @@ extension SQLiteCacheStore: TextStore {
     }
 
     /// The candidates in the rowid range, ranked: by `PassageRanking` when
-    /// the index alone decides what matches, else indexed again in memory
-    /// with positions (phrases). Snippets are cut for the best alone.
+    /// the index alone decides what matches (the words as asked, one after
+    /// another, first; then near each other; then bm25), else indexed again
+    /// in memory with positions (phrases). Snippets are cut for the best alone.
     private func rankedHits(_ expression: String, rowIDs range: [SQLiteValue], limit: Int) throws -> (hits: [TextHit], total: Int) {
         let ranking = PassageRanking(expression: expression)
         let found = try candidates(expression, exact: ranking != nil, rowIDs: range, ranking: ranking)
         // Ranked here, only the best need FTS5 (for their snippets); a
         // phrase needs it to match and rank every candidate.
         let indexed: [Int] = ranking.map { ranking in
-            let scores = ranking.scores(of: found.compactMap(\.counted))
-            return Array(found.indices.sorted { (scores[$0], found[$0].rowID) < (scores[$1], found[$1].rowID) }.prefix(limit))
+            let counted = found.compactMap(\.counted)
+            let scores = ranking.scores(of: counted)
+            let tiers = counted.map(ranking.tier)
+            return Array(found.indices.sorted {
+                (tiers[$0], scores[$0], found[$0].rowID) < (tiers[$1], scores[$1], found[$1].rowID)
+            }.prefix(limit))
         } ?? Array(found.indices)
         return try withCandidatesIndexed(indexed.map { (found[$0].rowID, found[$0].text) }) {
             let best: [Int]

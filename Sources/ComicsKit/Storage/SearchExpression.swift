@@ -13,7 +13,9 @@
 struct SearchExpression {
     /// What an item must match.
     let expression: String
-    /// The same, in the title or the names alone: such items come first.
+    /// The same, in the names alone: a book by someone comes first.
+    let inNames: String
+    /// The same, in the title or the names alone: such items come next.
     let inTitle: String
     /// Plain words as one exact phrase, for queries of two or more plain
     /// words: items holding it come next.
@@ -38,6 +40,7 @@ struct SearchExpression {
         phrase = isPlain && words.count > 1 ? "\"" + words.joined(separator: " ") + "\"" : nil
         literals = isPlain ? words.filter { $0.contains(".") && $0.contains { $0.isLetter || $0.isNumber } }.map { $0.lowercased() } : []
         inTitle = "{title people} : (\(expression))"
+        inNames = "people : (\(expression))"
     }
 
     private static func isOperator(_ word: Substring) -> Bool {

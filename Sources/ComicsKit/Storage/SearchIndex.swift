@@ -31,8 +31,11 @@ enum SearchIndex {
 
     /// Attributes holding people as `{name, …}` objects.
     static let peopleKeys = ["authors", "translators", "editors"]
-    /// Attributes holding text a person reads (strings or lists of them).
-    static let bodyKeys = ["alt", "transcript", "summaries", "subjects", "bookshelves"]
+    /// Attributes holding text a person reads (strings or lists of them),
+    /// and those holding lists of names for it, whose entries are kept
+    /// apart by "; " in one line.
+    static let bodyKeys = ["alt", "transcript", "summaries"]
+    static let listKeys = ["subjects", "bookshelves"]
 
     /// The title, people and body columns of an item, as shown.
     static func columns(title: String, attributes: [(String, JSONValue)]) -> (title: String, people: String, body: String) {
@@ -45,11 +48,14 @@ enum SearchIndex {
             }
         }
         let people = peopleKeys.flatMap { key in (value(key)?.arrayValue ?? []).compactMap { $0["name"]?.stringValue } }
-        let body = bodyKeys.flatMap { texts(value($0)) }
+        let body = bodyKeys.flatMap { texts(value($0)) }.map { TerminalText.sanitize($0) }
+        // A list's entries apart ("Clergy -- Fiction; Historical fiction"),
+        // as a snippet cut from them shows them.
+        let list = listKeys.flatMap { texts(value($0)) }.map { TerminalText.sanitize($0, singleLine: true) }.filter { !$0.isEmpty }
         return (
             TerminalText.sanitize(title, singleLine: true),
             people.map { TerminalText.sanitize($0, singleLine: true) }.joined(separator: "; "),
-            body.map { TerminalText.sanitize($0) }.filter { !$0.isEmpty }.joined(separator: "\n")
+            (body + [list.joined(separator: "; ")]).filter { !$0.isEmpty }.joined(separator: "\n")
         )
     }
 
