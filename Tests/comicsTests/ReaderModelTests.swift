@@ -165,6 +165,58 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(ReadingSpeed.learned(250, words: 5_000, seconds: 60), 250, "nor a jump")
     }
 
+    /// In the contents, a section's number typed then Enter goes there.
+    func testTheContentsGoToASectionByItsNumber() throws {
+        var state = state(400)
+        guard case var .reader(reader) = state.visible, var map = reader.map else { return XCTFail("no reader") }
+        map.outline = (0..<250).map { index in
+            OutlineEntry(number: index + 1, section: TextSection(level: 0, title: "CHAPTER \(index + 1)", firstBlock: index), startWord: index * 20, words: 20)
+        }
+        reader.map = map
+        state.screens[state.screens.count - 1] = .reader(reader)
+        for key in ["t", "2", "0", "0"] { _ = BrowseModel.handle(&state, .key(.character(Character(key)))) }
+        XCTAssertTrue(BrowseView.frame(state, now: Date()).last?.text.contains("contents: §200, Enter goes") == true)
+        _ = BrowseModel.handle(&state, .key(.enter))
+        XCTAssertNil(self.reader(state)?.contents)
+        XCTAssertEqual(self.reader(state)?.section?.number, 200)
+        for key in ["t", "9", "9", "9", "3"] { _ = BrowseModel.handle(&state, .key(.character(Character(key)))) }
+        XCTAssertEqual(self.reader(state)?.contents?.typed, "93", "no section 999: its last digit started again")
+        XCTAssertEqual(self.reader(state)?.contents?.selected, 92)
+        _ = BrowseModel.handle(&state, .key(.backspace))
+        _ = BrowseModel.handle(&state, .key(.character("q")))
+        XCTAssertNil(self.reader(state)?.contents, "anything else closes the contents")
+        XCTAssertEqual(self.reader(state)?.section?.number, 200, "and stays")
+    }
+
+    /// `n` before a search says so; Esc over an error dismisses it alone.
+    func testNBeforeASearchAndEscOverAnErrorSayAndStay() {
+        var state = state()
+        _ = BrowseModel.handle(&state, .key(.character("n")))
+        XCTAssertEqual(state.message, "no search yet: / searches forward, ? backward")
+        _ = BrowseModel.handle(&state, .key(.character(":")))
+        for key in "999" { _ = BrowseModel.handle(&state, .key(.character(key))) }
+        _ = BrowseModel.handle(&state, .key(.enter))
+        XCTAssertEqual(state.message, "give a section from 0 (the front matter) to 1, or a percentage such as 40%")
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.escape)), [])
+        XCTAssertNil(state.message)
+        XCTAssertNotNil(reader(state), "still reading")
+        _ = BrowseModel.handle(&state, .key(.escape))
+        XCTAssertNil(reader(state), "a second Esc leaves")
+    }
+
+    /// G and `:100%` show the end: 100%, and no minutes left to read.
+    func testTheLastPageSaysAllOfItAndNoMinutesLeft() throws {
+        var state = state()
+        _ = BrowseModel.handle(&state, .key(.character("G")))
+        let status = try XCTUnwrap(BrowseView.frame(state, now: Date()).last?.text)
+        XCTAssertTrue(status.hasPrefix(" 100% · "), status)
+        XCTAssertFalse(status.contains("min left"), status)
+        _ = BrowseModel.handle(&state, .key(.character("k")))
+        let before = try XCTUnwrap(BrowseView.frame(state, now: Date()).last?.text)
+        XCTAssertFalse(before.hasPrefix(" 100%"), "a line before the end is not all of it: \(before)")
+        XCTAssertTrue(before.contains("1 min left"), before)
+    }
+
     /// On a part's heading, the minutes count to its first chapter, not
     /// through every chapter of the part.
     func testTheMinutesOfAPartsHeadingCountToItsFirstChapter() throws {

@@ -333,14 +333,14 @@ enum ReaderKeys {
         ("j k", "a line down or up (also ↓ ↑, Enter, the wheel)"),
         ("] [", "the next or previous section"),
         ("g G", "the start or the end of the book"),
-        ("t :", "the contents (Enter goes); a section number or a percentage (:40%)"),
+        ("t :", "the contents (Enter goes, or type a section's number); a section number (:0 the front matter) or a percentage (:40%)"),
         ("/ ? n N", "search forward or backward (the words found highlighted), the next or previous hit"),
         ("m '", "a bookmark here, named after its section; the bookmarks (Enter goes, r renames, d deletes)"),
         ("''", "back to where the last jump came from"),
         ("+ -", "a wider or narrower text, kept as reader.width"),
         ("c", "the colours: the terminal's own, dark, light (kept as reader.theme)"),
         ("H F1", "these keys"),
-        ("q Esc", "leave; the place is saved at each page and on every way out (Q quits browse)"),
+        ("q Esc", "leave (Esc over a message dismisses it); the place is saved at each page and on every way out (Q quits browse)"),
     ]
 }
 
@@ -348,6 +348,11 @@ enum BrowseModel {
     static func handle(_ state: inout BrowseState, _ event: BrowseEvent) -> [BrowseEffect] {
         switch event {
         case let .key(key):
+            // Esc over a message (an error after `:`) dismisses it alone.
+            if key == .escape, state.message != nil, state.prompt == nil, !state.showsHelp {
+                state.message = nil
+                return []
+            }
             state.message = nil
             if state.showsHelp {
                 // Moving keys scroll a help that does not fit; any other closes it.

@@ -58,6 +58,8 @@ struct ReaderPassage: Equatable {
 struct ReaderContents: Equatable {
     var selected: Int
     var top = 0
+    /// Digits typed so far: the section they number is selected.
+    var typed = ""
 }
 
 /// A search inside the text (`/` forward, `?` backward): the blocks that
@@ -132,20 +134,32 @@ struct BrowseReader: Equatable {
         max(10, min(width, columns - 2))
     }
 
-    /// How far into the book the top of the page is, 0–100.
-    var percent: Int? {
+    /// How far into the book the top of the page is, 0–100; 100 once the
+    /// page `height` lines tall shows the book's last line (G, `:100%`).
+    func percent(height: Int) -> Int? {
         guard let map, let words = passage?.words(before: top.block) else { return nil }
+        if showsTheEnd(height: height) { return 100 }
         // Truncated, as `show` and `toc` say it: 100% only at the very end.
         return min(100, Int(Double(words) * 100 / Double(max(1, map.info.wordCount))))
     }
 
-    /// Minutes to the next heading at `speed` words a minute: a part's
-    /// heading page counts to its first chapter, not through all of them.
-    func minutesLeft(speed: Double) -> Int? {
-        guard let map, let section, let words = passage?.words(before: top.block) else { return nil }
-        let next = map.outline.indices.contains(section.number) ? map.outline[section.number].startWord : section.startWord + section.words
-        let left = max(0, min(next, section.startWord + section.words) - words)
-        return Int((Double(left) / max(1, speed)).rounded(.up))
+    func showsTheEnd(height: Int) -> Bool {
+        guard let map, let passage else { return false }
+        return passage.endBlock >= map.blockCount && topLine + height >= passage.lines.count
+    }
+
+    /// Minutes to the next heading at `speed` words a minute, from the
+    /// bottom of the page: a part's heading page counts to its first
+    /// chapter, not through all of them. Nil once the page shows where the
+    /// section ends.
+    func minutesLeft(speed: Double, height: Int) -> Int? {
+        guard let map, let section, let passage, !showsTheEnd(height: height) else { return nil }
+        let bottom = passage.lines.dropFirst(topLine).prefix(height).last?.block ?? top.block
+        guard let words = passage.words(before: bottom) else { return nil }
+        let next = map.outline.indices.contains(section.number) ? map.outline[section.number] : nil
+        if let next, next.section.firstBlock <= bottom { return nil }
+        let left = min(next?.startWord ?? section.startWord + section.words, section.startWord + section.words) - words
+        return left > 0 ? Int((Double(left) / max(1, speed)).rounded(.up)) : nil
     }
 
     /// The innermost section the top of the page is in.
@@ -391,7 +405,14 @@ extension BrowseModel {
             openPrompt(&state, .readerSearch(forward: key == .character("/")), text: "")
             return []
         case .character("n"), .character("N"):
-            guard let search = reader.search, search.blocks != nil else { return [] }
+            guard let search = reader.search else {
+                state.message = "no search yet: / searches forward, ? backward"
+                return []
+            }
+            guard search.blocks != nil else {
+                state.message = "still searching for \(search.query)…"
+                return []
+            }
             return goToMatch(&reader, next: (key == .character("n")) == search.forward, height: height, state: &state)
         case .character("m"):
             guard reader.status == .ready, reader.passage != nil else { return [] }
@@ -463,10 +484,26 @@ extension BrowseModel {
         return savePlace(&reader)
     }
 
-    /// The table of contents' keys: moving, Enter to go, anything else back.
+    /// The table of contents' keys: moving, digits to select a section by
+    /// its number, Enter to go, anything else back.
     private static func contentsKey(_ reader: inout BrowseReader, _ key: Key, height: Int) -> [BrowseEffect] {
         guard var contents = reader.contents, let outline = reader.map?.outline else { return [] }
+        if case let .character(digit) = key, digit.isASCII, digit.isNumber {
+            // A number past the last section starts again from this digit.
+            let typed = contents.typed + String(digit)
+            contents.typed = Int(typed).map { (1...outline.count).contains($0) } == true ? typed : String(digit)
+            if let number = Int(contents.typed), number >= 1 { contents.selected = number - 1 }
+        } else if key == .backspace, !contents.typed.isEmpty {
+            contents.typed.removeLast()
+            if let number = Int(contents.typed), number >= 1 { contents.selected = number - 1 }
+        } else {
+            contents.typed = ""
+        }
         switch key {
+        case .character(let digit) where digit.isASCII && digit.isNumber:
+            break
+        case .backspace:
+            break
         case .down, .character("j"): contents.selected += 1
         case .up, .character("k"): contents.selected -= 1
         case .pageDown, .character(" "), .control("f"): contents.selected += height

@@ -108,9 +108,10 @@ final class BrowseSession {
         while !state.isFinished {
             waitForInput()
             if let signal = BrowseSignals.take() {
-                if signal == SIGINT, state.prompt != nil {
-                    // Ctrl-C in a prompt cancels the prompt, not browse.
-                    state.prompt = nil
+                if signal == SIGINT, state.prompt != nil || state.message != nil {
+                    // Ctrl-C in a prompt, or over a message, is Esc there: it
+                    // cancels the prompt or dismisses the message, not browse.
+                    apply(.key(.escape))
                 } else if signal == SIGTSTP {
                     comics_terminal_close()
                     BrowseSignals.stopUntilContinued()

@@ -136,7 +136,7 @@ enum BrowseView {
     /// from the end matters least.
     private static func readerStatus(_ reader: BrowseReader, height: Int, speed: Double, columns: Int) -> [String] {
         // How far first: a narrow screen cuts the line from its end.
-        let percent = reader.percent.map { "\($0)%" }
+        let percent = reader.percent(height: height).map { "\($0)%" }
         var section: String?, inBook: String?
         if let entry = reader.section {
             let outline = reader.map?.outline ?? []
@@ -145,14 +145,14 @@ enum BrowseView {
             section = "§\(entry.number) " + title
             inBook = parent.map { "§\(entry.number) " + TerminalText.sanitize($0.section.title, singleLine: true) + " › " + title } ?? section
         }
-        let minutes = reader.section == nil ? nil : reader.minutesLeft(speed: speed).map { "\($0) min left" }
+        let minutes = reader.section == nil ? nil : reader.minutesLeft(speed: speed, height: height).map { "\($0) min left" }
         var hit: String?
         if let search = reader.search, let blocks = search.blocks, let current = search.current,
            let lines = reader.passage?.lines.dropFirst(reader.topLine).prefix(height), lines.contains(where: { $0.block == blocks[current] }) {
             hit = "hit \(current + 1) of \(blocks.count)"
         }
-        let note: String? = reader.contents != nil ? "contents: Enter goes"
-            : reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil
+        let contentsNote = reader.contents.map { $0.typed.isEmpty ? "contents: Enter goes, or type a number" : "contents: §\($0.typed), Enter goes" }
+        let note: String? = contentsNote ?? (reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil)
         let book = reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true)
         let variants = [
             [percent, inBook, minutes, hit, note, book], [percent, section, minutes, hit, note, book],
