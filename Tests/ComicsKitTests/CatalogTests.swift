@@ -55,6 +55,29 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try catalog.bookmarks(ref).count, Bookmark.limit)
     }
 
+    /// A bookmark is named with the parts its chapter is in: every book
+    /// has a CHAPTER I.
+    func testABookmarkIsNamedWithItsPart() throws {
+        let ref = ItemRef(source: .books, id: 2600)
+        let titles = ["BOOK ONE: 1805", "CHAPTER I", "CHAPTER II", "BOOK TWO: 1806", "CHAPTER I"]
+        let levels = [0, 1, 1, 0, 1]
+        var blocks: [TextBlock] = []
+        var sections: [TextSection] = []
+        for (title, level) in zip(titles, levels) {
+            sections.append(TextSection(level: level, title: title, firstBlock: blocks.count))
+            blocks += [TextBlock(.heading, title)] + (0..<5).map { TextBlock(.prose, "A paragraph of \(title), number \($0).") }
+        }
+        let content = BookContent(blocks: blocks, sections: sections)
+        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: start, originalBytes: 1, sectionCount: 5, wordCount: content.wordCount)
+        try store.saveText(content, outline: content.outline(), info: info)
+        let catalog = try catalog()
+        let map = try XCTUnwrap(try catalog.textMap(ref))
+        let passage = try XCTUnwrap(try catalog.textPassage(ref, from: 0, upTo: nil))
+        XCTAssertEqual(try catalog.addBookmark(ref, at: TextPosition(block: 27), in: passage, map: map).name, "BOOK TWO: 1806 › CHAPTER I")
+        XCTAssertEqual(try catalog.addBookmark(ref, at: TextPosition(block: 9), in: passage, map: map).name, "BOOK ONE: 1805 › CHAPTER I")
+        XCTAssertEqual(try catalog.addBookmark(ref, at: TextPosition(block: 19), in: passage, map: map).name, "BOOK TWO: 1806")
+    }
+
     func testFreshStaleAndMissingPages() throws {
         let first = try catalog()
         XCTAssertEqual(try first.list(.xkcd, query: ListQuery(limit: 3)).map(\.ref.id), [200, 199, 198])

@@ -221,6 +221,21 @@ final class BrowseModelTests: XCTestCase {
         XCTAssertEqual(all.selected, 1_199)
     }
 
+    /// A date is shown whole or not at all: at 40 columns, with labels as
+    /// wide as `xkcd:1234`, it goes rather than read "2021-01-…".
+    func testANarrowListDropsTheDateRatherThanCutIt() {
+        var state = BrowseState(rows: 6, columns: 40, source: .xkcd)
+        _ = BrowseModel.handle(&state, .key(.character("F")))
+        _ = BrowseModel.handle(&state, .loaded(.favorites, (1_230...1_233).map { id in
+            BrowseRow(ref: ItemRef(source: .xkcd, id: id), detail: "2021-01-0\(id % 10)", title: "Title \(id)", isFavorite: true)
+        }, total: nil))
+        let narrow = BrowseView.frame(state, now: Date()).prefix(4).map(\.text)
+        XCTAssertTrue(narrow.allSatisfy { !$0.contains("…") && !$0.contains("2021") }, "\(narrow)")
+        XCTAssertTrue(narrow.allSatisfy { $0.contains("Title 123") }, "\(narrow)")
+        _ = BrowseModel.handle(&state, .resized(rows: 6, columns: 60))
+        XCTAssertTrue(BrowseView.frame(state, now: Date()).prefix(4).allSatisfy { $0.text.contains("2021-01-0") }, "room for it: whole")
+    }
+
     func testTheHelpScrollsWhenItDoesNotFit() {
         var state = BrowseState(rows: 12, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("?")))

@@ -165,6 +165,42 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(ReadingSpeed.learned(250, words: 5_000, seconds: 60), 250, "nor a jump")
     }
 
+    /// A line of verse wider than the column goes on below four columns
+    /// further in than it began, at every width, losing no word.
+    func testVerseWiderThanTheColumnHangs() {
+        var generator = SystemRandomNumberGenerator()
+        let words = ["Tyger", "tyger,", "burning", "bright,", "In", "the", "forests", "of", "the", "night;", "immortal", "symmetry?"]
+        for _ in 0..<300 {
+            let width = Int.random(in: 20...60, using: &generator)
+            let indentation = String(repeating: " ", count: Int.random(in: 0...6, using: &generator))
+            let line = indentation + (0..<Int.random(in: 1...20, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+            let terminal = Terminal(isTerminal: false, width: width, height: nil, cellSize: nil, colorForbidden: true)
+            let laid = TextLayout(width: width, terminal: terminal).lines(of: TextBlock(.lines, line))
+            XCTAssertTrue(laid.allSatisfy { DisplayWidth.of($0) <= width }, "\(width): \(laid)")
+            XCTAssertEqual(laid.flatMap { $0.split(separator: " ") }, line.split(separator: " "), "no word lost")
+            XCTAssertTrue(laid[0].hasPrefix(indentation), "\(laid)")
+            for continuation in laid.dropFirst() {
+                XCTAssertEqual(continuation.prefix { $0 == " " }.count, indentation.count + 4, "hanging: \(laid)")
+            }
+        }
+    }
+
+    /// A failed download: r tries again; leaving `comics read` unread
+    /// keeps why, for the command to fail with.
+    func testAFailedDownloadIsTriedAgainOrLeftWithItsReason() {
+        var state = BrowseState(rows: 10, columns: 80, source: .books)
+        state.leavesWithReader = true
+        _ = BrowseModel.openReader(&state, ref, title: "Alice")
+        _ = BrowseModel.handle(&state, .readerFailed(ref, "127.0.0.1 did not answer in time"))
+        XCTAssertTrue(BrowseView.frame(state, now: Date()).contains { $0.text.contains("r tries again, q leaves") })
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("r"))), [.openReader(ref)])
+        XCTAssertEqual(reader(state)?.status, .opening)
+        _ = BrowseModel.handle(&state, .readerFailed(ref, "127.0.0.1 did not answer in time"))
+        _ = BrowseModel.handle(&state, .key(.character("q")))
+        XCTAssertTrue(state.isFinished)
+        XCTAssertEqual(state.unread, "127.0.0.1 did not answer in time")
+    }
+
     /// In the contents, a section's number typed then Enter goes there.
     func testTheContentsGoToASectionByItsNumber() throws {
         var state = state(400)

@@ -212,9 +212,11 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertTrue(printed.line(0).hasSuffix("  ¶\(hits[0]["block"]?.intValue ?? -1)"), printed.stdout)
         let onTerminal = try comics.shell("script -qec '\"$COMICS\" search tarts --in 11 -n 1 --no-pager' /dev/null")
         XCTAssertTrue(onTerminal.stdout.contains(
-            "comics: note: 'comics read books:11 --at \(hits[0]["block"]?.intValue ?? -1) --search tarts' opens the first in the reader"),
+            "comics: note: the first in the reader: comics read books:11 --at \(hits[0]["block"]?.intValue ?? -1) --search tarts\r\n"),
             onTerminal.stdout)
-        XCTAssertFalse(printed.stderr.contains("opens the first"), "off a terminal, no hint: \(printed.stderr)")
+        XCTAssertFalse(printed.stderr.contains("the first in the reader"), "off a terminal, no hint: \(printed.stderr)")
+        let phrase = try comics.shell("script -qec '\"$COMICS\" search \"mock turtle\" --in 11 -n 1 --no-pager' /dev/null")
+        XCTAssertTrue(phrase.stdout.contains(" --search 'mock turtle'\r\n"), "a command to paste, its quotes not nested: \(phrase.stdout)")
 
         let third = blocks[2]
         let session = try TerminalSession(comics, ["read", "11", "--at", String(third), "--search", "tarts"], rows: 20, columns: 80)
@@ -464,6 +466,30 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertEqual(unknown.status, 3, "no such book: an exit code, no screen: \(unknown)")
         let offline = try comics.shell("script -qec '\"$COMICS\" --offline read 1342' /dev/null")
         XCTAssertEqual(offline.status, 4, "\(offline)")
+    }
+
+    /// A download that fails in the reader can be tried again with r; left
+    /// unread, `comics read` fails as the download did.
+    func testAFailedDownloadIsTriedAgainAndLeftUnreadItFails() throws {
+        XCTAssertEqual(try comics.run(["show", "books:11"]).status, 0)
+        XCTAssertEqual(try comics.run(["show", "books:1342"]).status, 0)
+        try server.control(.object([("fault", .string("500")), ("count", .int(1_000))]))
+        let session = try TerminalSession(comics, ["read", "11"], rows: 20, columns: 80)
+        XCTAssertTrue(try session.wait(for: "r tries again, q leaves", timeout: 30), session.screen.joined(separator: "\n"))
+        try server.control(.object([("fault", .null)]))
+        try session.send("r")
+        XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND", timeout: 30), session.screen.joined(separator: "\n"))
+        try session.send("q")
+        try end(session)
+
+        try server.control(.object([("fault", .string("500")), ("count", .int(1_000))]))
+        let failing = try TerminalSession(comics, ["read", "1342"], rows: 20, columns: 80)
+        XCTAssertTrue(try failing.wait(for: "r tries again, q leaves", timeout: 30), failing.screen.joined(separator: "\n"))
+        try failing.send("\u{1B}")
+        let ended = try XCTUnwrap(try failing.finish())
+        XCTAssertEqual(ended.status, 4, "left unread: the download's failure is the command's")
+        XCTAssertTrue(try failing.wait(forOutput: "comics: error: "), "said once the screen is gone")
+        try server.control(.object([("fault", .null)]))
     }
 
     /// `comics read` in another terminal writes its own place; the reader

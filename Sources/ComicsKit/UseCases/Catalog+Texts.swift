@@ -239,12 +239,24 @@ extension Catalog {
             throw ComicsError.usage("\(ref) has \(Bookmark.limit) bookmarks, as many as a book keeps", hint: "d in the list deletes one")
         }
         let text = passage.block(position.block)?.text ?? ""
-        let section = map.outline.last { $0.section.firstBlock <= position.block }
-        let name = section.map { TerminalText.sanitize($0.section.title, singleLine: true) } ?? String(text.prefix(40))
+        let path = Self.sectionPath(map.outline, at: position.block).map { TerminalText.sanitize($0.section.title, singleLine: true) }
+        // Every book has a CHAPTER XXI: the parts it is in name which.
+        let name = path.isEmpty ? String(text.prefix(40)) : String(path.joined(separator: " › ").prefix(200))
         let percent = Double(passage.words(before: position.block)) * 100 / Double(max(1, map.info.wordCount))
         return try store.addBookmark(ref, Bookmark(
             number: 0, position: position, anchor: Self.anchor(of: text), percent: min(100, percent),
             name: name.isEmpty ? "bookmark" : name, at: clock.now))
+    }
+
+    /// The sections a block is in, outermost first: the innermost holding
+    /// it, and each one before it of a lower level.
+    static func sectionPath(_ outline: [OutlineEntry], at block: Int) -> [OutlineEntry] {
+        guard let innermost = outline.lastIndex(where: { $0.section.firstBlock <= block }) else { return [] }
+        var path = [outline[innermost]]
+        for entry in outline[..<innermost].reversed() where entry.section.level < path[0].section.level {
+            path.insert(entry, at: 0)
+        }
+        return path
     }
 
     /// A bookmark's name, as a person typed it (one line, at most 200 characters).

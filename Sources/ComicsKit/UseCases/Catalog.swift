@@ -101,6 +101,17 @@ public final class Catalog {
         return (source, query)
     }
 
+    /// True the first time it is asked after each new listing: the note
+    /// that a bare number is not of the last listing's source is said once
+    /// a listing, not at every `fav` or `open`. Best effort: a database that
+    /// cannot be written says it again.
+    public func firstNoteAboutLastListing() throws -> Bool {
+        let listing = try store.setting(SettingKey.lastListing)
+        guard try store.setting(SettingKey.lastListingNoted) != listing else { return false }
+        try? store.setSetting(SettingKey.lastListingNoted, to: listing ?? "")
+        return true
+    }
+
     /// Written only when it changes, so a repeated `list` stays a pure read.
     private func rememberListing(_ source: SourceName, query: String) throws {
         let text = "\(source.rawValue)\n\(query)"
@@ -797,6 +808,8 @@ public enum SettingKey {
     public static let favoritesFetchDue = "favorites.fetch_due"
     /// The source and query of the last `list` or `more`.
     public static let lastListing = "listing.last"
+    /// The last listing as it was when a bare number was last said not to be of it.
+    public static let lastListingNoted = "listing.noted"
     /// The books query browse showed last, for its next run.
     public static let browseBooksQuery = "browse.books_query"
     /// The reader's words a minute, learned from page turns.

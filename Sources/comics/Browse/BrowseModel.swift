@@ -195,6 +195,9 @@ struct BrowseState: Equatable {
     var readerWidth = BrowseReader.defaultWidth
     /// `comics read`: leaving the reader ends browse.
     var leavesWithReader = false
+    /// `comics read` left while its text could not be had: why, for the
+    /// command to fail with once the screen is gone.
+    var unread: String?
     /// Words a minute, for the minutes left in a section.
     var readingSpeed = ReadingSpeed.standard
     var readerTheme = ReaderTheme.terminal
@@ -306,7 +309,7 @@ enum BrowseKeys {
         ("f", "favourite or unfavourite the item"),
         ("F", "the favourites of every source"),
         ("L", "the reading list: books downloaded or begun, the last read first, with how far"),
-        ("/", "search what is cached"),
+        ("/", "search what is cached (best first; 500 results at a time, more as you near the last)"),
         (":", "books: set a query (words, language:en, topic:poetry, sort:ascending); xkcd: go to a number"),
         ("s", "switch source (xkcd, books)"),
         ("r", "refresh from the network now"),
@@ -335,11 +338,12 @@ enum ReaderKeys {
         ("g G", "the start or the end of the book"),
         ("t :", "the contents (Enter goes, or type a section's number); a section number (:0 the front matter) or a percentage (:40%)"),
         ("/ ? n N", "search forward or backward (the words found highlighted), the next or previous hit"),
-        ("m '", "a bookmark here, named after its section; the bookmarks (Enter goes, r renames, d deletes)"),
+        ("m '", "a bookmark here, named after its section and its part; the bookmarks (Enter goes, r renames, d deletes)"),
         ("''", "back to where the last jump came from"),
         ("+ -", "a wider or narrower text, kept as reader.width"),
         ("c", "the colours: the terminal's own, dark, light (kept as reader.theme)"),
         ("H F1", "these keys"),
+        ("r", "a download that failed: try again"),
         ("q Esc", "leave (Esc over a message dismisses it); the place is saved at each page and on every way out (Q quits browse)"),
     ]
 }

@@ -435,10 +435,16 @@ extension BrowseModel {
             state.readerWidth = width
             state.message = "text width \(width) columns"
             return [.setReaderWidth(width)]
+        case .character("r"):
+            // A download that failed (a timeout, the server down) is tried again.
+            guard case .failed = reader.status else { return [] }
+            reader.status = .opening
+            return [.openReader(reader.ref)]
         case .character("q"), .escape, .left, .character("h"), .character("Q"):
             var save = savePlace(&reader)
             if case .downloading = reader.status { save.append(.cancelDownload(reader.ref)) }
             if key == .character("Q") || state.leavesWithReader {
+                if state.leavesWithReader, case let .failed(reason) = reader.status { state.unread = reason }
                 state.isFinished = true
                 return save
             }

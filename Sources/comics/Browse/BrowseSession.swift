@@ -132,6 +132,8 @@ final class BrowseSession {
             draw()
         }
         saveReaderPlace()
+        // `comics read` that never showed the text fails as the download did.
+        if let unread = state.unread { throw ComicsError.network(unread) }
     }
 
     /// The lines around the reader's place, read from the cache and laid

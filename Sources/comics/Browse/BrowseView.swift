@@ -40,7 +40,9 @@ enum BrowseView {
                 if let expected, expected > 0 { progress += " of \(ByteCount.describe(expected)) (\(min(100, bytes * 100 / expected))%)" }
             }
             return [BrowseLine(text: "  downloading the text of \(reader.ref)…\(progress) (Esc cancels)", style: .dim)]
-        case let .failed(reason): return [BrowseLine(text: "  " + TerminalText.sanitize(reason, singleLine: true))]
+        case let .failed(reason):
+            return [BrowseLine(text: "  " + TerminalText.sanitize(reason, singleLine: true)), BrowseLine(text: ""),
+                    BrowseLine(text: "  r tries again, q leaves", style: .dim)]
         case .ready: break
         }
         if let contents = reader.contents, let outline = reader.map?.outline {
@@ -154,9 +156,11 @@ enum BrowseView {
         let contentsNote = reader.contents.map { $0.typed.isEmpty ? "contents: Enter goes, or type a number" : "contents: §\($0.typed), Enter goes" }
         let note: String? = contentsNote ?? (reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil)
         let book = reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true)
+        // The part the section is in goes after the book's title and the
+        // minutes: "CHAPTER VII" alone is in every book.
         let variants = [
-            [percent, inBook, minutes, hit, note, book], [percent, section, minutes, hit, note, book],
-            [percent, section, hit, note, minutes, book], [percent, hit, note, section, minutes, book],
+            [percent, inBook, minutes, hit, note, book], [percent, inBook, hit, note, minutes, book], [percent, inBook, hit, note, minutes],
+            [percent, inBook, hit, note], [percent, section, hit, note, minutes, book], [percent, hit, note, section, minutes, book],
         ].map { $0.compactMap { $0 } }
         return variants.first { DisplayWidth.of(" " + $0.joined(separator: " · ")) <= columns } ?? variants[variants.count - 1]
     }
@@ -192,7 +196,9 @@ enum BrowseView {
         let details = list.listing.isPaged ? list.window.rows.values.map(\.detail) : list.rows.map(\.detail)
         let widths = Set(details.map { DisplayWidth.of($0) }).subtracting([0])
         let room = min(28, (columns - idWidth - 4) / 3)
-        let detailWidth = widths.count == 1 ? min(room, widths.first ?? 0) : details.isEmpty ? 0 : room
+        // Details all of a width (dates) are shown whole or not at all: a
+        // date cut to "2021-01-…" says less than none; authors are cut.
+        let detailWidth = widths.count == 1 ? (widths.first.map { $0 <= room ? $0 : 0 } ?? 0) : details.isEmpty ? 0 : room
         var lines = zip(positions, labels).map { position, id -> [BrowseLine] in
             let row = list.row(at: position)
             let mark = row?.isFavorite == true ? "★" : " "

@@ -188,7 +188,8 @@ final class CommandContext {
     /// another source, a note says which item the number was taken for.
     func itemReference(_ text: String) throws -> ItemReference {
         let reference = try ItemReference.parse(text, defaultSource: source)
-        if explicitSource == nil, Int(text) != nil, let last = try catalog().lastListing()?.source, last != source {
+        if explicitSource == nil, Int(text) != nil, let last = try catalog().lastListing()?.source, last != source,
+           try catalog().firstNoteAboutLastListing() {
             note("\(text) is \(source.rawValue):\(text); the last listing was of \(last.rawValue): write \(last.rawValue):\(text) for that")
         }
         return reference

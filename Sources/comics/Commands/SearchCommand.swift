@@ -86,7 +86,7 @@ enum SearchCommand {
         }
         try context.write(output)
         if terminal.isTerminal, let first = results.first {
-            context.note("'comics read \(first.hit.ref) --at \(first.hit.block) --search \(ShellWord.quoted(terms))' opens the first in the reader")
+            context.note("the first in the reader: comics read \(first.hit.ref) --at \(first.hit.block) --search \(ShellWord.quoted(terms))")
         }
     }
 }

@@ -56,13 +56,20 @@ struct TextLayout {
     }
 
     /// A kept line as it is; one wider than the column continues below,
-    /// indented as it began.
+    /// four columns further in than it began (a hanging indent, within
+    /// half the width), so a continuation never reads as a line of its own.
     private func kept(_ line: String) -> [String] {
         guard DisplayWidth.of(line) > width else { return [line] }
         let indentation = String(line.prefix { $0 == " " }.prefix(width / 2))
-        return DisplayWidth.wrap(String(line.dropFirst(indentation.count)), width: max(1, width - indentation.count))
-            .map { indentation + $0 }
+        let body = String(line.dropFirst(indentation.count))
+        let wrapped = DisplayWidth.wrap(body, width: max(1, width - indentation.count))
+        guard let first = wrapped.first, wrapped.count > 1, body.hasPrefix(first) else { return wrapped.map { indentation + $0 } }
+        let hanging = indentation + String(repeating: " ", count: max(0, min(Self.hangingIndent, width / 2 - indentation.count)))
+        let rest = body.dropFirst(first.count).drop { $0 == " " }
+        return [indentation + first] + DisplayWidth.wrap(String(rest), width: max(1, width - hanging.count)).map { hanging + $0 }
     }
+
+    static let hangingIndent = 4
 
     /// `_italics_` in italics on a terminal that takes colour; the pair may
     /// span lines, so the state runs on from one line to the next.
