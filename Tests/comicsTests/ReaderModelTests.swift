@@ -228,11 +228,11 @@ final class ReaderModelTests: XCTestCase {
     func testNBeforeASearchAndEscOverAnErrorSayAndStay() {
         var state = state()
         _ = BrowseModel.handle(&state, .key(.character("n")))
-        XCTAssertEqual(state.message, "no search yet: / searches forward, ? backward")
+        XCTAssertEqual(state.message, "no search yet: / or ? searches")
         _ = BrowseModel.handle(&state, .key(.character(":")))
         for key in "999" { _ = BrowseModel.handle(&state, .key(.character(key))) }
         _ = BrowseModel.handle(&state, .key(.enter))
-        XCTAssertEqual(state.message, "give a section from 0 (the front matter) to 1, or a percentage such as 40%")
+        XCTAssertEqual(state.message, "a section 0–1, or a percentage (40%)")
         XCTAssertEqual(BrowseModel.handle(&state, .key(.escape)), [])
         XCTAssertNil(state.message)
         XCTAssertNotNil(reader(state), "still reading")

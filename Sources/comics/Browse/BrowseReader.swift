@@ -406,7 +406,7 @@ extension BrowseModel {
             return []
         case .character("n"), .character("N"):
             guard let search = reader.search else {
-                state.message = "no search yet: / searches forward, ? backward"
+                state.message = "no search yet: / or ? searches"
                 return []
             }
             guard search.blocks != nil else {
@@ -593,7 +593,7 @@ extension BrowseModel {
         } else {
             state.message = map.outline.isEmpty
                 ? "give a percentage, such as 40%: \(reader.ref) has no sections"
-                : "give a section from 0 (the front matter) to \(map.outline.count), or a percentage such as 40%"
+                : "a section 0–\(map.outline.count), or a percentage (40%)"
         }
         state.screens[state.screens.count - 1] = .reader(reader)
         return effects
