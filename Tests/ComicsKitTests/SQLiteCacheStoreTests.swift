@@ -254,9 +254,9 @@ final class SQLiteCacheStoreTests: XCTestCase {
         XCTAssertEqual(SQLiteCacheStore.chunks(of: []).map(\.body), [[]], "an empty text is one empty chunk")
     }
 
-    /// `:40%` in the reader: the first block with at least that many words
-    /// before it, in whichever chunk it falls (every chunk's edges too).
-    func testTheBlockAtAWordIsTheFirstWithAtLeastThatManyBefore() throws {
+    /// War and Peace stored, and the words before each of its blocks (and
+    /// after the last).
+    private func storedWarAndPeace() throws -> (SQLiteCacheStore, ItemRef, BookContent, before: [Int]) {
         let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg2600.txt"))
         let store = try SQLiteCacheStore(path: directory.file("comics.db"), now: now)
         let ref = ItemRef(source: .books, id: 2600)
@@ -264,6 +264,13 @@ final class SQLiteCacheStoreTests: XCTestCase {
         try store.saveText(content, outline: content.outline(), info: info)
         var before = [0]
         for block in content.blocks { before.append(before[before.count - 1] + block.wordCount) }
+        return (store, ref, content, before)
+    }
+
+    /// `:40%` in the reader: the first block with at least that many words
+    /// before it, in whichever chunk it falls (every chunk's edges too).
+    func testTheBlockAtAWordIsTheFirstWithAtLeastThatManyBefore() throws {
+        let (store, ref, content, before) = try storedWarAndPeace()
         let edges = SQLiteCacheStore.chunks(of: content.blocks).flatMap { [$0.firstWord - 1, $0.firstWord, $0.firstWord + 1] }
         var generator = SystemRandomNumberGenerator()
         let words = edges + (0..<40).map { _ in Int.random(in: 0...content.wordCount, using: &generator) } + [0, content.wordCount, content.wordCount + 5]
@@ -277,13 +284,7 @@ final class SQLiteCacheStoreTests: XCTestCase {
     /// that holds the word is found, in whichever chunk, each placed at the
     /// words before it in the whole book.
     func testEveryHitIsFoundAndPlacedByTheWordsBeforeIt() throws {
-        let (content, _) = GutenbergText.content(of: try Fixtures.gutenberg("pg2600.txt"))
-        let store = try SQLiteCacheStore(path: directory.file("comics.db"), now: now)
-        let ref = ItemRef(source: .books, id: 2600)
-        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: now, originalBytes: 1, sectionCount: 0, wordCount: content.wordCount)
-        try store.saveText(content, outline: content.outline(), info: info)
-        var before = [0]
-        for block in content.blocks { before.append(before[before.count - 1] + block.wordCount) }
+        let (store, ref, content, before) = try storedWarAndPeace()
         let holding = content.blocks.indices.filter { index in
             PassageRanking.words(in: Array(content.blocks[index].text.utf8)).contains { PassageRanking.stem($0) == Array("natasha".utf8) }
         }

@@ -159,7 +159,8 @@ final class TextsTests: EndToEndTestCase {
         let piped = try comics.run(["read", "70006"])
         XCTAssertEqual(piped.stdout, "CHAPTER I.\n\nShe said it was _quite\nimpossible_ to _know_.\n", "two short lines are kept as lines")
         let onTerminal = try comics.shell("script -qec '\"$COMICS\" read 70006 --width 20 --no-pager' /dev/null")
-        XCTAssertTrue(onTerminal.stdout.contains("She said it was\r\n\u{1B}[3mquite\u{1B}[23m\r\n\u{1B}[3mimpossible\u{1B}[23m to\r\n\u{1B}[3mknow\u{1B}[23m."), onTerminal.stdout.debugDescription)
+        XCTAssertTrue(onTerminal.stdout.contains("She said it was\r\n    \u{1B}[3mquite\u{1B}[23m\r\n\u{1B}[3mimpossible\u{1B}[23m to\r\n    \u{1B}[3mknow\u{1B}[23m."),
+                      "each kept line hangs where it wraps: \(onTerminal.stdout.debugDescription)")
     }
 
     func testAnOlderRecordsLatin1FileReadsRight() throws {
