@@ -146,7 +146,7 @@ enum CommandTable {
         HelpRow(name: "1", text: "an unexpected failure"),
         HelpRow(name: "2", text: "usage error: unknown command or option, bad value, unreadable import file"),
         HelpRow(name: "3", text: "not found: no such comic or book, or no more pages"),
-        HelpRow(name: "4", text: "the network or the upstream failed and the cache has nothing to serve"),
+        HelpRow(name: "4", text: "the network or the upstream failed and the cache has nothing to serve, or a sync mirrored less than asked"),
         HelpRow(name: "5", text: "the database cannot be used (unwritable, damaged, locked past the timeout)"),
     ]
 
