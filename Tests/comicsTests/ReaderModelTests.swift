@@ -201,6 +201,27 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(state.unread, "127.0.0.1 did not answer in time")
     }
 
+    /// With a hit count, the status line keeps the part a chapter is in
+    /// ("CHAPTER XI" is in every book) and gives up the book's title.
+    func testTheStatusKeepsThePartBesideAHitCount() throws {
+        var state = state(80, rows: 10, columns: 80)
+        guard case var .reader(reader) = state.visible, var map = reader.map else { return XCTFail("no reader") }
+        map.outline = [
+            OutlineEntry(number: 1, section: TextSection(level: 0, title: "BOOK ONE: 1805", firstBlock: 0), startWord: 0, words: 100),
+            OutlineEntry(number: 2, section: TextSection(level: 1, title: "CHAPTER XI", firstBlock: 0), startWord: 0, words: 100),
+        ]
+        reader.map = map
+        reader.title = "War and Peace, a long title for the status line"
+        state.screens[state.screens.count - 1] = .reader(reader)
+        _ = BrowseModel.handle(&state, .key(.character("/")))
+        for character in "rabbit" { _ = BrowseModel.handle(&state, .key(.character(character))) }
+        _ = BrowseModel.handle(&state, .key(.enter))
+        _ = BrowseModel.handle(&state, .readerMatches(ref, query: "rabbit", [1, 2, 3]))
+        let status = try XCTUnwrap(BrowseView.frame(state, now: Date()).last?.text)
+        XCTAssertTrue(status.contains("§2 BOOK ONE: 1805 › CHAPTER XI · hit 1 of 3"), status)
+        XCTAssertLessThanOrEqual(DisplayWidth.of(status), 80)
+    }
+
     /// In the contents, a section's number typed then Enter goes there.
     func testTheContentsGoToASectionByItsNumber() throws {
         var state = state(400)
