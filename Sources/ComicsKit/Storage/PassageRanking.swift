@@ -85,11 +85,11 @@ struct PassageRanking: Sendable {
         nearSpan = 3 * Set(terms.map(\.key)).count
     }
 
-    /// What bm25 needs of one block: its length in words and how often
-    /// each term occurs in it. Counted where the block's bytes are at hand
-    /// (on the core that inflated its chunk); ranked once all are.
-    /// And, for a query of several words, whether the block holds them
-    /// one after another in the query's order, and how near each other.
+    /// What ranking needs of one block: its length in words and how often
+    /// each term occurs in it (bm25), and for a query of several words
+    /// whether it holds them one after another and how near each other.
+    /// Counted where the block's bytes are at hand (on the core that
+    /// inflated its chunk); ranked once all are.
     struct Counted: Sendable {
         let length: Int
         let counts: [Int]
