@@ -26,8 +26,9 @@ enum Compression {
 
     /// A zstd context and the buffer it writes into, kept from one frame
     /// to the next: a context created and pages first touched for every
-    /// chunk made a third of what inflating a book's chunks cost.
-    final class Inflater {
+    /// chunk made a third of what inflating a book's chunks cost. Used by
+    /// one thread at a time (each worker has its own).
+    final class Inflater: @unchecked Sendable {
         private let context: OpaquePointer
         private var buffer: [UInt8] = []
 

@@ -120,10 +120,14 @@ extension SQLiteCacheStore {
         // A worker a core, each with its own inflater, taking the next
         // chunk left until none is (a worker's thread may start late).
         let workers = min(rows.count, ProcessInfo.processInfo.activeProcessorCount)
+        // Made here: a context that cannot be had (memory) is said as such,
+        // not taken for a damaged text.
+        let inflaters = (0..<workers).compactMap { _ in Compression.Inflater() }
+        guard inflaters.count == workers else { throw ComicsError.unexpected("not enough memory to read the text of \(ref)") }
         let read = ParallelResults<Found>(count: rows.count)
         let next = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            guard let inflater = Compression.Inflater() else { return }
+            let inflater = inflaters[worker]
             while case let index = next.add(1, ordering: .relaxed).oldValue, index < rows.count {
                 guard let compressed = rows[index][4].bytes, let count = rows[index][3].int,
                       let firstBlock = rows[index][1].int, let firstWord = rows[index][2].int,
