@@ -8,23 +8,13 @@ let package = Package(
         .library(name: "ComicsKit", targets: ["ComicsKit"]),
     ],
     targets: [
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"])]
-        ),
-        // Texts are stored compressed with zstd (libzstd-dev); zlib
-        // (zlib1g-dev) reads what older versions stored, to migrate it.
-        .systemLibrary(
-            name: "CZstd",
-            pkgConfig: "libzstd",
-            providers: [.apt(["libzstd-dev"])]
-        ),
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"])]
-        ),
+        // SQLite (libsqlite3-dev), zstd for stored texts (libzstd-dev) and
+        // zlib for what older versions stored (zlib1g-dev) are linked from
+        // Debian's static archives (see ComicsKit): every command needs
+        // them, and a shared library costs each start its loading.
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZstd", providers: [.apt(["libzstd-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // Gutenberg's HTML editions, read by libxml2's HTML parser: its
         // headers at build time (libxml2-dev, in Debian's folder for them),
         // the library loaded at run time, only when an HTML edition is read.
@@ -56,7 +46,8 @@ let package = Package(
         .target(name: "CProcess"),
         .target(
             name: "ComicsKit",
-            dependencies: ["CSQLite", "CCurl", "CProcess", "CZstd", "CZlib", "CHTML"]
+            dependencies: ["CSQLite", "CCurl", "CProcess", "CZstd", "CZlib", "CHTML"],
+            linkerSettings: [.linkedLibrary(":libsqlite3.a"), .linkedLibrary(":libzstd.a"), .linkedLibrary(":libz.a")]
         ),
         .executableTarget(
             name: "comics",
