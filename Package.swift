@@ -49,9 +49,12 @@ let package = Package(
             dependencies: ["CSQLite", "CCurl", "CProcess", "CZstd", "CZlib", "CHTML"],
             linkerSettings: [.linkedLibrary(":libsqlite3.a"), .linkedLibrary(":libzstd.a"), .linkedLibrary(":libz.a")]
         ),
+        // Browse and the reader as values: state, messages, update. No
+        // terminal, no clock, no threads: what a key does is tested alone.
+        .target(name: "BrowseCore", dependencies: ["ComicsKit"]),
         .executableTarget(
             name: "comics",
-            dependencies: ["ComicsKit", "CImaging", "CTerminal"]
+            dependencies: ["ComicsKit", "BrowseCore", "CImaging", "CTerminal"]
         ),
         .target(
             name: "TestSupport",
@@ -64,8 +67,13 @@ let package = Package(
             path: "Tests/ComicsKitTests"
         ),
         .testTarget(
+            name: "BrowseCoreTests",
+            dependencies: ["BrowseCore", "ComicsKit"],
+            path: "Tests/BrowseCoreTests"
+        ),
+        .testTarget(
             name: "comicsTests",
-            dependencies: ["comics", "ComicsKit", "TestSupport"],
+            dependencies: ["comics", "BrowseCore", "ComicsKit", "TestSupport"],
             path: "Tests/comicsTests"
         ),
     ]

@@ -3,7 +3,20 @@ import Foundation
 import TestSupport
 import XCTest
 
+@testable import BrowseCore
 @testable import comics
+
+extension BrowseEvent {
+    /// The observation's answer to a list read whole.
+    static func loadedRows(_ listing: BrowseListing, _ rows: [BrowseRow], total: Int?) -> BrowseEvent {
+        .answered(.rows(listing, limit: BrowseList.searchPage), .rows(rows, total: total))
+    }
+
+    /// The observation's answer to the reader's passage.
+    static func passageRead(_ ref: ItemRef, _ passage: ReaderPassage) -> BrowseEvent {
+        .answered(.passage(ref, blocks: passage.firstBlock..<passage.endBlock, column: passage.width), .passage(passage))
+    }
+}
 
 /// Browse's model without a terminal: a state and an event give the next
 /// state and the effects to run.
@@ -21,7 +34,7 @@ final class BrowseModelTests: XCTestCase {
     }
 
     private func read(_ state: inout BrowseState, newest: Int = 200, cached: ClosedRange<Int>) -> [BrowseEffect] {
-        BrowseModel.handle(&state, .windowRead(.source(.xkcd), window(newest: newest, cached: cached)))
+        BrowseModel.handle(&state, .answered(.window(.source(.xkcd), positions: 0..<newest), .window(window(newest: newest, cached: cached))))
     }
 
     private func list(_ state: BrowseState) -> BrowseList? {
@@ -131,8 +144,8 @@ final class BrowseModelTests: XCTestCase {
             var state = BrowseState(rows: 10, columns: 80, source: .xkcd)
             _ = read(&state, cached: 191...200)
             _ = BrowseModel.handle(&state, .key(.enter))
-            _ = BrowseModel.handle(&state, .detailLoaded(BrowseDetail(
-                ref: ItemRef(source: .xkcd, id: 200), lines: (1...12).map { "line \($0)" }, isFavorite: false)))
+            _ = BrowseModel.handle(&state, .answered(.detail(ItemRef(source: .xkcd, id: 200), width: 80), .detail(BrowseDetail(
+                ref: ItemRef(source: .xkcd, id: 200), lines: (1...12).map { "line \($0)" }, isFavorite: false))))
             if pressesG { _ = BrowseModel.handle(&state, .key(.character("G"))) }
             _ = BrowseModel.handle(&state, .pictureLoaded(ItemRef(source: .xkcd, id: 200), Array(repeating: "", count: 8), graphics: "kitty", colors: []))
             guard case let .detail(detail) = state.visible else { return XCTFail() }
@@ -152,7 +165,7 @@ final class BrowseModelTests: XCTestCase {
                 ref: ItemRef(source: .books, id: [1342, 6130, 84, 7, 99999, 1661][position]), detail: author,
                 title: "Title \(position)", isFavorite: false)
         }
-        _ = BrowseModel.handle(&state, .windowRead(.source(.books), window))
+        _ = BrowseModel.handle(&state, .answered(.window(.source(.books), positions: 0..<6), .window(window)))
         var starts = Set<Int>()
         for _ in 0..<3 {
             for line in BrowseView.frame(state, now: Date()).dropLast() {
@@ -164,7 +177,7 @@ final class BrowseModelTests: XCTestCase {
 
         var favourites = BrowseState(rows: 6, columns: 80, source: .xkcd)
         _ = BrowseModel.handle(&favourites, .key(.character("F")))
-        _ = BrowseModel.handle(&favourites, .loaded(.favorites, [
+        _ = BrowseModel.handle(&favourites, .loadedRows(.favorites, [
             BrowseRow(ref: ItemRef(source: .xkcd, id: 1), detail: "2006-01-01", title: "Title a", isFavorite: true),
             BrowseRow(ref: ItemRef(source: .books, id: 1342), detail: "Austen, Jane", title: "Title b", isFavorite: true),
         ], total: nil))
@@ -179,7 +192,7 @@ final class BrowseModelTests: XCTestCase {
         for key in "/sleep" { _ = BrowseModel.handle(&state, .key(.character(key))) }
         _ = BrowseModel.handle(&state, .key(.enter))
         let (start, end) = (String(SearchMatch.start), String(SearchMatch.end))
-        _ = BrowseModel.handle(&state, .loaded(.search("sleep"), (1...5).map { id in
+        _ = BrowseModel.handle(&state, .loadedRows(.search("sleep"), (1...5).map { id in
             BrowseRow(ref: ItemRef(source: .xkcd, id: id), detail: "2006-01-01", title: "Girl \(start)sleeping\(end)",
                       isFavorite: false, snippet: "…she is \(start)sleeping\(end) now…")
         }, total: 5))
@@ -201,22 +214,26 @@ final class BrowseModelTests: XCTestCase {
     func testSearchResultsPageAsTheSelectionNearsTheEnd() {
         var state = BrowseState(rows: 12, columns: 60, source: .xkcd)
         for key in "/cat" { _ = BrowseModel.handle(&state, .key(.character(key))) }
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("cat"))])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [])
+        XCTAssertTrue(BrowseModel.queries(state).contains(.rows(.search("cat"), limit: BrowseList.searchPage)), "the screen reads the search")
         func rows(_ count: Int) -> [BrowseRow] {
             (1...count).map { BrowseRow(ref: ItemRef(source: .xkcd, id: $0), detail: "", title: "Cat \($0)", isFavorite: false) }
         }
-        _ = BrowseModel.handle(&state, .loaded(.search("cat"), rows(BrowseList.searchPage), total: 1_200))
+        _ = BrowseModel.handle(&state, .loadedRows(.search("cat"), rows(BrowseList.searchPage), total: 1_200))
         XCTAssertEqual(BrowseModel.handle(&state, .key(.pageDown)), [], "far from the end: nothing more read")
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [.load(.search("cat"))])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [])
+        XCTAssertTrue(BrowseModel.queries(state).contains(.rows(.search("cat"), limit: 2 * BrowseList.searchPage)), "a page more")
         guard case let .list(list) = state.visible else { return XCTFail() }
         XCTAssertEqual(list.wanted, 2 * BrowseList.searchPage)
         XCTAssertEqual(BrowseModel.handle(&state, .key(.up)), [], "one page asked for at a time")
-        _ = BrowseModel.handle(&state, .loaded(.search("cat"), rows(2 * BrowseList.searchPage), total: 1_200))
+        _ = BrowseModel.handle(&state, .loadedRows(.search("cat"), rows(2 * BrowseList.searchPage), total: 1_200))
         guard case let .list(more) = state.visible else { return XCTFail() }
         XCTAssertEqual(more.selected, BrowseList.searchPage - 2, "the selection stays on its row")
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [.load(.search("cat"))])
-        _ = BrowseModel.handle(&state, .loaded(.search("cat"), rows(1_200), total: 1_200))
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [], "every match listed")
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [])
+        XCTAssertTrue(BrowseModel.queries(state).contains(.rows(.search("cat"), limit: 3 * BrowseList.searchPage)))
+        _ = BrowseModel.handle(&state, .loadedRows(.search("cat"), rows(1_200), total: 1_200))
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("G"))), [])
+        XCTAssertTrue(BrowseModel.queries(state).contains(.rows(.search("cat"), limit: 3 * BrowseList.searchPage)), "every match listed: no more asked")
         guard case let .list(all) = state.visible else { return XCTFail() }
         XCTAssertEqual(all.selected, 1_199)
     }
@@ -226,7 +243,7 @@ final class BrowseModelTests: XCTestCase {
     func testANarrowListDropsTheDateRatherThanCutIt() {
         var state = BrowseState(rows: 6, columns: 40, source: .xkcd)
         _ = BrowseModel.handle(&state, .key(.character("F")))
-        _ = BrowseModel.handle(&state, .loaded(.favorites, (1_230...1_233).map { id in
+        _ = BrowseModel.handle(&state, .loadedRows(.favorites, (1_230...1_233).map { id in
             BrowseRow(ref: ItemRef(source: .xkcd, id: id), detail: "2021-01-0\(id % 10)", title: "Title \(id)", isFavorite: true)
         }, total: nil))
         let narrow = BrowseView.frame(state, now: Date()).prefix(4).map(\.text)
@@ -273,8 +290,8 @@ final class BrowseModelTests: XCTestCase {
         var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
         _ = read(&state, cached: 171...200)
         _ = BrowseModel.handle(&state, .key(.down))
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.showDetail(ItemRef(source: .xkcd, id: 199), width: 80)])
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("n"))), [.showDetail(ItemRef(source: .xkcd, id: 198), width: 80)])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.showDetail(ItemRef(source: .xkcd, id: 199), width: 80, height: 19)])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("n"))), [.showDetail(ItemRef(source: .xkcd, id: 198), width: 80, height: 19)])
         XCTAssertEqual(state.screens.count, 2)
         _ = BrowseModel.handle(&state, .key(.escape))
         XCTAssertEqual(list(state)?.selectedRow?.ref.id, 198)
@@ -287,9 +304,10 @@ final class BrowseModelTests: XCTestCase {
         _ = read(&state, cached: 191...200)
         XCTAssertEqual(BrowseModel.handle(&state, .key(.character("f"))), [.toggleFavorite(ItemRef(source: .xkcd, id: 200))])
         XCTAssertEqual(list(state)?.selectedRow?.isFavorite, true, "at once, before the database answers")
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("F"))), [.load(.favorites)])
-        let changed = BrowseModel.handle(&state, .favoritesChanged([ItemRef(source: .xkcd, id: 199)]))
-        XCTAssertEqual(changed, [.load(.favorites)], "the favourites screen reads them again")
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("F"))), [])
+        XCTAssertEqual(BrowseModel.queries(state), [.favorites, .rows(.favorites, limit: BrowseList.searchPage)], "the favourites screen reads them")
+        let changed = BrowseModel.handle(&state, .answered(.favorites, .favorites([ItemRef(source: .xkcd, id: 199)])))
+        XCTAssertEqual(changed, [])
         guard case let .list(bottom) = state.screens[0] else { return XCTFail() }
         XCTAssertEqual(bottom.window.rows.values.filter(\.isFavorite).map(\.ref.id), [199])
     }
@@ -300,10 +318,13 @@ final class BrowseModelTests: XCTestCase {
         for character in "cat x" { _ = BrowseModel.handle(&state, .key(.character(character))) }
         _ = BrowseModel.handle(&state, .key(.backspace))
         XCTAssertEqual(BrowseView.status(state, now: Date()), "search: cat ▏")
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("cat"))])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [])
+        XCTAssertTrue(BrowseModel.queries(state).contains(.rows(.search("cat"), limit: BrowseList.searchPage)))
         XCTAssertNil(state.prompt)
         for character in "/dog" { _ = BrowseModel.handle(&state, .key(.character(character))) }
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.load(.search("dog"))])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [])
+        XCTAssertTrue(BrowseModel.queries(state).contains(.rows(.search("dog"), limit: BrowseList.searchPage)))
+        XCTAssertFalse(BrowseModel.queries(state).contains(.rows(.search("cat"), limit: BrowseList.searchPage)), "the first is read no more")
         XCTAssertEqual(state.screens.count, 2, "a second search replaces the first")
         _ = BrowseModel.handle(&state, .key(.character("?")))
         XCTAssertTrue(state.showsHelp)
@@ -335,17 +356,17 @@ final class BrowseModelTests: XCTestCase {
         var state = BrowseState(rows: 20, columns: 80, source: .xkcd)
         let now = Date()
         var window = window(newest: 200, cached: 171...200)
-        window.oldest = now.addingTimeInterval(-2 * 86400)
-        _ = BrowseModel.handle(&state, .windowRead(.source(.xkcd), window))
+        for position in 0..<200 { window.cachedAt[position] = now.addingTimeInterval(-2 * 86400) }
+        _ = BrowseModel.handle(&state, .answered(.window(.source(.xkcd), positions: 0..<200), .window(window)))
         XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · updated 2 days ago · ? keys")
-        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("r"))), [.refresh(.source(.xkcd))])
+        XCTAssertEqual(BrowseModel.handle(&state, .key(.character("r"))), [.refresh(.source(.xkcd), inView: 0..<19)])
         XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · refreshing… · ? keys")
         _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: "xkcd.com failed (HTTP 500)", refresh: true, at: now))
         XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · refresh failed just now: xkcd.com failed (HTTP 500); r retries", "no room left for ? keys")
         XCTAssertEqual(list(state)?.window.rows.count, 30, "the rows stay")
         _ = BrowseModel.handle(&state, .key(.character("r")))
-        window.oldest = now
-        _ = BrowseModel.handle(&state, .windowRead(.source(.xkcd), window))
+        for position in 0..<200 { window.cachedAt[position] = now }
+        _ = BrowseModel.handle(&state, .answered(.window(.source(.xkcd), positions: 0..<200), .window(window)))
         _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: nil, refresh: true, at: now))
         XCTAssertEqual(BrowseView.status(state, now: now), " xkcd · 1 of 200 · updated just now · ? keys")
     }
@@ -373,7 +394,7 @@ final class BrowseModelTests: XCTestCase {
         var window = BrowseWindow(count: 2)
         window.rows[1] = BrowseRow(ref: ItemRef(source: .xkcd, id: 1), detail: "2020-01-01", title: String(repeating: "漢", count: 40), isFavorite: true)
         window.rows[0] = BrowseRow(ref: ItemRef(source: .xkcd, id: 2), detail: "", title: "e\u{301}\u{301} combining", isFavorite: false)
-        _ = BrowseModel.handle(&state, .windowRead(.source(.xkcd), window))
+        _ = BrowseModel.handle(&state, .answered(.window(.source(.xkcd), positions: 0..<200), .window(window)))
         let frame = BrowseView.frame(state, now: Date())
         XCTAssertEqual(frame.count, 8)
         XCTAssertEqual(Set(frame.map { DisplayWidth.of($0.text) }), [30])

@@ -2,6 +2,7 @@
 import Foundation
 import XCTest
 
+@testable import BrowseCore
 @testable import comics
 
 /// The reader's model and page without a terminal: keys move through a
@@ -28,7 +29,7 @@ final class ReaderModelTests: XCTestCase {
         _ = BrowseModel.handle(&state, .readerOpened(ref, map, title: "Alice"))
         guard case let .reader(reader) = state.visible else { return state }
         let passage = ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: reader.column(for: columns), sectionStarts: [])
-        _ = BrowseModel.handle(&state, .readerPassage(ref, passage))
+        _ = BrowseModel.handle(&state, .passageRead(ref, passage))
         return state
     }
 
@@ -138,7 +139,7 @@ final class ReaderModelTests: XCTestCase {
         XCTAssertEqual(BrowseModel.handle(&state, .readerOpened(ref, map, title: nil)), [.searchText(ref, "rabbit")], "the search under way")
         XCTAssertEqual(reader(state)?.top, TextPosition(block: 30))
         XCTAssertEqual(reader(state)?.previous, TextPosition(block: 5), "'' goes to where reading stopped")
-        _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 48, sectionStarts: [])))
+        _ = BrowseModel.handle(&state, .passageRead(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: 48, sectionStarts: [])))
         _ = BrowseModel.handle(&state, .readerMatches(ref, query: "rabbit", [2, 30, 31]))
         XCTAssertEqual(reader(state)?.search?.current, 1, "the hit at the paragraph, not the first of the book")
         XCTAssertEqual(reader(state)?.top.block, 30)
@@ -316,7 +317,7 @@ final class ReaderModelTests: XCTestCase {
             _ = BrowseModel.handle(&state, .resized(rows: 10, columns: columns))
             let width = try XCTUnwrap(reader(state)?.column(for: columns))
             XCTAssertEqual(reader(state)?.blocksToRead(columns: columns, height: state.listHeight) != nil, true, "laid out again")
-            _ = BrowseModel.handle(&state, .readerPassage(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: width, sectionStarts: [])))
+            _ = BrowseModel.handle(&state, .passageRead(ref, ReaderLayout.passage(TextPassage(firstBlock: 0, blocks: text, wordsBefore: 0), width: width, sectionStarts: [])))
         }
         XCTAssertEqual(reader(state)?.top, top, "the same place after 40 columns and back")
     }

@@ -59,10 +59,10 @@ public enum FavoriteChange: Sendable {
 /// The cache as the use cases need it. The SQLite store implements it; the
 /// domain never sees SQL.
 public protocol CacheStore: TextStore {
-    /// A number that changes when another connection commits a change
-    /// (SQLite's `PRAGMA data_version`): how a screen learns, without
+    /// Changes with every commit to the database, by any connection or
+    /// process or this connection itself: how a screen learns, without
     /// reading everything again, that a sync or another `comics` wrote.
-    func changeCounter() throws -> Int
+    func databaseVersion() throws -> DatabaseVersion
     func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem]
     /// Inserts or replaces items, keeping favourites; one transaction.
     func save(_ items: [FetchedItem], at date: Date) throws

@@ -107,8 +107,10 @@ public final class SQLiteCacheStore: CacheStore {
         }
     }
 
-    public func changeCounter() throws -> Int {
-        try guarded { try database.query("PRAGMA data_version")[0][0].int ?? 0 }
+    public func databaseVersion() throws -> DatabaseVersion {
+        try guarded {
+            DatabaseVersion(dataVersion: try database.query("PRAGMA data_version")[0][0].int ?? 0, ownChanges: database.totalChanges)
+        }
     }
 
     /// As ssh refuses a key others could have written, comics refuses a

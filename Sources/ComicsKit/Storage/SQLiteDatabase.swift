@@ -73,6 +73,9 @@ final class SQLiteDatabase {
         sqlite3_close_v2(connection)
     }
 
+    /// Rows this connection has written since it opened.
+    var totalChanges: Int { Int(sqlite3_total_changes64(connection)) }
+
     func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         try SQLiteStatement(database: self, sql: sql)
     }

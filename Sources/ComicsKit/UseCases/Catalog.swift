@@ -40,9 +40,10 @@ public final class Catalog {
         self.mode = mode
     }
 
-    /// Changes when another process or connection writes the cache.
-    public func changeCounter() throws -> Int {
-        try store.changeCounter()
+    /// Changes when anything writes the cache: another process, another
+    /// connection, or this catalog itself.
+    public func databaseVersion() throws -> DatabaseVersion {
+        try store.databaseVersion()
     }
 
     public func source(_ name: SourceName) throws -> ItemSource {
@@ -377,6 +378,11 @@ public final class Catalog {
     }
 
     // MARK: - One item
+
+    /// An item as the cache holds it, nil when it does not: never fetched.
+    public func cachedItem(_ ref: ItemRef) throws -> CachedItem? {
+        try store.cachedItem(ref)
+    }
 
     /// One item in full, by number, `latest` or `random`.
     public func show(_ reference: ItemReference) throws -> CachedItem {

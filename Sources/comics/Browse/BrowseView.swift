@@ -1,14 +1,6 @@
+import BrowseCore
 import ComicsKit
 import FoundationEssentials
-
-/// One line of a frame: text measured to fit, and how it is drawn.
-struct BrowseLine: Equatable {
-    enum Style: Equatable { case plain, selected, status, heading, dim }
-    var text: String
-    var style: Style = .plain
-    /// A picture's line in colour: drawn run by run instead of `text`.
-    var colors: [BrowseRun]?
-}
 
 /// A state as the lines of a frame, top to bottom, each at most `columns`
 /// wide (wide characters counted as two, long text cut with "…"). Pure, so
@@ -23,7 +15,7 @@ enum BrowseView {
         case let .reader(reader):
             lines = readerLines(reader, height: height, columns: state.columns, theme: state.colorForbidden ? .terminal : state.readerTheme)
         }
-        if state.showsHelp { lines = Array(help(state).dropFirst(state.helpTop)) }
+        if state.showsHelp { lines = Array(BrowseHelp.lines(state).dropFirst(state.helpTop)) }
         lines += Array(repeating: BrowseLine(text: ""), count: max(0, height - lines.count))
         lines = lines.prefix(height).map { BrowseLine(text: fit($0.text, state.columns), style: $0.style, colors: $0.colors) }
         return lines + [BrowseLine(text: fit(status(state, now: now), state.columns), style: .status)]
@@ -272,42 +264,7 @@ enum BrowseView {
         case (_, .offline): reason = "nothing cached, and --offline forbids the network"
         default: reason = "loading…"
         }
-        return wrapped(reason, width: max(10, columns - 2)).map { "  " + $0 }
-    }
-
-    private static func wrapped(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            let candidate = line.isEmpty ? String(word) : line + " " + word
-            if DisplayWidth.of(candidate) > width, !line.isEmpty {
-                lines.append(line)
-                line = String(word)
-            } else {
-                line = candidate
-            }
-        }
-        return lines + (line.isEmpty ? [] : [line])
-    }
-
-    /// The keys of the screen in view (the reader's, or browse's), each
-    /// description wrapped in its column.
-    static func help(_ state: BrowseState) -> [BrowseLine] {
-        let columns = state.columns
-        let (title, table) = if case .reader = state.visible {
-            ("  The reader's keys (j k Space scroll, others close)", ReaderKeys.table)
-        } else {
-            ("  Keys (j k Space scroll, others close)", BrowseKeys.table)
-        }
-        let keyWidth = table.map { DisplayWidth.of($0.keys) }.max() ?? 0
-        let indent = 2 + keyWidth + 3
-        return [BrowseLine(text: title, style: .heading), BrowseLine(text: "")]
-            + table.flatMap { entry in
-                wrapped(entry.action, width: max(10, columns - indent)).enumerated().map { index, line in
-                    let keys = index == 0 ? DisplayWidth.pad(entry.keys, to: keyWidth) : String(repeating: " ", count: keyWidth)
-                    return BrowseLine(text: "  " + keys + "   " + line)
-                }
-            }
+        return DisplayWidth.wrapped(reason, width: max(10, columns - 2)).map { "  " + $0 }
     }
 
     /// Source and query, position, freshness; or the prompt, or a message.
@@ -334,7 +291,7 @@ enum BrowseView {
                 parts.append(grouped(list.selected + 1) + " of " + grouped(list.total ?? list.count))
             }
             if list.listing.isPaged, list.count > 0, list.selected == list.count - 1 { parts.append("end of results") }
-            parts.append(freshness(state.freshness, oldest: list.listing.isPaged ? list.window.oldest : nil, now: now))
+            parts.append(freshness(state.freshness, oldest: list.listing.isPaged ? list.window.oldest(in: list.top..<(list.top + BrowseModel.rowsInView(list, state))) : nil, now: now))
         case let .detail(detail):
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
             parts.append(freshness(state.freshness, oldest: nil, now: now))

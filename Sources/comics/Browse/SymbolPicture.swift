@@ -1,18 +1,4 @@
-/// A stretch of a picture line in one pair of colours (256-colour indices,
-/// -1 for the terminal's default).
-struct BrowseRun: Equatable {
-    var text: String
-    var foreground: Int
-    var background: Int
-    /// A search match, drawn bold.
-    var isBold = false
-    /// A book's italics, and what is drawn faint (an illustration's mark).
-    var isItalic = false
-    var isDim = false
-    /// A word a search inside a book found, drawn in reverse.
-    var isHighlighted = false
-}
-
+import BrowseCore
 /// Chafa's symbols output (characters between SGR colour sequences) read
 /// into runs, so ncurses draws the colours itself: nothing of the
 /// sequences reaches the terminal, and any other escape or control is

@@ -259,24 +259,9 @@ final class CommandContext {
             }
             limit = number
         }
-        return try booksQuery(
+        return try ListQuery.checked(
             limit: limit, search: try text(arguments, "search"), languages: arguments.value("language"),
             topic: try text(arguments, "topic"), sort: arguments.value("sort"))
-    }
-
-    /// A query as `--search`, `--language`, `--topic` and `--sort` give it,
-    /// checked as they are: browse's `:` prompt checks its words with it.
-    static func booksQuery(limit: Int? = nil, search: String?, languages: String?, topic: String?, sort: String?) throws -> ListQuery {
-        var order: ListQuery.SortOrder?
-        if let sort {
-            order = ListQuery.SortOrder(rawValue: sort.lowercased())
-            guard order != nil else {
-                throw ComicsError.usage(
-                    "unknown sort order \(MessageText.quoted(sort))",
-                    hint: "use one of: \(ListQuery.SortOrder.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-        }
-        return ListQuery(limit: limit, search: search, languages: try self.languages(languages), topic: topic, sort: order)
     }
 
     private static func text(_ arguments: ParsedArguments, _ option: String) throws -> String? {
@@ -285,20 +270,6 @@ final class CommandContext {
             throw ComicsError.usage("--\(option) needs some text")
         }
         return text
-    }
-
-    /// `en,fr`: two- or three-letter language codes, as Project Gutenberg uses.
-    private static func languages(_ text: String?) throws -> [String] {
-        guard let text else { return [] }
-        let codes = text.split(separator: ",", omittingEmptySubsequences: false).map {
-            $0.trimmingWhitespace().lowercased()
-        }
-        for code in codes where !(2...3).contains(code.count) || !code.allSatisfy({ $0.isASCII && $0.isLetter }) {
-            throw ComicsError.usage(
-                "\(MessageText.quoted(code)) in --language \(MessageText.quoted(text)) is not a language code",
-                hint: "give two- or three-letter codes separated by commas, such as en,fr or enm")
-        }
-        return codes
     }
 
     /// A base URL is a scheme and a host, with a port if need be: comics

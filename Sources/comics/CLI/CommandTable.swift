@@ -1,3 +1,4 @@
+import BrowseCore
 import ComicsKit
 
 /// What a shell may offer for a value: the completions are generated

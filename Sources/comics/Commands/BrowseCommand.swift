@@ -1,3 +1,4 @@
+import BrowseCore
 import ComicsKit
 import Glibc
 

@@ -1,3 +1,4 @@
+import BrowseCore
 import ComicsKit
 
 /// `comics read REF`: the book's text, cleaned and reflowed, from where

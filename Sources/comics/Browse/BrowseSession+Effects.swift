@@ -1,0 +1,140 @@
+import BrowseCore
+import CTerminal
+import ComicsKit
+import FoundationEssentials
+import Glibc
+
+/// What the model asks, done: writes to the database (the observation
+/// then shows them), work handed to the workers, the terminal. What
+/// happens comes back as messages.
+extension BrowseSession {
+    func perform(_ effects: [BrowseEffect]) {
+        for effect in effects {
+            switch effect {
+            case let .refresh(listing, inView):
+                guard let key = listing.window, let fetcher else {
+                    // Favourites, the reading list and search results are the cache's.
+                    dispatch(.fetched(listing, failure: nil, refresh: true, at: Date()))
+                    continue
+                }
+                fetcher.refresh(listing, key, inView: inView)
+            case let .showDetail(ref, width, height):
+                showDetail(ref, width: width, height: height)
+            case let .toggleFavorite(ref):
+                attempt("cannot change the favourite") { _ = try cache.changeFavorite(.item(ref), .toggle) }
+            case let .open(ref):
+                open(ref)
+            case .redraw:
+                painter.repaintAll()
+            case let .openReader(ref):
+                openReader(ref)
+            case let .saveReading(ref, position):
+                attempt("cannot save where you stopped") {
+                    guard let map = try cache.textMap(ref),
+                          let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return }
+                    try cache.recordReading(ref, at: position, in: here, map: map)
+                }
+            case let .learnReadingSpeed(words, seconds):
+                if let speed = try? cache.learnReadingSpeed(words: words, seconds: seconds) { dispatch(.readingSpeed(speed)) }
+            case let .searchText(ref, terms):
+                textSearches.search(terms, in: ref)
+            case let .findBlock(ref, percent):
+                if let map = try? cache.textMap(ref), let block = try? cache.textBlock(ref, atPercent: percent, of: map) {
+                    dispatch(.readerBlockFound(ref, block))
+                }
+            case let .addBookmark(ref, position):
+                changeBookmarks(ref) { map in
+                    guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return nil }
+                    return try cache.addBookmark(ref, at: position, in: here, map: map)
+                }
+            case let .renameBookmark(ref, number, name):
+                changeBookmarks(ref) { _ in
+                    try cache.renameBookmark(ref, number: number, to: name)
+                    return nil
+                }
+            case let .removeBookmark(ref, number):
+                changeBookmarks(ref) { _ in
+                    try cache.removeBookmark(ref, number: number)
+                    return nil
+                }
+            case let .cancelDownload(ref):
+                downloadWatch.cancel(ref)
+            case let .keepBooksQuery(query):
+                attempt("cannot keep the books query") { try cache.rememberBooksQuery(query) }
+            case let .setReaderTheme(theme):
+                attempt("cannot keep the colours") { _ = try cache.setConfig(.readerTheme, to: theme) }
+            case let .setReaderWidth(width):
+                attempt("cannot keep the width") { _ = try cache.setConfig(.readerWidth, to: String(width)) }
+            }
+        }
+    }
+
+    /// A write that may fail; its failure is said on the status line.
+    private func attempt(_ what: String, _ write: () throws -> Void) {
+        do {
+            try write()
+        } catch {
+            dispatch(.said(TerminalText.sanitize("\(what): \(error)", singleLine: true)))
+        }
+    }
+
+    /// A change to the reader's bookmarks, then them as the cache has them.
+    private func changeBookmarks(_ ref: ItemRef, _ change: (TextMap) throws -> Bookmark?) {
+        attempt("cannot change the bookmarks") {
+            guard let map = try cache.textMap(ref) else { return }
+            let added = try change(map)
+            dispatch(.readerBookmarks(ref, try cache.bookmarks(ref), added: added))
+        }
+    }
+
+    /// The text as the cache has it; one not downloaded is downloaded off
+    /// this thread, the screen saying so meanwhile.
+    private func openReader(_ ref: ItemRef) {
+        do {
+            if let map = try cache.textMap(ref) {
+                let title = (try? cache.cachedItem(ref))?.map { TerminalText.sanitize($0.item.title, singleLine: true) }
+                dispatch(.readerOpened(ref, map, title: title))
+                dispatch(.readerBookmarks(ref, (try? cache.bookmarks(ref)) ?? [], added: nil))
+                return
+            }
+        } catch {
+            dispatch(.readerFailed(ref, TerminalText.sanitize("\(error)", singleLine: true)))
+            return
+        }
+        // Offline, the worker's catalog says why it cannot.
+        if context.mode != .offline { dispatch(.readerDownloading(ref)) }
+        textDownloads.download(ref)
+    }
+
+    /// The item fetched when the cache lacks it, and its picture drawn
+    /// (unless pictures are off).
+    private func showDetail(_ ref: ItemRef, width: Int, height: Int) {
+        var picture: BrowseWorker.PictureRequest?
+        if (try? cache.imagePreference) != .never, let executable = CommandContext.executablePath() {
+            dispatch(.pictureNote(ref, "loading picture…"))
+            picture = BrowseWorker.PictureRequest(
+                columns: width, rows: height - 1, choice: painter.graphicsChoice, environment: context.environment, executable: executable)
+        }
+        worker.item(ref, picture: picture)
+    }
+
+    /// The item's page in `$BROWSER` or `xdg-open`, detached from the
+    /// screen; the address is made from the reference, as `comics open` makes it.
+    private func open(_ ref: ItemRef) {
+        guard let url = try? cache.source(ref.source).pageURL(of: ref.id) else { return }
+        let environment = context.environment
+        guard let opener = BrowserOpener(environment: environment) else {
+            dispatch(.said("no browser found: set $BROWSER, or install xdg-utils"))
+            return
+        }
+        // A terminal browser gets the terminal while it runs; the screen is drawn again after.
+        if opener.needsTerminal { comics_terminal_close() }
+        let opened = opener.open(url, environment: environment)
+        if opener.needsTerminal {
+            comics_terminal_reopen()
+            painter.repaintAll()
+        }
+        if let pid = opened.detached { browsers.append(pid) }
+        dispatch(.said(opened.started ? "opened \(url)" : "could not start \(opener.command)"))
+    }
+}

@@ -1,0 +1,70 @@
+import BrowseCore
+import ComicsKit
+import Dispatch
+
+/// The queue that fetches items and draws pictures, with a catalog of
+/// its own; what it finds goes into the cache, or comes back as events.
+final class BrowseWorker: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "comics.browse.worker")
+    private let catalog: Catalog
+    private let post: @Sendable (BrowseEvent) -> Void
+
+    init(catalog: Catalog, post: @escaping @Sendable (BrowseEvent) -> Void) {
+        self.catalog = catalog
+        self.post = post
+    }
+
+    /// What a picture is drawn for: the pane's size, how, and the child
+    /// that draws it.
+    struct PictureRequest {
+        let columns: Int
+        let rows: Int
+        let choice: GraphicsChoice
+        let environment: [String: String]
+        let executable: String
+    }
+
+    /// The item, fetched into the cache when it is not there (the screen
+    /// shows it from there), then its picture fitted to the pane, drawn by
+    /// the time-limited child `show` uses: as kitty, iTerm2 or sixel
+    /// graphics where the terminal has them (written over blank rows after
+    /// ncurses draws), else in Unicode symbols, as lines of text.
+    func item(_ ref: ItemRef, picture request: PictureRequest?) {
+        queue.async { [self] in
+            let cached: CachedItem
+            do {
+                cached = try catalog.show(.item(ref))
+            } catch {
+                let reason = (error as? ComicsError)?.message ?? "\(error)"
+                post(.itemUnavailable(ref, TerminalText.sanitize(reason, singleLine: true)))
+                return
+            }
+            guard let request else { return }
+            let file: ImageFile
+            switch catalog.image(of: cached) {
+            case let .image(found): file = found
+            case let .unavailable(reason):
+                post(.pictureNote(ref, TerminalText.sanitize(reason, singleLine: true)))
+                return
+            }
+            let size = (columns: max(8, request.columns - 1), rows: max(4, request.rows))
+            let drawn: DrawnImage
+            do {
+                drawn = try PictureProcess.draw(
+                    file, columns: size.columns, rows: size.rows, choice: request.choice, cellSize: (width: 10, height: 20),
+                    environment: request.environment, executable: request.executable)
+            } catch {
+                post(.pictureNote(ref, TerminalText.sanitize("cannot draw the picture: \(error)", singleLine: true)))
+                return
+            }
+            if request.choice.mode != .symbols {
+                post(.pictureLoaded(ref, Array(repeating: "", count: size.rows), graphics: request.choice.wrapped(drawn.text), colors: []))
+                return
+            }
+            var colors = SymbolPicture.runs(drawn.text)
+            while let last = colors.last, last.allSatisfy({ $0.text.trimmingWhitespace().isEmpty }) { colors.removeLast() }
+            let lines = colors.map { $0.map(\.text).joined() }
+            post(.pictureLoaded(ref, lines, graphics: nil, colors: request.choice.colors == .none ? [] : colors))
+        }
+    }
+}
