@@ -59,12 +59,10 @@ public enum BrowseModel {
             state.leavesWithReader = true
             return openReader(&state, ref, title: title, from: start, searching: terms)
         case let .fetched(listing, failure, refresh, at):
-            guard state.screens.contains(where: { $0.listing == listing }) else { return [] }
-            if let failure {
-                state.freshness = .failed(reason: failure, at: at, refreshing: refresh)
-            } else if refresh || state.freshness != .refreshing {
-                state.freshness = .quiet
-            }
+            // The fetches browse makes by itself are said through the
+            // refresh record the database keeps; `r`'s is said here.
+            guard refresh, state.screens.contains(where: { $0.listing == listing }) else { return [] }
+            state.freshness = failure.map { .failed(reason: $0, at: at, refreshing: true) } ?? .quiet
             return []
         case let .pictureLoaded(ref, picture, graphics, colors):
             guard case var .detail(shown) = state.visible, shown.ref == ref else { return [] }
@@ -76,8 +74,8 @@ public enum BrowseModel {
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
         case let .itemUnavailable(ref, reason):
-            guard case var .detail(shown) = state.visible, shown.ref == ref, shown.lines.isEmpty else { return [] }
-            shown.lines = [reason]
+            guard case var .detail(shown) = state.visible, shown.ref == ref else { return [] }
+            if shown.lines.isEmpty { shown.lines = [reason] }
             shown.pictureNote = nil
             state.screens[state.screens.count - 1] = .detail(shown)
             return []

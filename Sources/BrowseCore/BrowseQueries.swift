@@ -17,6 +17,9 @@ public enum BrowseQuery: Hashable {
     case detail(ItemRef, width: Int)
     /// The reader's blocks, laid out at a column.
     case passage(ItemRef, blocks: Range<Int>, column: Int)
+    /// How the last refreshes of a source went: a failure stays said
+    /// until a later success replaces it, whoever fetched.
+    case refreshRecord(SourceName)
 }
 
 /// The database's answer to a `BrowseQuery`, of the query's kind.
@@ -27,16 +30,17 @@ public enum BrowseAnswer: Equatable {
     case favorites(Set<ItemRef>)
     case detail(BrowseDetail?)
     case passage(ReaderPassage)
+    case refreshRecord(RefreshRecord)
 }
 
-/// What of a paged listing the network is to fill: the rows in view,
-/// then a screen's margin the way the selection moves.
+/// What of a paged listing the network is to fill: the positions the
+/// cache lacks in view, then in a screen's margin the way the selection
+/// moves, nearest first.
 public struct BrowseFetchWant: Equatable {
     public let listing: BrowseListing
     public let key: ListingKey
-    public let inView: Range<Int>
-    public let margin: Range<Int>
-    /// How many positions the listing has, when known.
+    public let missing: [Int]
+    /// How many positions the listing has; nil until anything is known.
     public let count: Int?
 }
 
@@ -49,9 +53,11 @@ extension BrowseModel {
         guard case let .list(list)? = state.screens.last(where: { if case .list = $0 { true } else { false } }),
               let key = list.listing.window else { return nil }
         let height = state.listHeight
-        let inView = list.top..<(list.top + height)
-        let margin = list.movingDown ? inView.upperBound..<(inView.upperBound + height) : max(0, list.top - height)..<list.top
-        return BrowseFetchWant(listing: list.listing, key: key, inView: inView, margin: margin, count: list.window.count)
+        let inView = Array(list.top..<(list.top + height))
+        let margin = list.movingDown ? Array(list.top + height..<(list.top + 2 * height)) : (max(0, list.top - height)..<list.top).reversed()
+        let count = list.window.count ?? 0
+        let missing = (inView + margin).filter { $0 < count && list.window.rows[$0] == nil && list.window.absent[$0] == nil }
+        return BrowseFetchWant(listing: list.listing, key: key, missing: missing, count: list.window.count)
     }
 
     /// The queries the screens on the stack show. Under the reader no
@@ -64,6 +70,7 @@ extension BrowseModel {
         }
         var queries: Set<BrowseQuery> = [.favorites]
         if case let .detail(detail) = state.visible { queries.insert(.detail(detail.ref, width: state.columns)) }
+        if let source = state.visible.fetchedSource { queries.insert(.refreshRecord(source)) }
         guard case let .list(list)? = state.screens.last(where: { if case .list = $0 { true } else { false } }) else { return queries }
         if list.listing.isPaged {
             let height = state.listHeight
@@ -113,6 +120,8 @@ extension BrowseModel {
                 updated.pictureNote = shown.pictureNote
             }
             state.screens[state.screens.count - 1] = .detail(updated)
+        case let (.refreshRecord(source), .refreshRecord(record)):
+            state.refreshRecords[source] = record
         case let (.passage(ref, _, _), .passage(passage)):
             guard case var .reader(reader) = state.visible, reader.ref == ref else { return [] }
             reader.show(passage, height: state.listHeight)
@@ -132,8 +141,8 @@ extension BrowseModel {
                 list.failure = reason
             }
             return []
-        case .favorites:
-            state.message = "cannot read the favourites: \(reason)"
+        case .favorites, .refreshRecord:
+            state.message = "cannot read the cache: \(reason)"
             return []
         case let .detail(ref, _):
             guard case var .detail(shown) = state.visible, shown.ref == ref else { return [] }

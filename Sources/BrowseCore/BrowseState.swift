@@ -68,6 +68,9 @@ public struct BrowseWindow: Equatable {
     public var rows: [Int: BrowseRow] = [:]
     /// Positions whose item is known by number but not cached (drawn as placeholders).
     public var ids: [Int: Int] = [:]
+    /// Positions whose number upstream had no item for (a 404), or none
+    /// it could read, and why.
+    public var absent: [Int: BrowseAbsence] = [:]
     /// When each row was fetched: the oldest in view says how old what is
     /// shown is.
     public var cachedAt: [Int: Date] = [:]
@@ -78,6 +81,17 @@ public struct BrowseWindow: Equatable {
 
     public func oldest(in positions: Range<Int>) -> Date? {
         positions.compactMap { cachedAt[$0] }.min()
+    }
+}
+
+/// A number upstream had no item for, or none it could read, and why.
+public struct BrowseAbsence: Equatable {
+    public let id: Int
+    public let reason: String
+
+    public init(id: Int, reason: String) {
+        self.id = id
+        self.reason = reason
     }
 }
 
@@ -136,7 +150,7 @@ public struct BrowseList: Equatable {
         if let row = row(at: position) { return row.ref }
         guard let key = listing.window, (0..<count).contains(position) else { return nil }
         // xkcd's positions are its numbers, newest first.
-        if let id = window.ids[position] ?? (key.source == .xkcd ? count - position : nil) { return ItemRef(source: key.source, id: id) }
+        if let id = window.ids[position] ?? window.absent[position]?.id ?? (key.source == .xkcd ? count - position : nil) { return ItemRef(source: key.source, id: id) }
         return nil
     }
 
@@ -215,6 +229,8 @@ public struct BrowseState: Equatable {
     public var columns: Int
     public var screens: [BrowseScreen]
     public var freshness: BrowseFreshness = .quiet
+    /// How the last refreshes of each source went, as the database keeps it.
+    public var refreshRecords: [SourceName: RefreshRecord] = [:]
     /// Text being typed after `/` or `:`; nil when no prompt is open.
     public var prompt: String?
     /// Where in `prompt` the next character goes, in characters.
@@ -262,6 +278,23 @@ public struct BrowseState: Equatable {
         if let query = settings.booksQuery { booksListing = .books(query) }
         if settings.offline { freshness = .offline }
         screens = [.list(BrowseList(listing: source == .books ? booksListing : .source(source)))]
+    }
+
+    /// What the status line says of the network for a source: `r`'s
+    /// refresh under way or failed (until a success after it), else the
+    /// last failure of any fetch the database recorded with no success
+    /// since, else nothing.
+    public func freshness(of source: SourceName?) -> BrowseFreshness {
+        let record = source.flatMap { refreshRecords[$0] }
+        switch freshness {
+        case .offline, .refreshing:
+            return freshness
+        case let .failed(_, at, _) where !(record?.lastSuccess.map { $0 > at } ?? false):
+            return freshness
+        default:
+            guard let record, record.isFailing, let at = record.lastFailure else { return .quiet }
+            return .failed(reason: record.failureReason ?? "the network failed", at: at, refreshing: false)
+        }
     }
 
     /// Rows of items a list screen shows: all but the status line.
@@ -324,6 +357,16 @@ public struct BrowseRun: Equatable {
 }
 
 extension BrowseScreen {
+    /// The source whose fetches fill what the screen shows; nil for what
+    /// the cache alone holds (favourites, the reading list, search results).
+    public var fetchedSource: SourceName? {
+        switch self {
+        case let .list(list): list.listing.window?.source
+        case let .detail(detail): detail.ref.source
+        case .reader: nil
+        }
+    }
+
     public var listing: BrowseListing {
         switch self {
         case let .list(list): list.listing

@@ -28,7 +28,7 @@ final class BrowseQueryTests: XCTestCase {
 
     func testAListDeclaresTheWindowAroundItsViewAndJMovesIt() {
         var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
-        XCTAssertEqual(BrowseModel.queries(state), [.favorites, .window(.source(.xkcd), positions: 0..<20)])
+        XCTAssertEqual(BrowseModel.queries(state), [.favorites, .refreshRecord(.xkcd), .window(.source(.xkcd), positions: 0..<20)])
         archive(&state)
         for _ in 0..<10 { _ = BrowseModel.handle(&state, .key(.character("j"))) }
         XCTAssertEqual(windows(state), [0..<21], "the tenth j scrolls one row")
@@ -49,7 +49,7 @@ final class BrowseQueryTests: XCTestCase {
         archive(&state)
         XCTAssertEqual(BrowseModel.handle(&state, .key(.enter)), [.showDetail(ItemRef(source: .xkcd, id: 200), width: 60, height: 10)])
         XCTAssertEqual(BrowseModel.queries(state), [
-            .favorites, .detail(ItemRef(source: .xkcd, id: 200), width: 60), .window(.source(.xkcd), positions: 0..<20),
+            .favorites, .detail(ItemRef(source: .xkcd, id: 200), width: 60), .refreshRecord(.xkcd), .window(.source(.xkcd), positions: 0..<20),
         ])
     }
 
@@ -77,15 +77,19 @@ final class BrowseQueryTests: XCTestCase {
         XCTAssertNil(answered.failure, "an answer replaces the failure")
     }
 
-    func testTheMarginFetchedIsTheWayTheSelectionMoves() {
+    func testWhatIsFetchedIsWhatTheCacheLacksTheWayTheSelectionMoves() {
         var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
-        archive(&state)
+        var window = BrowseWindow(count: 200)
+        for position in 25..<35 { window.rows[position] = row(200 - position) }
+        window.absent[36] = BrowseAbsence(id: 164, reason: "there is no xkcd comic 164")
+        _ = BrowseModel.handle(&state, .answered(.window(.source(.xkcd), positions: 0..<200), .window(window)))
         for _ in 0..<30 { _ = BrowseModel.handle(&state, .key(.character("j"))) }
-        XCTAssertEqual(BrowseModel.fetchWanted(state)?.margin, 31..<41, "moving down: the screen below")
+        XCTAssertEqual(BrowseModel.fetchWanted(state)?.missing, [21, 22, 23, 24, 35, 37, 38, 39, 40],
+                       "moving down: the rows in view not cached, then the screen below; neither cached nor known absent")
         _ = BrowseModel.handle(&state, .key(.character("k")))
         _ = BrowseModel.handle(&state, .key(.character("k")))
-        XCTAssertEqual(BrowseModel.fetchWanted(state)?.inView, 21..<31)
-        XCTAssertEqual(BrowseModel.fetchWanted(state)?.margin, 11..<21, "moving up: the screen above")
+        XCTAssertEqual(BrowseModel.fetchWanted(state)?.missing, [21, 22, 23, 24, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11],
+                       "moving up: the screen above, nearest first")
         var offline = BrowseState(rows: 11, columns: 80, source: .xkcd, settings: { var settings = BrowseSettings(); settings.offline = true; return settings }())
         archive(&offline)
         XCTAssertNil(BrowseModel.fetchWanted(offline), "--offline fetches nothing")
@@ -105,5 +109,23 @@ final class BrowseQueryTests: XCTestCase {
         XCTAssertEqual(BrowseModel.handle(&state, .key(.click(row: 3, column: 5))), [], "too slow: two clicks")
         _ = BrowseModel.handle(&state, .time(start.addingTimeInterval(1.7)))
         XCTAssertEqual(BrowseModel.handle(&state, .key(.click(row: 4, column: 5))), [], "another row: a click")
+    }
+
+    /// A failure is said until a later success replaces it, whatever
+    /// fetch made either: a fetch that reached nothing does not hide it.
+    func testAFailureStaysSaidUntilASuccessAfterIt() {
+        var state = BrowseState(rows: 11, columns: 80, source: .xkcd)
+        archive(&state)
+        let failing = RefreshRecord(lastSuccess: start.addingTimeInterval(-600), lastFailure: start, failureReason: "xkcd.com did not answer in time")
+        _ = BrowseModel.handle(&state, .answered(.refreshRecord(.xkcd), .refreshRecord(failing)))
+        let said = BrowseFreshness.failed(reason: "xkcd.com did not answer in time", at: start, refreshing: false)
+        XCTAssertEqual(state.freshness(of: .xkcd), said)
+        _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: nil, refresh: false, at: start.addingTimeInterval(10)))
+        XCTAssertEqual(state.freshness(of: .xkcd), said, "a fetch that asked nothing of upstream")
+        var recovered = failing
+        recovered.lastSuccess = start.addingTimeInterval(20)
+        _ = BrowseModel.handle(&state, .answered(.refreshRecord(.xkcd), .refreshRecord(recovered)))
+        XCTAssertEqual(state.freshness(of: .xkcd), .quiet)
+        XCTAssertEqual(state.freshness(of: .books), .quiet, "each source its own")
     }
 }

@@ -37,6 +37,7 @@ final class ListingWindowTests: XCTestCase {
             switch slot {
             case let .item(item): item.ref.id
             case let .missing(id): id.map { -$0 }
+            case .absent: nil
             }
         }
     }
@@ -60,6 +61,29 @@ final class ListingWindowTests: XCTestCase {
         XCTAssertEqual(try server.requests().count - before, 3, "nothing asked again")
 
         XCTAssertEqual(ids(try self.catalog(mode: .offline).slots(of: xkcd, at: 197..<200)), [3, 2, 1], "read from the cache alone")
+    }
+
+    /// Comic 404 is not upstream: the fill learns it once, the slot says
+    /// so, and neither another fill nor `show` asks again; `r` does.
+    func testANumberUpstreamLacksIsKeptAsAFactAndNotAskedAgain() throws {
+        try server.control(.object([("latest", .int(405)), ("comics", .object([
+            ("405", FixtureServer.comic(405, title: "Five")), ("403", FixtureServer.comic(403, title: "Three")),
+        ]))]))
+        let xkcd = ListingKey(source: .xkcd)
+        let catalog = catalog()
+        try catalog.fill(xkcd, positions: 0..<3)
+        let slots = try catalog.slots(of: xkcd, at: 0..<3)
+        XCTAssertEqual(ids(slots), [405, nil, 403])
+        XCTAssertEqual(slots[1], .absent(id: 404, reason: "there is no xkcd comic 404"), "405 − 1 is 404, which upstream lacks")
+        let asked = { try self.server.requests().filter { $0.contains("/404/") }.count }
+        let learned = try asked()
+        try catalog.fill(xkcd, positions: 0..<3)
+        XCTAssertThrowsError(try catalog.show(.item(ItemRef(source: .xkcd, id: 404)))) { error in
+            XCTAssertEqual((error as? ComicsError)?.kind, .notFound)
+        }
+        XCTAssertEqual(try asked(), learned, "known absent: not asked again")
+        try catalog.fill(xkcd, positions: 0..<3, revalidate: true)
+        XCTAssertGreaterThan(try asked(), learned, "a refresh asks again")
     }
 
     func testANewerComicCachedElsewhereRaisesTheCount() throws {

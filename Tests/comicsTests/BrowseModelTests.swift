@@ -106,6 +106,11 @@ final class BrowseModelTests: XCTestCase {
         for key: Key in [.home, .right, .right] { _ = BrowseModel.handle(&state, .key(key)) }
         type(&state, "X")
         XCTAssertEqual(BrowseView.status(state, now: Date()), "books query (words language:en topic:… sort:…, or a number): auX▏sten sort:ascending")
+        state.columns = 40
+        XCTAssertEqual(BrowseView.status(state, now: Date()), "query: auX▏sten sort:ascending", "narrow: the label gives way")
+        state.columns = 10
+        XCTAssertEqual(BrowseView.status(state, now: Date()), "query: …X▏sten sort:ascending", "the cursor stays in view")
+        state.columns = 80
         for key: Key in [.backspace, .control("e"), .control("w")] { _ = BrowseModel.handle(&state, .key(key)) }
         XCTAssertEqual(state.prompt, "austen ")
         _ = BrowseModel.handle(&state, .key(.control("a")))
@@ -382,7 +387,8 @@ final class BrowseModelTests: XCTestCase {
 
     func testAnEmptyScreenSaysWhyInItsRows() {
         var state = BrowseState(rows: 8, columns: 30, source: .xkcd)
-        _ = BrowseModel.handle(&state, .fetched(.source(.xkcd), failure: "cannot reach xkcd.com: couldn't connect to server", refresh: false, at: Date()))
+        let record = RefreshRecord(lastFailure: Date(), failureReason: "cannot reach xkcd.com: couldn't connect to server")
+        _ = BrowseModel.handle(&state, .answered(.refreshRecord(.xkcd), .refreshRecord(record)))
         let frame = BrowseView.frame(state, now: Date())
         XCTAssertEqual(frame.prefix(3).map { $0.text.trimmingCharacters(in: .whitespaces) },
                        ["nothing cached, and cannot", "reach xkcd.com: couldn't", "connect to server"])

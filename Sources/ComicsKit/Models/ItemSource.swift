@@ -28,6 +28,9 @@ public struct FetchedPage: Equatable, Sendable {
     /// What the page should have held but upstream sent unreadable, one
     /// line each ("xkcd:199: …"): the rest of the page stands.
     public var skipped: [String] = []
+    /// Numbers upstream had no item for, or none it could read, and why:
+    /// facts the cache keeps, so they are not asked for again at once.
+    public var absent: [Int: String] = [:]
 
     public init(itemIDs: [Int], items: [FetchedItem], nextPosition: String?, validators: Validators, total: Int? = nil) {
         self.itemIDs = itemIDs

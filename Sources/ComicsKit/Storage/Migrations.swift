@@ -286,6 +286,18 @@ enum Migrations {
         // A list's entries (subjects, bookshelves) are indexed apart, so a
         // snippet cut from them shows where one ends: every row again.
         Migration(name: "search-index-keeps-lists-apart", sql: "DELETE FROM item_search;", transform: SearchIndex.indexEveryItem),
+        // An item upstream has not (a 404) or sent unreadable is a fact,
+        // kept as a detail is: a screen says so, and upstream is asked
+        // again no sooner.
+        Migration(name: "items-absent-upstream", sql: """
+            CREATE TABLE absences (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                checked_at REAL NOT NULL,
+                PRIMARY KEY (source, id)
+            ) WITHOUT ROWID;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -399,6 +411,7 @@ enum Migrations {
         "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
+        "c91b367279dc939a02ca9977e66c55320c43d4e1ce82964827267bbcd1f8aef4",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

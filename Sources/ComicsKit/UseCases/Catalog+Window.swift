@@ -20,6 +20,9 @@ public enum ListingSlot: Equatable, Sendable {
     case item(CachedItem)
     /// A known place whose item is not cached (xkcd: its number).
     case missing(id: Int?)
+    /// A number upstream had no item for (a 404), or none it could read,
+    /// when last asked, and why.
+    case absent(id: Int, reason: String)
 }
 
 extension Catalog {
@@ -63,10 +66,14 @@ extension Catalog {
                 return page[position % perPage]
             }
         }
-        let found = try store.cachedItems(ids.compactMap { $0 }.map { ItemRef(source: listing.source, id: $0) })
+        let refs = ids.compactMap { $0 }.map { ItemRef(source: listing.source, id: $0) }
+        let found = try store.cachedItems(refs)
+        let absent = try store.absent(refs.filter { found[$0] == nil }, since: clock.now.addingTimeInterval(-policy.detailTTL))
         return ids.map { id in
-            guard let id, let item = found[ItemRef(source: listing.source, id: id)] else { return .missing(id: id) }
-            return .item(item)
+            guard let id else { return .missing(id: nil) }
+            let ref = ItemRef(source: listing.source, id: id)
+            if let item = found[ref] { return .item(item) }
+            return absent[ref].map { .absent(id: id, reason: $0) } ?? .missing(id: id)
         }
     }
 
@@ -90,6 +97,7 @@ extension Catalog {
             let wanted = slots.compactMap { slot -> (id: Int, validators: Validators)? in
                 switch slot {
                 case let .missing(id?): (id, .none)
+                case let .absent(id, _) where revalidate: (id, .none)
                 case let .item(item) where revalidate: (item.ref.id, item.validators)
                 default: nil
                 }
@@ -99,15 +107,19 @@ extension Catalog {
                 let answers = try source.fetchItems(wanted)
                 var fetched: [FetchedItem] = []
                 var revalidated: [ItemRef: Validators] = [:]
+                var absent: [ItemRef: String] = [:]
                 for (request, answer) in zip(wanted, answers) {
+                    let ref = ItemRef(source: listing.source, id: request.id)
                     switch answer {
                     case let .fetched(item): fetched.append(item)
-                    case let .notModified(validators): revalidated[ItemRef(source: listing.source, id: request.id)] = validators
-                    case .notFound, .unreadable: break
+                    case let .notModified(validators): revalidated[ref] = validators
+                    case .notFound: absent[ref] = "there is no \(source.itemNoun) \(request.id)"
+                    case let .unreadable(error): absent[ref] = error.message
                     }
                 }
                 try store.markRevalidated(revalidated, at: clock.now)
                 try store.save(fetched, at: clock.now)
+                try store.recordAbsent(absent, at: clock.now)
             }
             return
         }

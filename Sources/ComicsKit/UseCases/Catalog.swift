@@ -331,6 +331,8 @@ public final class Catalog {
                 validators: fetched.validators, total: fetched.total)
             items = fetched.items
             warnings += fetched.skipped.map { "skipped \($0)" }
+            try store.recordAbsent(
+                Dictionary(uniqueKeysWithValues: fetched.absent.map { (ItemRef(source: key.source, id: $0.key), $0.value) }), at: clock.now)
         case let .notModified(validators):
             guard let unchanged = stored else { return nil }
             page = unchanged
@@ -378,6 +380,12 @@ public final class Catalog {
     }
 
     // MARK: - One item
+
+    /// Why upstream had no such item (or none it could read) when last
+    /// asked, within an item's time to live; nil when it is not known absent.
+    public func absence(of ref: ItemRef) throws -> String? {
+        try store.absent([ref], since: clock.now.addingTimeInterval(-policy.detailTTL))[ref]
+    }
 
     /// An item as the cache holds it, nil when it does not: never fetched.
     public func cachedItem(_ ref: ItemRef) throws -> CachedItem? {
@@ -429,7 +437,9 @@ public final class Catalog {
         case let .notModified(newValidators):
             try store.markRevalidated([ref: newValidators], at: now)
         case .notFound:
-            throw ComicsError.notFound("there is no \(source.itemNoun) \(ref.id)")
+            let reason = "there is no \(source.itemNoun) \(ref.id)"
+            try store.recordAbsent([ref: reason], at: now)
+            throw ComicsError.notFound(reason)
         case let .unreadable(error):
             throw error
         }
@@ -468,6 +478,9 @@ public final class Catalog {
 
     /// Serves a cached copy (refreshing it in the background when stale) or fetches it now.
     private func fetchItemIfNeeded(_ ref: ItemRef, source: ItemSource, cached: CachedItem?) throws -> CachedItem {
+        // Upstream said it has none, within an item's time to live: it is
+        // not asked again, unless --refresh asks.
+        if cached == nil, mode != .refresh, let reason = try absence(of: ref) { throw ComicsError.notFound(reason) }
         let decision = action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL)
         logDecision(decision, what: ref.description, cachedAt: cached?.cachedAt)
         switch decision {

@@ -7,17 +7,22 @@ import FoundationEssentials
 /// catalog (a connection and an HTTP client) of its own, so one request
 /// that hangs delays only its own rows. Work is asked for in chunks of
 /// positions; the newest asks go first, and asks for rows that left the
-/// view are dropped before they start. A chunk just filled (or that just
-/// failed) is not asked for again at once: a comic upstream does not have
-/// stays a placeholder rather than a request each frame.
+/// view are dropped before they start. A comic upstream does not have is
+/// a fact the cache keeps, not a missing row; a chunk just filled, or
+/// that just failed, is not asked for again at once.
 final class BrowseFetcher: @unchecked Sendable {
     /// As many as the HTTP client sends to one host at once.
     static let threads = 4
     /// At most this many work for one listing, so another listing's screen
     /// always has a fetcher, however many of its requests hang.
     static let threadsPerListing = 2
-    /// Asked again no sooner than this after it was filled, or failed.
-    static let quietAfterFill: TimeInterval = 60
+    /// The newest looked at again no sooner than this after the last look.
+    static let quietAfterNewest: TimeInterval = 60
+    /// A chunk filled is asked for again (its rows missing once more)
+    /// no sooner than this: a page upstream sends short is not a request
+    /// each frame.
+    static let quietAfterFill: TimeInterval = 5
+    /// A chunk that failed waits this long.
     static let quietAfterFailure: TimeInterval = 10
 
     private struct Job: Hashable {
@@ -63,29 +68,30 @@ final class BrowseFetcher: @unchecked Sendable {
     /// chunk is one page of the server's.
     static func chunkSize(_ key: ListingKey) -> Int { key.source == .books ? 32 : 10 }
 
-    /// The rows in view, then the margin: what is not cached (or its whole
-    /// listing, when nothing is known yet) is fetched. Asks for other
-    /// listings, or for rows out of view, that have not started are dropped.
-    func want(_ listing: BrowseListing, _ key: ListingKey, inView: Range<Int>, margin: Range<Int>, count: Int?) {
+    /// The chunks of the positions the cache lacks, nearest first (the
+    /// first chunk, when nothing is known yet), and the newest. Asks for
+    /// other listings, or for rows no longer missing, that have not
+    /// started are dropped.
+    func want(_ listing: BrowseListing, _ key: ListingKey, missing positions: [Int], count: Int?) {
         let size = Self.chunkSize(key)
-        // Before anything is known, the first chunk finds out how many there are.
-        let known = 0..<max(1, count ?? size)
-        let chunks = { (range: Range<Int>) -> [Int] in
-            let held = range.clamped(to: known)
-            return held.isEmpty ? [] : Array(held.lowerBound / size...(held.upperBound - 1) / size)
-        }
-        let wanted = [Job(listing: listing, key: key, chunk: nil, revalidate: false)]
-            + (chunks(inView) + chunks(margin)).map { Job(listing: listing, key: key, chunk: $0, revalidate: false) }
+        // Before anything is known, the first chunk finds out how many there
+        // are (and so is the newest, asked once, not twice at once).
+        var chunks: [Int] = count == nil ? [0] : []
+        for position in positions where !chunks.contains(position / size) { chunks.append(position / size) }
+        let wanted = (count == nil ? [] : [Job(listing: listing, key: key, chunk: nil, revalidate: false)])
+            + chunks.map { Job(listing: listing, key: key, chunk: $0, revalidate: false) }
         let added = work.withLock { work -> Int in
             let now = Date()
             work.queue.removeAll { !$0.revalidate && !wanted.contains($0) }
             var added = 0
             for job in wanted.reversed() where !work.queue.contains(job) && !work.running.contains(job) {
-                // The newest is looked at again a minute later too: the catalog
-                // asks upstream only once the list time to live has passed.
-                if let last = work.finished[job],
-                   now.timeIntervalSince(last.at) < (last.failed ? Self.quietAfterFailure : Self.quietAfterFill) {
-                    continue
+                // The newest is looked at again a minute later (the catalog
+                // asks upstream only once the list time to live has passed);
+                // a chunk whose rows are missing again (a cleanup elsewhere)
+                // is asked for again soon.
+                if let last = work.finished[job] {
+                    let quiet = last.failed ? Self.quietAfterFailure : job.chunk == nil ? Self.quietAfterNewest : Self.quietAfterFill
+                    if now.timeIntervalSince(last.at) < quiet { continue }
                 }
                 work.queue.insert(job, at: 0)
                 added += 1

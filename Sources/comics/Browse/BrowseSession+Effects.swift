@@ -37,7 +37,7 @@ extension BrowseSession {
             case let .learnReadingSpeed(words, seconds):
                 if let speed = try? cache.learnReadingSpeed(words: words, seconds: seconds) { dispatch(.readingSpeed(speed)) }
             case let .searchText(ref, terms):
-                textSearches.search(terms, in: ref)
+                worker.search(terms, in: ref)
             case let .findBlock(ref, percent):
                 if let map = try? cache.textMap(ref), let block = try? cache.textBlock(ref, atPercent: percent, of: map) {
                     dispatch(.readerBlockFound(ref, block))

@@ -24,10 +24,9 @@ final class BrowseSession {
     let worker: BrowseWorker
     /// Fills listings from the network; nil under --offline.
     let fetcher: BrowseFetcher?
-    /// Downloads books' texts for the reader, and searches them, each on a
-    /// thread of its own: a search never waits for a slow download.
+    /// Downloads books' texts for the reader, on a thread of its own: a
+    /// search never waits for a slow download.
     let textDownloads: BrowseTextWorker
-    let textSearches: BrowseTextWorker
     /// The download under way: its progress, and Esc's cancel.
     let downloadWatch: TextDownloadWatch
     let painter: BrowsePainter
@@ -48,9 +47,7 @@ final class BrowseSession {
         worker = BrowseWorker(catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false), post: post)
         downloadWatch = TextDownloadWatch(post: post)
         textDownloads = BrowseTextWorker(
-            label: "downloads", catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false, textObserver: downloadWatch), post: post,
-            watch: downloadWatch)
-        textSearches = BrowseTextWorker(label: "searches", catalog: try context.makeCatalog(mode: .offline, reportsNetwork: false), post: post, watch: nil)
+            catalog: try context.makeCatalog(mode: networkMode, reportsNetwork: false, textObserver: downloadWatch), post: post, watch: downloadWatch)
         fetcher = networkMode == .offline ? nil : BrowseFetcher(
             catalogs: try (0..<BrowseFetcher.threads).map { _ in try context.makeCatalog(mode: .cacheFirst, reportsNetwork: false) },
             post: post)
@@ -144,7 +141,7 @@ final class BrowseSession {
     /// the way the selection moves, asked of the fetchers.
     private func wantFetches() {
         guard let fetcher, let want = BrowseModel.fetchWanted(state) else { return }
-        fetcher.want(want.listing, want.key, inView: want.inView, margin: want.margin, count: want.count)
+        fetcher.want(want.listing, want.key, missing: want.missing, count: want.count)
     }
 
     /// Gives the terminal back, then ends as the signal would have ended

@@ -10,7 +10,7 @@ enum BrowseView {
         let height = state.listHeight
         var lines: [BrowseLine]
         switch state.visible {
-        case let .list(list): lines = rows(list, height: height, columns: state.columns, freshness: state.freshness)
+        case let .list(list): lines = rows(list, height: height, columns: state.columns, freshness: state.freshness(of: list.listing.window?.source))
         case let .detail(detail): lines = detailLines(detail, height: height)
         case let .reader(reader):
             lines = readerLines(reader, height: height, columns: state.columns, theme: state.colorForbidden ? .terminal : state.readerTheme)
@@ -196,7 +196,8 @@ enum BrowseView {
             let mark = row?.isFavorite == true ? "★" : " "
             var text = mark + " " + String(repeating: " ", count: max(0, idWidth - id.count)) + id + "  "
             guard let row else {
-                return [BrowseLine(text: text + "…", style: position == list.selected ? .selected : .dim)]
+                let missing = list.window.absent[position]?.reason ?? "…"
+                return [BrowseLine(text: text + missing, style: position == list.selected ? .selected : .dim)]
             }
             if detailWidth >= 8 {
                 text += DisplayWidth.pad(DisplayWidth.truncate(row.detail, to: detailWidth), to: detailWidth) + "  "
@@ -258,10 +259,14 @@ enum BrowseView {
     private static func emptyReason(_ list: BrowseList, freshness: BrowseFreshness, columns: Int) -> [String] {
         let reason: String
         switch (list.listing, freshness) {
+        case _ where list.failure != nil: reason = "cannot read the cache: " + (list.failure ?? "")
         case (.favorites, _): reason = "no favourites yet: f marks one"
+        case (.reading, _): reason = "no book begun or downloaded yet: R on a book reads it"
         case (.search, _): reason = "nothing cached matches"
         case let (_, .failed(failure, _, _)): reason = "nothing cached, and " + failure
         case (_, .offline): reason = "nothing cached, and --offline forbids the network"
+        case (.books, _) where list.window.count == 0: reason = "no book matches this query; : changes it"
+        case _ where list.window.count == 0: reason = "nothing here upstream; r asks again"
         default: reason = "loading…"
         }
         return DisplayWidth.wrapped(reason, width: max(10, columns - 2)).map { "  " + $0 }
@@ -270,17 +275,9 @@ enum BrowseView {
     /// Source and query, position, freshness; or the prompt, or a message.
     static func status(_ state: BrowseState, now: Date) -> String {
         if let prompt = state.prompt {
-            let label = switch state.promptKind {
-            case .search: "search: "
-            case .booksQuery: "books query (words language:en topic:… sort:…, or a number): "
-            case .jump: "go to: "
-            case .readerGo: "go to (a section number, or 40%): "
-            case let .readerSearch(forward): forward ? "/" : "?"
-            case .bookmarkName: "bookmark's name: "
-            }
-            let characters = Array(prompt)
-            let cursor = max(0, min(state.promptCursor, characters.count))
-            return label + String(characters[..<cursor]) + "▏" + String(characters[cursor...])
+            // What was entered and refused is said over the prompt until the next key.
+            if let message = state.message { return " " + TerminalText.sanitize(message, singleLine: true) }
+            return promptLine(prompt, kind: state.promptKind, cursor: state.promptCursor, columns: state.columns)
         }
         if let message = state.message { return " " + TerminalText.sanitize(message, singleLine: true) }
         var parts: [String] = []
@@ -291,14 +288,18 @@ enum BrowseView {
                 parts.append(grouped(list.selected + 1) + " of " + grouped(list.total ?? list.count))
             }
             if list.listing.isPaged, list.count > 0, list.selected == list.count - 1 { parts.append("end of results") }
-            parts.append(freshness(state.freshness, oldest: list.listing.isPaged ? list.window.oldest(in: list.top..<(list.top + BrowseModel.rowsInView(list, state))) : nil, now: now))
+            parts.append(freshness(state.freshness(of: list.listing.window?.source), oldest: list.listing.isPaged ? list.window.oldest(in: list.top..<(list.top + BrowseModel.rowsInView(list, state))) : nil, now: now))
         case let .detail(detail):
             parts.append("\(detail.ref)" + (detail.isFavorite ? " ★" : ""))
-            parts.append(freshness(state.freshness, oldest: nil, now: now))
+            parts.append(freshness(state.freshness(of: detail.ref.source), oldest: nil, now: now))
         case let .reader(reader):
             parts += readerStatus(reader, height: state.listHeight, speed: state.readingSpeed, columns: state.columns)
         }
-        let line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
+        var line = " " + parts.filter { !$0.isEmpty }.joined(separator: " · ")
+        // A failure's reason is worth more than "end of results".
+        if DisplayWidth.of(line) > state.columns, parts.contains("end of results") {
+            line = " " + parts.filter { !$0.isEmpty && $0 != "end of results" }.joined(separator: " · ")
+        }
         // The reminder of the keys gives its room to what is true first;
         // in the reader, `?` searches backward.
         let reminder = if case let .reader(reader) = state.visible {
@@ -339,6 +340,30 @@ enum BrowseView {
         case let .failed(reason, at, refreshing):
             return (refreshing ? "refresh" : "fetch") + " failed " + age(from: at, to: now) + ": " + reason + "; r retries"
         }
+    }
+
+    /// The prompt's label and text, the cursor always in view: a label too
+    /// long for the width gives way to a short one, and text too long
+    /// shows its end up to the cursor.
+    private static func promptLine(_ prompt: String, kind: BrowsePromptKind, cursor: Int, columns: Int) -> String {
+        let (label, short) = switch kind {
+        case .search: ("search: ", "/")
+        case .booksQuery: ("books query (words language:en topic:… sort:…, or a number): ", "query: ")
+        case .jump: ("go to: ", ":")
+        case .readerGo: ("go to (a section number, or 40%): ", ":")
+        case let .readerSearch(forward): (forward ? "/" : "?", forward ? "/" : "?")
+        case .bookmarkName: ("bookmark's name: ", "name: ")
+        }
+        let characters = Array(prompt)
+        let cursor = max(0, min(cursor, characters.count))
+        // The label keeps ten columns for the text, or gives way.
+        let shown = DisplayWidth.of(label) + 10 <= columns ? label : short
+        var before = String(characters[..<cursor])
+        while !before.isEmpty, DisplayWidth.of(shown) + 1 + DisplayWidth.of(before) + 1 > columns {
+            before.removeFirst()
+        }
+        let cut = before.count < cursor ? "…" : ""
+        return shown + cut + before + "▏" + String(characters[cursor...])
     }
 
     /// "just now", "3 min ago", "5 hours ago", "2 days ago".

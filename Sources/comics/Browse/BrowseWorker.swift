@@ -2,8 +2,9 @@ import BrowseCore
 import ComicsKit
 import Dispatch
 
-/// The queue that fetches items and draws pictures, with a catalog of
-/// its own; what it finds goes into the cache, or comes back as events.
+/// The queue that fetches items, draws pictures and searches texts, with
+/// a catalog of its own; what it finds goes into the cache, or comes back
+/// as events.
 final class BrowseWorker: @unchecked Sendable {
     private let queue = DispatchQueue(label: "comics.browse.worker")
     private let catalog: Catalog
@@ -65,6 +66,20 @@ final class BrowseWorker: @unchecked Sendable {
             while let last = colors.last, last.allSatisfy({ $0.text.trimmingWhitespace().isEmpty }) { colors.removeLast() }
             let lines = colors.map { $0.map(\.text).joined() }
             post(.pictureLoaded(ref, lines, graphics: nil, colors: request.choice.colors == .none ? [] : colors))
+        }
+    }
+
+    /// The blocks of a book's text that hold the words (the reader's `/`):
+    /// on this queue too, as the reader shows no picture.
+    func search(_ terms: String, in ref: ItemRef) {
+        queue.async { [self] in
+            do {
+                post(.readerMatches(ref, query: terms, try catalog.textMatches(terms, in: ref)))
+            } catch let error as ComicsError {
+                post(.readerMessage(ref, TerminalText.sanitize(error.message, singleLine: true)))
+            } catch {
+                post(.readerMessage(ref, TerminalText.sanitize("\(error)", singleLine: true)))
+            }
         }
     }
 }

@@ -62,6 +62,7 @@ public struct XKCDSource: ItemSource {
     ) throws -> PageFetch {
         var fetched: [FetchedItem] = []
         var skipped: [String] = []
+        var lacking: [Int: String] = [:]
         var pageValidators = Validators.none
         let start: Int
         if position == PageKey.firstPosition {
@@ -98,9 +99,13 @@ public struct XKCDSource: ItemSource {
             for (id, answer) in zip(missing, answers) {
                 switch answer {
                 case let .fetched(item): fetched.append(item)
-                case .notFound, .notModified: absent.insert(id)
+                case .notFound:
+                    absent.insert(id)
+                    lacking[id] = "there is no \(itemNoun) \(id)"
+                case .notModified: absent.insert(id)
                 case let .unreadable(error):
                     absent.insert(id)
+                    lacking[id] = error.message
                     skipped.append("\(ItemRef(source: name, id: id)): \(error.message)")
                     unreadable = unreadable ?? error
                 }
@@ -114,6 +119,7 @@ public struct XKCDSource: ItemSource {
         var page = FetchedPage(
             itemIDs: ids, items: fetched, nextPosition: next >= 1 ? String(next) : nil, validators: pageValidators)
         page.skipped = skipped
+        page.absent = lacking
         return .page(page)
     }
 }
