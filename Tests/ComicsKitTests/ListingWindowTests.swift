@@ -74,7 +74,7 @@ final class ListingWindowTests: XCTestCase {
         try catalog.fill(xkcd, positions: 0..<3)
         let slots = try catalog.slots(of: xkcd, at: 0..<3)
         XCTAssertEqual(ids(slots), [405, nil, 403])
-        XCTAssertEqual(slots[1], .absent(id: 404, reason: "there is no xkcd comic 404"), "405 − 1 is 404, which upstream lacks")
+        XCTAssertEqual(slots[1], .absent(id: 404, Absence(.notFound, "there is no xkcd comic 404")), "405 − 1 is 404, which upstream lacks")
         let asked = { try self.server.requests().filter { $0.contains("/404/") }.count }
         let learned = try asked()
         try catalog.fill(xkcd, positions: 0..<3)

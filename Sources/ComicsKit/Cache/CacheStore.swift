@@ -66,9 +66,9 @@ public protocol CacheStore: TextStore {
     func cachedItems(_ refs: [ItemRef]) throws -> [ItemRef: CachedItem]
     /// Records that upstream has no such items, or none it could read,
     /// and why, as of `date`.
-    func recordAbsent(_ absences: [ItemRef: String], at date: Date) throws
+    func recordAbsent(_ absences: [ItemRef: Absence], at date: Date) throws
     /// Which of `refs` upstream lacked at `date` or later, and why.
-    func absent(_ refs: [ItemRef], since date: Date) throws -> [ItemRef: String]
+    func absent(_ refs: [ItemRef], since date: Date) throws -> [ItemRef: Absence]
     /// Inserts or replaces items, keeping favourites; one transaction.
     func save(_ items: [FetchedItem], at date: Date) throws
     /// Renews items upstream said have not changed (304); one transaction.

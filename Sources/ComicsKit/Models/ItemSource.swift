@@ -30,7 +30,7 @@ public struct FetchedPage: Equatable, Sendable {
     public var skipped: [String] = []
     /// Numbers upstream had no item for, or none it could read, and why:
     /// facts the cache keeps, so they are not asked for again at once.
-    public var absent: [Int: String] = [:]
+    public var absent: [Int: Absence] = [:]
 
     public init(itemIDs: [Int], items: [FetchedItem], nextPosition: String?, validators: Validators, total: Int? = nil) {
         self.itemIDs = itemIDs

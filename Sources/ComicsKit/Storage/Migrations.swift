@@ -293,6 +293,7 @@ enum Migrations {
             CREATE TABLE absences (
                 source TEXT NOT NULL,
                 id INTEGER NOT NULL,
+                kind TEXT NOT NULL,
                 reason TEXT NOT NULL,
                 checked_at REAL NOT NULL,
                 PRIMARY KEY (source, id)
@@ -411,7 +412,7 @@ enum Migrations {
         "cd9ce580efdc6736fb46b77863db444b565d9eb8b06cf8f71f1fa43d0b08b3f4",
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
-        "c91b367279dc939a02ca9977e66c55320c43d4e1ce82964827267bbcd1f8aef4",
+        "362caa0d10f7b2db2d1384afdc5dfeacf13b889b8bf06ee57a31d4225fdbebea",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

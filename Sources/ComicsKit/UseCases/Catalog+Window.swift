@@ -22,7 +22,7 @@ public enum ListingSlot: Equatable, Sendable {
     case missing(id: Int?)
     /// A number upstream had no item for (a 404), or none it could read,
     /// when last asked, and why.
-    case absent(id: Int, reason: String)
+    case absent(id: Int, Absence)
 }
 
 extension Catalog {
@@ -73,7 +73,7 @@ extension Catalog {
             guard let id else { return .missing(id: nil) }
             let ref = ItemRef(source: listing.source, id: id)
             if let item = found[ref] { return .item(item) }
-            return absent[ref].map { .absent(id: id, reason: $0) } ?? .missing(id: id)
+            return absent[ref].map { .absent(id: id, $0) } ?? .missing(id: id)
         }
     }
 
@@ -107,14 +107,14 @@ extension Catalog {
                 let answers = try source.fetchItems(wanted)
                 var fetched: [FetchedItem] = []
                 var revalidated: [ItemRef: Validators] = [:]
-                var absent: [ItemRef: String] = [:]
+                var absent: [ItemRef: Absence] = [:]
                 for (request, answer) in zip(wanted, answers) {
                     let ref = ItemRef(source: listing.source, id: request.id)
                     switch answer {
                     case let .fetched(item): fetched.append(item)
                     case let .notModified(validators): revalidated[ref] = validators
-                    case .notFound: absent[ref] = "there is no \(source.itemNoun) \(request.id)"
-                    case let .unreadable(error): absent[ref] = error.message
+                    case .notFound: absent[ref] = Absence(.notFound, "there is no \(source.itemNoun) \(request.id)")
+                    case let .unreadable(error): absent[ref] = Absence(.unreadable, error.message)
                     }
                 }
                 try store.markRevalidated(revalidated, at: clock.now)

@@ -383,7 +383,7 @@ public final class Catalog {
 
     /// Why upstream had no such item (or none it could read) when last
     /// asked, within an item's time to live; nil when it is not known absent.
-    public func absence(of ref: ItemRef) throws -> String? {
+    public func absence(of ref: ItemRef) throws -> Absence? {
         try store.absent([ref], since: clock.now.addingTimeInterval(-policy.detailTTL))[ref]
     }
 
@@ -437,9 +437,9 @@ public final class Catalog {
         case let .notModified(newValidators):
             try store.markRevalidated([ref: newValidators], at: now)
         case .notFound:
-            let reason = "there is no \(source.itemNoun) \(ref.id)"
-            try store.recordAbsent([ref: reason], at: now)
-            throw ComicsError.notFound(reason)
+            let absence = Absence(.notFound, "there is no \(source.itemNoun) \(ref.id)")
+            try store.recordAbsent([ref: absence], at: now)
+            throw ComicsError.notFound(absence.reason)
         case let .unreadable(error):
             throw error
         }
@@ -479,8 +479,10 @@ public final class Catalog {
     /// Serves a cached copy (refreshing it in the background when stale) or fetches it now.
     private func fetchItemIfNeeded(_ ref: ItemRef, source: ItemSource, cached: CachedItem?) throws -> CachedItem {
         // Upstream said it has none, within an item's time to live: it is
-        // not asked again, unless --refresh asks.
-        if cached == nil, mode != .refresh, let reason = try absence(of: ref) { throw ComicsError.notFound(reason) }
+        // not asked again, unless --refresh asks. One it sent unreadable is.
+        if cached == nil, mode != .refresh, let absence = try absence(of: ref), absence.kind == .notFound {
+            throw ComicsError.notFound(absence.reason)
+        }
         let decision = action(cachedAt: cached?.cachedAt, ttl: policy.detailTTL)
         logDecision(decision, what: ref.description, cachedAt: cached?.cachedAt)
         switch decision {

@@ -25,8 +25,8 @@ final class BrowseQueryRunner {
             return .favorites(Set(try catalog.favorites(source: nil).map(\.ref)))
         case let .detail(ref, width):
             guard let cached = try catalog.cachedItem(ref) else {
-                guard let reason = try catalog.absence(of: ref) else { return .detail(nil) }
-                return .detail(BrowseDetail(ref: ref, lines: [TerminalText.sanitize(reason, singleLine: true)], isFavorite: false))
+                guard let absence = try catalog.absence(of: ref) else { return .detail(nil) }
+                return .detail(BrowseDetail(ref: ref, lines: [TerminalText.sanitize(absence.reason, singleLine: true)], isFavorite: false))
             }
             catalog.noteUse(of: [cached])
             return .detail(BrowseRows.detail(cached, width: width, catalog: catalog))
@@ -53,8 +53,8 @@ final class BrowseQueryRunner {
                 window.cachedAt[positions.lowerBound + offset] = item.cachedAt
             case let .missing(id):
                 if let id { window.ids[positions.lowerBound + offset] = id }
-            case let .absent(id, reason):
-                window.absent[positions.lowerBound + offset] = BrowseAbsence(id: id, reason: TerminalText.sanitize(reason, singleLine: true))
+            case let .absent(id, absence):
+                window.absent[positions.lowerBound + offset] = BrowseAbsence(id: id, reason: TerminalText.sanitize(absence.reason, singleLine: true))
             }
         }
         // Rows looked at are used, as `list` counts them, for cleanup's

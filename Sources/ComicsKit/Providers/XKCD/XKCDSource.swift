@@ -62,7 +62,7 @@ public struct XKCDSource: ItemSource {
     ) throws -> PageFetch {
         var fetched: [FetchedItem] = []
         var skipped: [String] = []
-        var lacking: [Int: String] = [:]
+        var lacking: [Int: Absence] = [:]
         var pageValidators = Validators.none
         let start: Int
         if position == PageKey.firstPosition {
@@ -101,11 +101,11 @@ public struct XKCDSource: ItemSource {
                 case let .fetched(item): fetched.append(item)
                 case .notFound:
                     absent.insert(id)
-                    lacking[id] = "there is no \(itemNoun) \(id)"
+                    lacking[id] = Absence(.notFound, "there is no \(itemNoun) \(id)")
                 case .notModified: absent.insert(id)
                 case let .unreadable(error):
                     absent.insert(id)
-                    lacking[id] = error.message
+                    lacking[id] = Absence(.unreadable, error.message)
                     skipped.append("\(ItemRef(source: name, id: id)): \(error.message)")
                     unreadable = unreadable ?? error
                 }
