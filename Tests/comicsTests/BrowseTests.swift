@@ -219,6 +219,8 @@ final class BrowseTests: EndToEndTestCase {
         let session = try browse()
         try session.send(String(repeating: "j", count: 135))
         XCTAssertTrue(try session.wait(for: "136 of 200"))
+        // The rows in view filled first, under a slow (sanitized) build too.
+        XCTAssertTrue(try session.wait(whileShowing: "  …"), session.screen.joined(separator: "\n"))
         let before = session.screen
         try session.send("r")
         XCTAssertTrue(try session.wait(whileShowing: "refreshing…"))

@@ -138,6 +138,20 @@ final class ListAndShowTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["show", "99999"]).status, 3)
     }
 
+    /// Upstream's 404 is a fact the cache keeps a day: the same answer
+    /// again with no request; --refresh asks.
+    func testA404IsRememberedAndRefreshAsksAgain() throws {
+        let asked = { try self.server.requests().filter { $0.hasPrefix("/404/") }.count }
+        XCTAssertEqual(try comics.run(["show", "404"]).status, 3)
+        XCTAssertEqual(try asked(), 1)
+        let again = try comics.run(["show", "404"])
+        XCTAssertEqual(again.status, 3)
+        XCTAssertEqual(again.stderr, "comics: error: there is no xkcd comic 404\n")
+        XCTAssertEqual(try asked(), 1, "not asked again")
+        XCTAssertEqual(try comics.run(["show", "404", "--refresh"]).status, 3)
+        XCTAssertEqual(try asked(), 2, "--refresh asks")
+    }
+
     func testAStaleItemIsRevalidatedConditionally() throws {
         try requireClockControl()
         XCTAssertEqual(try comics.run(["show", "150"]).status, 0)

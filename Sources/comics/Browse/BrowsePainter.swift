@@ -41,6 +41,15 @@ final class BrowsePainter {
         graphicsPlacement = graphicsPlacement.map { ($0.ref, -1, $0.graphics) }
     }
 
+    /// The text as ncurses takes it, ended by a 0: waddnwstr reads the
+    /// character after the count it is given (seen under AddressSanitizer,
+    /// reading past a buffer that ended at a page).
+    private static func wideCharacters(_ text: String) -> [UInt32] {
+        var characters = text.unicodeScalars.map(\.value)
+        characters.append(0)
+        return characters
+    }
+
     /// The frame for `state`, then any graphics over it.
     func draw(_ state: BrowseState, now: Date) {
         let lines = BrowseView.frame(state, now: now)
@@ -55,20 +64,20 @@ final class BrowsePainter {
             if let colors = line.colors {
                 var column = 0
                 for run in colors {
-                    let scalars = run.text.unicodeScalars.map(\.value)
+                    let scalars = Self.wideCharacters(run.text)
                     let pair = comics_terminal_color_pair(Int32(run.foreground), Int32(run.background))
                     let bold = (run.isBold ? Int32(COMICS_TEXT_BOLD) : 0) | (run.isItalic ? Int32(COMICS_TEXT_ITALIC) : 0)
                         | (run.isDim ? Int32(COMICS_TEXT_DIM) : 0) | (run.isHighlighted ? Int32(COMICS_TEXT_REVERSE) : 0)
                     scalars.withUnsafeBufferPointer { buffer in
-                        comics_terminal_put_colored(Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count), attributes | bold, pair)
+                        comics_terminal_put_colored(Int32(row), Int32(column), buffer.baseAddress, Int32(buffer.count - 1), attributes | bold, pair)
                     }
                     column += DisplayWidth.of(run.text)
                 }
                 continue
             }
-            let scalars = line.text.unicodeScalars.map(\.value)
+            let scalars = Self.wideCharacters(line.text)
             scalars.withUnsafeBufferPointer { buffer in
-                comics_terminal_put(Int32(row), 0, buffer.baseAddress, Int32(buffer.count), attributes)
+                comics_terminal_put(Int32(row), 0, buffer.baseAddress, Int32(buffer.count - 1), attributes)
             }
         }
         comics_terminal_show()
