@@ -501,6 +501,7 @@ final class BrowseJobControlTests: EndToEndTestCase {
             socket="comics-test-$$"; trap 'tmux -L "$socket" kill-server 2>/dev/null' EXIT
             pane() { tmux -L "$socket" capture-pane -p -t job; }
             until_shown() { for _ in $(seq 100); do pane | grep -q -- "$1" && return 0; sleep 0.1; done; pane; return 1; }
+            until_gone() { for _ in $(seq 100); do pane | grep -q -- "$1" || return 0; sleep 0.1; done; pane; return 1; }
             tmux -L "$socket" new-session -d -s job -x 80 -y 12 "bash --norc --noprofile -i"
             until_shown 'bash' || exit 11
             tmux -L "$socket" send-keys -t job 'stty -g > before; "$COMICS" browse' Enter
@@ -512,6 +513,8 @@ final class BrowseJobControlTests: EndToEndTestCase {
             tmux -L "$socket" send-keys -t job j
             until_shown '2 of 200' || exit 15
             tmux -L "$socket" send-keys -t job q
+            # What is typed before browse has ended is browse's to read.
+            until_gone '2 of 200' || exit 19
             tmux -L "$socket" send-keys -t job 'stty -g > after; echo done' Enter
             until_shown '^done' || exit 16
             cmp -s before stopped || exit 17
