@@ -87,14 +87,17 @@ final class BrowseQueryRunner {
     }
 
     private func passage(_ query: BrowseQuery, _ ref: ItemRef, blocks: Range<Int>, column: Int) throws -> ReaderPassage {
-        guard let map = try catalog.textMap(ref) else { throw ComicsError.database("the text of \(ref) is no longer in the cache") }
-        if let last = lastPassage, last.query == query, last.text == map.info { return last.passage }
-        guard let read = try catalog.textPassage(ref, from: blocks.lowerBound, upTo: blocks.upperBound) else {
-            throw ComicsError.database("the text of \(ref) is no longer in the cache")
+        let gone = ComicsError.database("the text of \(ref) is no longer in the cache")
+        // The text's record alone says whether the text changed; its map
+        // (the outline) is read only to lay a passage out.
+        guard let info = try catalog.textInfo(ref) else { throw gone }
+        if let last = lastPassage, last.query == query, last.text == info { return last.passage }
+        guard let map = try catalog.textMap(ref), let read = try catalog.textPassage(ref, from: blocks.lowerBound, upTo: blocks.upperBound) else {
+            throw gone
         }
         let sectionStarts = Set(map.outline.map(\.section.firstBlock))
         let passage = ReaderLayout.passage(read, width: column, sectionStarts: sectionStarts)
-        lastPassage = (query, map.info, passage)
+        lastPassage = (query, info, passage)
         return passage
     }
 }
