@@ -1,3 +1,5 @@
+import BrowseCore
+
 /// libFuzzer target for browse's key decoder, compiled into the comics
 /// module: any bytes, cut into chunks where the input says (a NUL byte
 /// ends a read), as a terminal might deliver them. No crash, no key that

@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets and runs each for SECONDS (default 60).
 #   Tests/Fuzz/run.sh [SECONDS] [TARGET...]
 # Library targets link ComicsKit's objects; the parser, import, stderr and keys targets
-# are compiled together with the executable's sources (all but main.swift).
+# are compiled together with the executable's sources (all but main.swift) and
+# link BrowseCore's objects too.
 # Corpora grow in .build-fuzz/corpus/TARGET, seeded from Tests/Fixtures;
 # crashes are written to .build-fuzz/findings/.
 set -euo pipefail
@@ -16,6 +17,7 @@ if [ ${#targets[@]} -eq 0 ]; then targets=(xkcd gutendex sanitizer image gutenbe
 scratch=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -use-ld=lld)
 swift build --target ComicsKit --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
+swift build --target BrowseCore --scratch-path "$scratch" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >&2
 swift build --target CImaging --scratch-path "$scratch" >&2
 swift build --target CTerminal --scratch-path "$scratch" >&2
 debug="$scratch/debug"
@@ -26,7 +28,7 @@ modules=(-I "$debug/Modules" -I Sources/CSQLite -I Sources/CZstd -I Sources/CZli
          -I Sources/CProcess/include -Xcc -fmodule-map-file="$debug/CProcess.build/module.modulemap"
          -I Sources/CHTML/include -Xcc -fmodule-map-file="$debug/CHTML.build/module.modulemap")
 library=("$debug"/ComicsKit.build/*.o "$debug"/CCurl.build/*.o "$debug"/CProcess.build/*.o "$debug"/CHTML.build/*.o -lsqlite3 -lzstd -lz -ldl)
-imaging=("$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
+imaging=("$debug"/BrowseCore.build/*.o "$debug"/CImaging.build/*.o "$debug"/CTerminal.build/*.o -ldl)
 executable_sources=()
 while IFS= read -r source; do executable_sources+=("$source"); done < <(find Sources/comics -name '*.swift' ! -name main.swift | sort)
 
