@@ -78,6 +78,37 @@ final class CatalogTests: XCTestCase {
         XCTAssertEqual(try catalog.addBookmark(ref, at: TextPosition(block: 19), in: passage, map: map).name, "BOOK TWO: 1806")
     }
 
+    /// The reader's save at each page: the place with its section, how far
+    /// through the words it is and the paragraph's anchor, and the text
+    /// read then; the text's record is otherwise the same download.
+    func testAPlaceReadIsSavedWithItsSectionAndTheTextMarkedRead() throws {
+        let ref = ItemRef(source: .books, id: 2600)
+        let sections = [TextSection(level: 0, title: "CHAPTER I", firstBlock: 0), TextSection(level: 0, title: "CHAPTER II", firstBlock: 5)]
+        let blocks = (0..<10).map { TextBlock($0 % 5 == 0 ? .heading : .prose, $0 % 5 == 0 ? "CHAPTER \($0 / 5 + 1)" : "Words of paragraph \($0) here.") }
+        let content = BookContent(blocks: blocks, sections: sections)
+        let info = TextInfo(ref: ref, url: "u", encoding: "utf-8", fetchedAt: start, originalBytes: 1, sectionCount: 2, wordCount: content.wordCount)
+        try store.saveText(content, outline: content.outline(), info: info)
+        let before = try XCTUnwrap(try store.textInfo(ref))
+        XCTAssertNil(before.readAt)
+
+        try catalog(at: 60).recordReading(ref, at: TextPosition(block: 7, offset: 6))
+        let saved = try XCTUnwrap(try store.readingPosition(ref))
+        XCTAssertEqual(saved.position, TextPosition(block: 7, offset: 6))
+        XCTAssertEqual(saved.section, 2)
+        XCTAssertEqual(saved.percent, Double(content.blocks[..<7].map(\.wordCount).reduce(0, +)) * 100 / Double(content.wordCount), accuracy: 0.01)
+        XCTAssertEqual(saved.at, start.addingTimeInterval(60))
+        let after = try XCTUnwrap(try store.textInfo(ref))
+        XCTAssertEqual(after.readAt, start.addingTimeInterval(60))
+        XCTAssertNotEqual(after, before)
+        XCTAssertTrue(after.isSameDownload(as: before))
+        var redownloaded = before
+        redownloaded.fetchedAt = start.addingTimeInterval(120)
+        XCTAssertFalse(after.isSameDownload(as: redownloaded))
+
+        try catalog(at: 90).recordReading(ref, at: TextPosition(block: 42))
+        XCTAssertEqual(try store.readingPosition(ref)?.position, TextPosition(block: 7, offset: 6), "a block past the text saves nothing")
+    }
+
     func testFreshStaleAndMissingPages() throws {
         let first = try catalog()
         XCTAssertEqual(try first.list(.xkcd, query: ListQuery(limit: 3)).map(\.ref.id), [200, 199, 198])

@@ -31,6 +31,14 @@ public struct TextInfo: Equatable, Sendable {
 
     public var edition: TextEdition { TextEdition(url: url) }
 
+    /// Whether both describe one download of the text: all but when it was
+    /// last read, which the reader changes at every page it saves.
+    public func isSameDownload(as other: TextInfo) -> Bool {
+        var other = other
+        other.readAt = readAt
+        return self == other
+    }
+
     public init(
         ref: ItemRef, url: String, encoding: String, fetchedAt: Date, readAt: Date? = nil, originalBytes: Int,
         storedBytes: Int = 0, sectionCount: Int, wordCount: Int
@@ -218,7 +226,6 @@ public protocol TextStore: AnyObject {
     func textBlockCount(_ ref: ItemRef) throws -> Int?
     func outline(_ ref: ItemRef) throws -> [OutlineEntry]
     func textUsage() throws -> TextUsage
-    func markRead(_ ref: ItemRef, at date: Date) throws
     func removeTexts(_ refs: [ItemRef]) throws
     func readingPosition(_ ref: ItemRef) throws -> ReadingPosition?
     func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition]
@@ -231,6 +238,8 @@ public protocol TextStore: AnyObject {
     func removeBookmark(_ ref: ItemRef, number: Int) throws
     /// A bookmark found again at another place (in a new edition).
     func moveBookmark(_ ref: ItemRef, number: Int, to position: TextPosition) throws
+    /// Where reading stopped, and that its text (if cached) was read then:
+    /// one write, as the reader saves at every page.
     func setReadingPosition(_ ref: ItemRef, _ position: ReadingPosition) throws
     /// Blocks holding the query (the same language as `search`), best
     /// first, in one book or in every downloaded text; with how many match.

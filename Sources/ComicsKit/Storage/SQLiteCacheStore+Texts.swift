@@ -326,14 +326,6 @@ extension SQLiteCacheStore: TextStore {
         }
     }
 
-    public func markRead(_ ref: ItemRef, at date: Date) throws {
-        try guarded {
-            try database.writeTransaction {
-                try database.run("UPDATE texts SET read_at = ? WHERE source = ? AND id = ?", [.date(date)] + Self.key(ref))
-            }
-        }
-    }
-
     public func removeTexts(_ refs: [ItemRef]) throws {
         guard !refs.isEmpty else { return }
         try guarded {
@@ -448,6 +440,7 @@ extension SQLiteCacheStore: TextStore {
                         .integer(Int64(position.position.block)), .integer(Int64(position.position.offset)), .text(position.anchor),
                         .real(position.percent), position.section.map { .integer(Int64($0)) } ?? .null, .date(position.at),
                     ])
+                try database.run("UPDATE texts SET read_at = ? WHERE source = ? AND id = ?", [.date(position.at)] + Self.key(ref))
             }
         }
     }

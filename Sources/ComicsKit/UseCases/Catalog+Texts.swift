@@ -145,15 +145,20 @@ extension Catalog {
         try downloadedText(ref)
     }
 
-    /// Remembers where a person stopped in a passage the reader shows.
-    public func recordReading(_ ref: ItemRef, at position: TextPosition, in passage: TextPassage, map: TextMap) throws {
-        guard let block = passage.block(position.block) else { return }
+    /// Remembers where a person stopped in the reader. Asked at every page
+    /// turned, so it reads only the block there and the outline, not the
+    /// text's map (whose saved place may need the whole text to find).
+    public func recordReading(_ ref: ItemRef, at position: TextPosition) throws {
+        guard let info = try store.textInfo(ref),
+              let passage = try store.textPassage(ref, from: position.block, upTo: position.block + 1),
+              let block = passage.block(position.block)
+        else { return }
         let text = block.text
-        let percent = Double(passage.words(before: position.block)) * 100 / Double(max(1, map.info.wordCount))
-        let section = map.outline.last { $0.section.firstBlock <= position.block }?.number
-        try record(ReadingPosition(
+        let percent = Double(passage.words(before: position.block)) * 100 / Double(max(1, info.wordCount))
+        let section = try store.outline(ref).last { $0.section.firstBlock <= position.block }?.number
+        try store.setReadingPosition(ref, ReadingPosition(
             position: TextPosition(block: position.block, offset: min(max(0, position.offset), text.utf8.count)),
-            anchor: Self.anchor(of: text), percent: min(100, percent), section: section, at: clock.now), of: ref)
+            anchor: Self.anchor(of: text), percent: min(100, percent), section: section, at: clock.now))
     }
 
     /// Words a minute, as learned so far (250 until then).
@@ -306,21 +311,16 @@ extension Catalog {
 
     /// Remembers where a person stopped, and that the book was read now.
     public func recordReading(_ ref: ItemRef, at position: TextPosition, in content: BookContent) throws {
-        try record(Self.readingPosition(position, in: content, at: clock.now), of: ref)
+        try store.setReadingPosition(ref, Self.readingPosition(position, in: content, at: clock.now))
     }
 
     /// Remembers that a person read from the start of a section.
     public func recordReading(_ opened: OpenedSection) throws {
         let section = opened.entry
         let percent = Double(section.startWord) * 100 / Double(max(1, opened.info.wordCount))
-        try record(ReadingPosition(
+        try store.setReadingPosition(opened.info.ref, ReadingPosition(
             position: TextPosition(block: section.section.firstBlock), anchor: Self.anchor(of: opened.blocks.first?.text ?? ""),
-            percent: min(100, percent), section: section.number > 0 ? section.number : nil, at: clock.now), of: opened.info.ref)
-    }
-
-    private func record(_ reading: ReadingPosition, of ref: ItemRef) throws {
-        try store.setReadingPosition(ref, reading)
-        try store.markRead(ref, at: clock.now)
+            percent: min(100, percent), section: section.number > 0 ? section.number : nil, at: clock.now))
     }
 
     /// A position with what outlives the text: the paragraph's first

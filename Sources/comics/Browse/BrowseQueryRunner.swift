@@ -8,7 +8,7 @@ final class BrowseQueryRunner {
     private let catalog: Catalog
     /// The last passage laid out, and the text it came from: the reader's
     /// query runs again after every write (its own place saved at each
-    /// page), and the same text at the same width lays out the same.
+    /// page), and the same download at the same width lays out the same.
     private var lastPassage: (query: BrowseQuery, text: TextInfo, passage: ReaderPassage)?
 
     init(catalog: Catalog) {
@@ -91,7 +91,7 @@ final class BrowseQueryRunner {
         // The text's record alone says whether the text changed; its map
         // (the outline) is read only to lay a passage out.
         guard let info = try catalog.textInfo(ref) else { throw gone }
-        if let last = lastPassage, last.query == query, last.text == info { return last.passage }
+        if let last = lastPassage, last.query == query, last.text.isSameDownload(as: info) { return last.passage }
         guard let map = try catalog.textMap(ref), let read = try catalog.textPassage(ref, from: blocks.lowerBound, upTo: blocks.upperBound) else {
             throw gone
         }

@@ -29,13 +29,10 @@ extension BrowseSession {
             case let .openReader(ref):
                 openReader(ref)
             case let .saveReading(ref, position):
-                attempt("cannot save where you stopped") {
-                    guard let map = try cache.textMap(ref),
-                          let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return }
-                    try cache.recordReading(ref, at: position, in: here, map: map)
-                }
+                placesToSave.removeAll { $0.ref == ref }
+                placesToSave.append((ref, position))
             case let .learnReadingSpeed(words, seconds):
-                if let speed = try? cache.learnReadingSpeed(words: words, seconds: seconds) { dispatch(.readingSpeed(speed)) }
+                pagesToLearnFrom.append((words, seconds))
             case let .searchText(ref, terms):
                 worker.search(terms, in: ref)
             case let .findBlock(ref, percent):
@@ -70,6 +67,20 @@ extension BrowseSession {
     }
 
     /// A write that may fail; its failure is said on the status line.
+    /// Where reading stopped and what the pages teach of its speed, written
+    /// once the frame is out: a page turn does not wait for the disk, and
+    /// keys typed ahead save only the place they end at.
+    func saveReading() {
+        for (ref, position) in placesToSave {
+            attempt("cannot save where you stopped") { try cache.recordReading(ref, at: position) }
+        }
+        placesToSave = []
+        for (words, seconds) in pagesToLearnFrom {
+            if let speed = try? cache.learnReadingSpeed(words: words, seconds: seconds) { dispatch(.readingSpeed(speed)) }
+        }
+        pagesToLearnFrom = []
+    }
+
     private func attempt(_ what: String, _ write: () throws -> Void) {
         do {
             try write()

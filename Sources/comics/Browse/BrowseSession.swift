@@ -32,6 +32,9 @@ final class BrowseSession {
     let painter: BrowsePainter
     /// Browsers started detached, until they end.
     var browsers: [pid_t] = []
+    /// The reader's saves, asked since the last frame (`saveReading()`).
+    var placesToSave: [(ref: ItemRef, position: TextPosition)] = []
+    var pagesToLearnFrom: [(words: Int, seconds: Double)] = []
     private var state: BrowseState
     private var decoder = KeyDecoder()
 
@@ -93,6 +96,7 @@ final class BrowseSession {
                     // cancels the prompt or dismisses the message, not browse.
                     dispatch(.key(.escape))
                 } else if signal == SIGTSTP {
+                    saveReading()
                     comics_terminal_close()
                     BrowseSignals.stopUntilContinued()
                     comics_terminal_reopen()
@@ -109,8 +113,10 @@ final class BrowseSession {
             wantFetches()
             reapBrowsers()
             painter.draw(state, now: Date())
+            saveReading()
         }
         dispatch(.leaving)
+        saveReading()
         // `comics read` that never showed the text fails as the download did.
         if let unread = state.unread { throw ComicsError.network(unread) }
     }
@@ -148,6 +154,7 @@ final class BrowseSession {
     /// it, so a shell or script sees which signal it was.
     private func endBy(_ number: Int32) -> Never {
         dispatch(.leaving)
+        saveReading()
         comics_terminal_close()
         signal(number, SIG_DFL)
         raise(number)
