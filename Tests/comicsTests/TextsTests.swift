@@ -230,6 +230,13 @@ final class ReadingPositionTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["read", "11", "--resume", "--from-start"]).status, 2)
         XCTAssertEqual(try comics.run(["read", "11", "--resume", "--at", "3"]).stderr,
                        "comics: error: --at and --resume both say where to start; use one of --section, --at, --from-start and --resume\n")
+        // JSON is whole sections: a place to start in one is refused, not ignored.
+        for start in [["--resume"], ["--at", "3"]] {
+            let json = try comics.run(["read", "11", "-f", "json"] + start)
+            XCTAssertEqual(json.status, 2)
+            XCTAssertEqual(json.stdout, "")
+            XCTAssertEqual(json.stderr, "comics: error: \(start[0]) says where the page starts; -f prints whole sections; use --section N for one\n")
+        }
     }
 
     /// Section 0 is the front matter, as `-f json` numbers it; each JSON

@@ -17,8 +17,8 @@ enum ReadCommand {
             throw ComicsError.usage(
                 "--\(starts[0]) and --\(starts[1]) both say where to start", hint: "use one of --section, --at, --from-start and --resume")
         }
-        if paragraph != nil, context.format != .table {
-            throw ComicsError.usage("--at says where the page starts; -f prints whole sections", hint: "use --section N for one")
+        if context.format != .table, let start = ["at", "resume"].first(where: starts.contains) {
+            throw ComicsError.usage("--\(start) says where the page starts; -f prints whole sections", hint: "use --section N for one")
         }
         // On a terminal, with nothing asked that only printing does (a
         // section, a width, no pager, a format): the reader.
