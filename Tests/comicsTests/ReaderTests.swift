@@ -69,6 +69,33 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertEqual(try reading()?["section"], .int(4), "saved on the way out")
     }
 
+    /// The place a frame shows is written just after it is drawn, not
+    /// only on the way out: another process sees it while the reader is
+    /// open, and a kill -9, which nothing can catch, keeps the last one.
+    func testThePlaceShownIsSavedWhileReading() throws {
+        XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
+        let session = try reader(waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
+        try session.send("]]")
+        XCTAssertTrue(try session.wait(for: "§2 CHAPTER II."), session.screen[19])
+        XCTAssertTrue(try savedSection(becomes: 2), "seen while the reader is open")
+        try session.send("]")
+        XCTAssertTrue(try session.wait(for: "§3 CHAPTER III."), session.screen[19])
+        XCTAssertTrue(try savedSection(becomes: 3))
+        try session.signal("KILL")
+        _ = try session.finish()
+        XCTAssertEqual(try reading()?["section"], .int(3))
+    }
+
+    /// Whether the saved place reaches `section` within five seconds.
+    private func savedSection(becomes section: Int) throws -> Bool {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if try reading()?["section"] == .int(section) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
     func testAnotherWidthKeepsTheLineAtTheTop() throws {
         XCTAssertEqual(try comics.run(["get", "11"]).status, 0)
         let session = try reader(rows: 20, columns: 100, waitingFor: "ALICE’S ADVENTURES IN WONDERLAND")
