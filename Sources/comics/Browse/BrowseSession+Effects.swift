@@ -66,7 +66,6 @@ extension BrowseSession {
         }
     }
 
-    /// A write that may fail; its failure is said on the status line.
     /// Where reading stopped and what the pages teach of its speed, written
     /// once the frame is out: a page turn does not wait for the disk, and
     /// keys typed ahead save only the place they end at.
@@ -81,6 +80,7 @@ extension BrowseSession {
         pagesToLearnFrom = []
     }
 
+    /// A write that may fail; its failure is said on the status line.
     private func attempt(_ what: String, _ write: () throws -> Void) {
         do {
             try write()
