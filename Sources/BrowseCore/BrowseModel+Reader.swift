@@ -327,7 +327,7 @@ extension BrowseModel {
         guard reader.status == .ready, reader.passage != nil, reader.saved != reader.top else { return [] }
         reader.saved = reader.top
         var effects: [BrowseEffect] = [.saveReading(reader.ref, reader.top)]
-        if let now, let words = reader.passage?.words(before: reader.top.block) {
+        if let now, let words = reader.wordsBeforeTop {
             // A screen holds a few hundred words: more is a jump.
             if turningPage, let last = reader.lastTurn, words > last.words, words - last.words <= 1_000 {
                 effects.append(.learnReadingSpeed(words: words - last.words, seconds: now.timeIntervalSince(last.at)))

@@ -71,6 +71,19 @@ public struct ReaderPassage: Equatable {
     public func words(before block: Int) -> Int? {
         wordsBefore.indices.contains(block - firstBlock) ? wordsBefore[block - firstBlock] : nil
     }
+
+    /// The words before line `index`: the blocks before its own, and its
+    /// own block's lines above it, so that each page of a long paragraph
+    /// counts.
+    public func words(beforeLine index: Int) -> Int? {
+        guard lines.indices.contains(index), var words = words(before: lines[index].block) else { return nil }
+        var line = index
+        while line > 0, lines[line - 1].block == lines[index].block {
+            line -= 1
+            words += lines[line].text.split(whereSeparator: \.isWhitespace).count
+        }
+        return words
+    }
 }
 
 /// The table of contents over the page: which section is selected, and
@@ -183,12 +196,23 @@ public struct BrowseReader: Equatable {
     /// section ends.
     public func minutesLeft(speed: Double, height: Int) -> Int? {
         guard let map, let section, let passage, !showsTheEnd(height: height) else { return nil }
-        let bottom = passage.lines.dropFirst(topLine).prefix(height).last?.block ?? top.block
-        guard let words = passage.words(before: bottom) else { return nil }
+        let bottomLine = min(passage.lines.count, topLine + height) - 1
+        guard passage.lines.indices.contains(bottomLine), let words = passage.words(beforeLine: bottomLine) else { return nil }
+        let bottom = passage.lines[bottomLine].block
         let next = map.outline.indices.contains(section.number) ? map.outline[section.number] : nil
         if let next, next.section.firstBlock <= bottom { return nil }
         let left = min(next?.startWord ?? section.startWord + section.words, section.startWord + section.words) - words
         return left > 0 ? Int((Double(left) / max(1, speed)).rounded(.up)) : nil
+    }
+
+    /// The words before the top of the page, its paragraph's lines above
+    /// it counted: what a page turned has read, for the reading speed.
+    public var wordsBeforeTop: Int? {
+        guard let passage else { return nil }
+        if passage.lines.indices.contains(topLine), passage.lines[topLine].block == top.block {
+            return passage.words(beforeLine: topLine)
+        }
+        return passage.words(before: top.block)
     }
 
     /// The innermost section the top of the page is in.

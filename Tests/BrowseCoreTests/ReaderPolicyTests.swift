@@ -57,6 +57,64 @@ final class ReaderPolicyTests: XCTestCase {
         XCTAssertFalse(jump.contains { if case .learnReadingSpeed = $0 { true } else { false } }, "G is a jump: \(jump)")
     }
 
+    /// A paragraph longer than a page: each page of it teaches the speed,
+    /// not only the page that leaves it (which would be credited with all
+    /// the paragraph's words).
+    func testPagesInsideALongParagraphTeachTheSpeed() throws {
+        var state = reading()
+        let tenWords = Array(repeating: "word", count: 10).joined(separator: " ")
+        for case let .passage(ref, blocks, column) in BrowseModel.queries(state) {
+            let lines = blocks.flatMap { block in (0..<30).map { ReaderLine(block: block, offset: $0 * 50, runs: [ReaderRun(text: tenWords)]) } }
+            let answer = ReaderPassage(firstBlock: blocks.lowerBound, endBlock: blocks.upperBound, width: column, wordsBefore: blocks.map { $0 * 300 }, lines: lines)
+            _ = BrowseModel.handle(&state, .answered(.passage(ref, blocks: blocks, column: column), .passage(answer)))
+        }
+        _ = BrowseModel.handle(&state, .time(start))
+        _ = BrowseModel.handle(&state, .key(.character(" ")))
+        guard case let .reader(first) = state.visible else { return XCTFail() }
+        _ = BrowseModel.handle(&state, .time(start.addingTimeInterval(20)))
+        let second = BrowseModel.handle(&state, .key(.character(" ")))
+        guard case let .reader(reader) = state.visible else { return XCTFail() }
+        XCTAssertEqual(reader.top.block, 0, "both pages inside the first paragraph")
+        guard case let .learnReadingSpeed(words, seconds)? = second.last else { return XCTFail("\(second)") }
+        XCTAssertEqual(seconds, 20)
+        XCTAssertGreaterThan(reader.topLine, first.topLine)
+        XCTAssertEqual(words, 10 * (reader.topLine - first.topLine))
+    }
+
+    /// Words before a line, over generated passages: those before its
+    /// block on the block's first line, never fewer on a later line, and
+    /// a whole block's lines add up to the block's words.
+    func testWordsBeforeALineGrowWithTheLinesAndMeetTheBlocks() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let first = Int.random(in: 0..<50, using: &generator)
+            let lineWords = (0..<Int.random(in: 1..<8, using: &generator)).map { _ in (0..<Int.random(in: 1..<6, using: &generator)).map { _ in Int.random(in: 0..<12, using: &generator) } }
+            var wordsBefore: [Int] = [], total = Int.random(in: 0..<1_000, using: &generator)
+            var lines: [ReaderLine] = []
+            for (offset, counts) in lineWords.enumerated() {
+                wordsBefore.append(total)
+                for (index, count) in counts.enumerated() {
+                    let text = String(repeating: " ", count: index % 3) + (0..<count).map { "w\($0)" }.joined(separator: index.isMultiple(of: 2) ? " " : "  ")
+                    lines.append(ReaderLine(block: first + offset, offset: index * 10, runs: [ReaderRun(text: text)]))
+                }
+                total += counts.reduce(0, +)
+            }
+            let passage = ReaderPassage(firstBlock: first, endBlock: first + lineWords.count, width: 40, wordsBefore: wordsBefore, lines: lines)
+            var previous = -1
+            for index in lines.indices {
+                let words = try XCTUnwrap(passage.words(beforeLine: index))
+                XCTAssertGreaterThanOrEqual(words, previous)
+                if index == 0 || lines[index - 1].block != lines[index].block {
+                    XCTAssertEqual(words, passage.words(before: lines[index].block))
+                }
+                previous = words
+            }
+            let last = lines.count - 1
+            XCTAssertEqual(try XCTUnwrap(passage.words(beforeLine: last)) + lineWords.last!.last!, total)
+            XCTAssertNil(passage.words(beforeLine: lines.count))
+        }
+    }
+
     func testLeavingSavesTheReadersPlaceOnce() throws {
         var state = reading()
         answerPassage(&state)
