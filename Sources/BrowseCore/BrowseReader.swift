@@ -59,6 +59,20 @@ public struct ReaderPassage: Equatable {
         self.width = width
         self.wordsBefore = wordsBefore
         self.lines = lines
+        // Counted once here, not at every frame: a paragraph may run to
+        // thousands of lines.
+        var counted: [Int?] = []
+        counted.reserveCapacity(lines.count)
+        var words: Int?
+        for (index, line) in lines.enumerated() {
+            if index == 0 || lines[index - 1].block != line.block {
+                let block = line.block - firstBlock
+                words = wordsBefore.indices.contains(block) ? wordsBefore[block] : nil
+            }
+            counted.append(words)
+            words = words.map { $0 + Self.wordCount(line.text) }
+        }
+        wordsBeforeLine = counted
     }
 
     public let firstBlock: Int
@@ -67,6 +81,8 @@ public struct ReaderPassage: Equatable {
     /// The words of the text before each of the passage's blocks.
     public let wordsBefore: [Int]
     public let lines: [ReaderLine]
+    /// The words of the text before each line (`words(beforeLine:)`).
+    private let wordsBeforeLine: [Int?]
 
     public func words(before block: Int) -> Int? {
         wordsBefore.indices.contains(block - firstBlock) ? wordsBefore[block - firstBlock] : nil
@@ -76,13 +92,18 @@ public struct ReaderPassage: Equatable {
     /// own block's lines above it, so that each page of a long paragraph
     /// counts.
     public func words(beforeLine index: Int) -> Int? {
-        guard lines.indices.contains(index), var words = words(before: lines[index].block) else { return nil }
-        var line = index
-        while line > 0, lines[line - 1].block == lines[index].block {
-            line -= 1
-            words += lines[line].text.split(whereSeparator: \.isWhitespace).count
+        wordsBeforeLine.indices.contains(index) ? wordsBeforeLine[index] : nil
+    }
+
+    /// Words are what white space separates.
+    private static func wordCount(_ text: String) -> Int {
+        var count = 0, inWord = false
+        for scalar in text.unicodeScalars {
+            let isSpace = scalar.properties.isWhitespace
+            if !isSpace, !inWord { count += 1 }
+            inWord = !isSpace
         }
-        return words
+        return count
     }
 }
 
