@@ -16,7 +16,8 @@ or an author's name), `languages`, `topic` (subjects and bookshelves),
 404 {"detail": ...} for an unknown one, and 301 to add a missing slash.
 
 Pictures: /images/NAME serves the files of the images/ folder (and any
-added through /__control).
+added through /__control); so do a book's images/ folder beside its HTML
+edition, where a name with no file is served the picture of its kind.
 
 It is also a forward proxy for plain HTTP: a request for an absolute URL
 (`GET http://xkcd.test/info.0.json`) is answered as if made to this server,
@@ -33,6 +34,7 @@ connections were opened, and the hosts asked for through it as a proxy):
   {"images": {"x.png": "89504e47"}}   extra files under /images/ (hex bytes)
   {"fault": "500", "count": 2}        the next 2 requests fail that way
   {"fault": "hang"}                   hold requests until {"fault": null}
+  {"fault": "500", "only": "/images/"}  only requests whose path holds that
   {"delay": 0.05}                     answer every request after 50 ms
   {"book_count": 76000}               the `count` every book list claims
   {"bloat": 7340032}                  every comic's transcript padded to that many bytes
@@ -214,13 +216,14 @@ class Handler(BaseHTTPRequestHandler):
             if "fault" in command:
                 STATE["fault"] = command["fault"]
                 STATE["count"] = command.get("count")
+                STATE["fault_only"] = command.get("only")
             STATE_LOCK.notify_all()
         self.send_body(200, b"{}")
 
-    def take_fault(self):
+    def take_fault(self, path):
         with STATE_LOCK:
             fault = STATE["fault"]
-            if fault is None:
+            if fault is None or (STATE.get("fault_only") and STATE["fault_only"] not in path):
                 return None
             if STATE["count"] is not None:
                 STATE["count"] -= 1
@@ -263,7 +266,7 @@ class Handler(BaseHTTPRequestHandler):
             delay = STATE["delay"]
         if delay:
             time.sleep(delay)
-        fault = self.take_fault()
+        fault = self.take_fault(path)
         if fault == "hang":
             with STATE_LOCK:
                 STATE_LOCK.wait_for(lambda: STATE["fault"] != "hang", timeout=60)
@@ -323,10 +326,15 @@ class Handler(BaseHTTPRequestHandler):
             return
         self.send_body(200, body, headers=[("ETag", etag), ("Last-Modified", modified)])
 
-    def serve_image(self, name, fault):
+    def serve_image(self, name, fault, in_book=False):
         with STATE_LOCK:
             body = STATE["images"].get(name)
         path = os.path.join(HERE, "images", os.path.basename(name))
+        if in_book and body is None and not os.path.isfile(path):
+            # A book's illustrations are not among the fixtures: each is
+            # stood in for by the picture of its kind (cover.jpg, comic.png).
+            stand_ins = {"jpg": "cover.jpg", "jpeg": "cover.jpg", "png": "comic.png", "gif": "animated.gif"}
+            path = os.path.join(HERE, "images", stand_ins.get(name.rsplit(".", 1)[-1].lower(), name))
         if body is None and os.path.isfile(path) and not name.endswith(".py"):
             with open(path, "rb") as handle:
                 body = handle.read()
@@ -349,7 +357,7 @@ class Handler(BaseHTTPRequestHandler):
                 if parts[1].endswith(suffix) and number.isdigit():
                     return self.send_body(302, b"", "text/html", [("Location", target % (number, number))])
         if "images" in parts[:-1]:
-            return self.serve_image(parts[-1], fault)
+            return self.serve_image(parts[-1], fault, in_book=True)
         if parts[-1].endswith(".html") or parts[-1].endswith(".htm"):
             number = parts[2] if len(parts) >= 3 and parts[:2] == ["cache", "epub"] else parts[1] if len(parts) >= 2 else ""
             body = html_file(int(number), older=parts[0] == "files") if number.isdigit() else None

@@ -28,6 +28,9 @@ public struct TextInfo: Equatable, Sendable {
     public var storedBytes: Int
     public var sectionCount: Int
     public var wordCount: Int
+    /// Its edition's pictures: kept (their bytes are in `storedBytes`),
+    /// skipped, or still to fetch.
+    public var pictures: TextPictureCount
 
     public var edition: TextEdition { TextEdition(url: url) }
 
@@ -41,7 +44,7 @@ public struct TextInfo: Equatable, Sendable {
 
     public init(
         ref: ItemRef, url: String, encoding: String, fetchedAt: Date, readAt: Date? = nil, originalBytes: Int,
-        storedBytes: Int = 0, sectionCount: Int, wordCount: Int
+        storedBytes: Int = 0, sectionCount: Int, wordCount: Int, pictures: TextPictureCount = TextPictureCount()
     ) {
         self.ref = ref
         self.url = url
@@ -52,6 +55,7 @@ public struct TextInfo: Equatable, Sendable {
         self.storedBytes = storedBytes
         self.sectionCount = sectionCount
         self.wordCount = wordCount
+        self.pictures = pictures
     }
 }
 
@@ -227,6 +231,16 @@ public protocol TextStore: AnyObject {
     func outline(_ ref: ItemRef) throws -> [OutlineEntry]
     func textUsage() throws -> TextUsage
     func removeTexts(_ refs: [ItemRef]) throws
+    /// The pictures of a text's edition, replacing those of any other.
+    func replacePictures(_ ref: ItemRef, _ pictures: [TextPicture]) throws
+    /// The text's pictures in reading order, without their bytes.
+    func pictures(_ ref: ItemRef) throws -> [TextPicture]
+    /// A picture fetched (`body` with `.kept`), skipped or failed.
+    func updatePicture(_ ref: ItemRef, path: String, state: TextPicture.State, body: [UInt8]?) throws
+    /// A kept picture's bytes.
+    func pictureBytes(_ ref: ItemRef, path: String) throws -> [UInt8]?
+    /// The sizes of the pictures among `paths` that are kept.
+    func pictureSizes(_ ref: ItemRef, paths: [String]) throws -> [String: PictureSize]
     func readingPosition(_ ref: ItemRef) throws -> ReadingPosition?
     func readingPositions(_ refs: [ItemRef]) throws -> [ItemRef: ReadingPosition]
     func allReadingPositions() throws -> [ItemRef: ReadingPosition]

@@ -173,7 +173,7 @@ public final class CurlHTTPClient: HTTPClient {
             }
             return .done(.failure(error))
         }
-        let response = HTTPResponse(status: attempt.status, headers: attempt.headers, body: attempt.body)
+        let response = HTTPResponse(status: attempt.status, headers: attempt.headers, body: attempt.body, url: url)
         switch response.status {
         case 301, 302, 303, 307, 308:
             guard let location = attempt.redirectURL else { return .done(.success(response)) }

@@ -24,11 +24,15 @@ public struct HTTPResponse: Equatable, Sendable {
     public var status: Int
     public var headers: [String: String]
     public var body: [UInt8]
+    /// The address that answered, after any redirects: what a document's
+    /// relative links (an HTML edition's pictures) are read against.
+    public var url: String
 
-    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(status: Int, headers: [String: String] = [:], body: [UInt8] = [], url: String = "") {
         self.status = status
         self.headers = headers
         self.body = body
+        self.url = url
     }
 
     /// A validator is sent back in a request header, so one holding a

@@ -299,6 +299,23 @@ enum Migrations {
                 PRIMARY KEY (source, id)
             ) WITHOUT ROWID;
             """),
+        // The pictures of a text's HTML edition, kept with it: the reader
+        // shows them offline, and they go when the text goes.
+        Migration(name: "text-pictures", sql: """
+            CREATE TABLE text_pictures (
+                source TEXT NOT NULL,
+                id INTEGER NOT NULL,
+                path TEXT NOT NULL,
+                ordinal INTEGER NOT NULL,
+                url TEXT NOT NULL,
+                state TEXT NOT NULL,
+                reason TEXT,
+                width INTEGER,
+                height INTEGER,
+                body BLOB,
+                PRIMARY KEY (source, id, path)
+            );
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -413,6 +430,7 @@ enum Migrations {
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
         "362caa0d10f7b2db2d1384afdc5dfeacf13b889b8bf06ee57a31d4225fdbebea",
+        "ccd565b5133ed5305380759c72631efbe6c9a7145f94a640810148386a564616",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

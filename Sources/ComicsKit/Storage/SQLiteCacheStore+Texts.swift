@@ -171,17 +171,25 @@ extension SQLiteCacheStore: TextStore {
             try database.query("""
                 SELECT source, id, url, encoding, fetched_at, read_at, original_bytes,
                        (SELECT total(length(body)) FROM text_chunks c WHERE c.source = texts.source AND c.id = texts.id),
-                       section_count, word_count
-                FROM texts WHERE \(condition) ORDER BY source, id
+                       section_count, word_count, p.kept, p.bytes, p.skipped, p.missing
+                FROM texts LEFT JOIN (
+                    SELECT source, id, count(*) FILTER (WHERE state = 'kept') AS kept, total(length(body)) AS bytes,
+                           count(*) FILTER (WHERE state = 'skipped') AS skipped, count(*) FILTER (WHERE state = 'wanted') AS missing
+                    FROM text_pictures GROUP BY source, id
+                ) p USING (source, id) WHERE \(condition) ORDER BY source, id
                 """, values).compactMap { (row: [SQLiteValue]) -> TextInfo? in
                 guard let source = row[0].text.flatMap(SourceName.init(rawValue:)), let id = row[1].int,
                       let ref = try? ItemRef(source: source, checking: id)
                 else { return nil }
+                let pictureBytes = row[11].int(in: Self.byteRange) ?? 0
+                let pictures = TextPictureCount(
+                    kept: row[10].int ?? 0, bytes: pictureBytes, skipped: row[12].int ?? 0, missing: row[13].int ?? 0)
                 return TextInfo(
                     ref: ref, url: row[2].text ?? "", encoding: row[3].text ?? "",
                     fetchedAt: row[4].timeOrEpoch, readAt: row[5].time,
-                    originalBytes: row[6].int(in: Self.byteRange) ?? 0, storedBytes: row[7].int(in: Self.byteRange) ?? 0,
-                    sectionCount: row[8].int(in: 0...SectionOutline.maximumSections) ?? 0, wordCount: row[9].int(in: Self.byteRange) ?? 0)
+                    originalBytes: row[6].int(in: Self.byteRange) ?? 0, storedBytes: (row[7].int(in: Self.byteRange) ?? 0) + pictureBytes,
+                    sectionCount: row[8].int(in: 0...SectionOutline.maximumSections) ?? 0, wordCount: row[9].int(in: Self.byteRange) ?? 0,
+                    pictures: pictures)
             }
         }
     }
@@ -314,7 +322,7 @@ extension SQLiteCacheStore: TextStore {
     public func textUsage() throws -> TextUsage {
         try guarded {
             let row = try database.query("""
-                SELECT (SELECT count(*) FROM texts), (SELECT total(original_bytes) FROM texts), (SELECT total(length(body)) FROM text_chunks),
+                SELECT (SELECT count(*) FROM texts), (SELECT total(original_bytes) FROM texts), (SELECT total(length(body)) FROM text_chunks) + (SELECT total(length(body)) FROM text_pictures),
                        (SELECT count(*) FROM reading_positions)
                 """)[0]
             var usage = TextUsage()
@@ -334,6 +342,7 @@ extension SQLiteCacheStore: TextStore {
                     try unindexText(ref)
                     try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
                     try database.run("DELETE FROM text_chunks WHERE source = ? AND id = ?", Self.key(ref))
+                    try database.run("DELETE FROM text_pictures WHERE source = ? AND id = ?", Self.key(ref))
                     try database.run("DELETE FROM texts WHERE source = ? AND id = ?", Self.key(ref))
                 }
             }

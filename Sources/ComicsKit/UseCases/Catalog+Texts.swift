@@ -431,9 +431,9 @@ extension Catalog {
         for (index, address) in addresses.enumerated() {
             let isLast = index == addresses.count - 1
             log?("downloading the \(address.edition == .html ? "HTML edition" : "plain text") of \(ref) from \(MessageText.withoutCredentials(address.url))")
-            let bytes: [UInt8]
+            let bytes: [UInt8], answeredFrom: String
             switch texts.download(address.url) {
-            case let .success(body): bytes = body
+            case let .success(file): (bytes, answeredFrom) = file
             case let .failure(error):
                 if error.kind == .notFound && !isLast { continue }
                 throw error
@@ -454,6 +454,8 @@ extension Catalog {
                 log?("the HTML edition of \(ref) marks no chapters; trying its plain text")
                 continue
             }
+            let links = address.edition == .html ? draft.blocks.compactMap { $0.kind == .illustration ? $0.link : nil } : []
+            try store.replacePictures(ref, TextPictureRules.plan(links: links, base: answeredFrom))
             return try store.textInfo(ref) ?? saved.info
         }
         throw ComicsError.notFound("no edition of \(ref) could be read")

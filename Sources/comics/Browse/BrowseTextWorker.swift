@@ -24,6 +24,10 @@ final class BrowseTextWorker: @unchecked Sendable {
             do {
                 _ = try catalog.downloadTextIfNeeded(ref)
                 post(.readerDownloaded(ref))
+                // The pictures come after the text, into the cache, where
+                // the reader's page finds them; one that fails says so in
+                // its place.
+                _ = try? catalog.fetchPictures(ref)
             } catch {
                 post(.readerFailed(ref, TerminalText.sanitize("\(error)", singleLine: true)))
             }

@@ -15,6 +15,10 @@ enum TextRecords {
         .object([
             ("edition", .string(info.edition.rawValue)), ("bytes", .int(info.originalBytes)), ("stored_bytes", .int(info.storedBytes)), ("sections", .int(info.sectionCount)),
             ("words", .int(info.wordCount)), ("fetched_at", .string(Records.timestamp(info.fetchedAt))),
+            ("pictures", .object([
+                ("kept", .int(info.pictures.kept)), ("bytes", .int(info.pictures.bytes)),
+                ("skipped", .int(info.pictures.skipped)), ("missing", .int(info.pictures.missing)),
+            ])),
         ])
     }
 
@@ -39,7 +43,7 @@ enum TextRecords {
     private static func fields(_ ref: ItemRef, info: TextInfo?, position: ReadingPosition?, sectionTitle: String?) -> [(String, String)] {
         var fields: [(String, String)] = []
         if let info {
-            fields.append(("Text", "downloaded, \(GetCommand.editionPhrase(info.edition)), \(ByteCount.describe(info.originalBytes)), \(GetCommand.sectionsPhrase(info.sectionCount)), \(info.wordCount) words"))
+            fields.append(("Text", "downloaded, \(GetCommand.editionPhrase(info.edition)), \(ByteCount.describe(info.originalBytes)), \(GetCommand.sectionsPhrase(info.sectionCount)), \(info.wordCount) words\(GetCommand.picturesPhrase(info.pictures))"))
         } else {
             fields.append(("Text", "not downloaded ('comics get \(ref)')"))
         }

@@ -73,8 +73,9 @@ public struct GutenbergTexts {
         return components.string
     }
 
-    /// The file's bytes.
-    public func download(_ url: String) -> Result<[UInt8], ComicsError> {
+    /// The file's bytes, and the address that answered with them (where
+    /// an HTML edition's pictures are, beside it).
+    public func download(_ url: String) -> Result<(bytes: [UInt8], answeredFrom: String), ComicsError> {
         guard let asked = fetchURL(for: url) else {
             if let components = URLComponents(string: url), components.user != nil || components.password != nil {
                 return .failure(.network("the text's address carries a user name or password, which no gutenberg.org address does; not fetched"))
@@ -94,7 +95,7 @@ public struct GutenbergTexts {
                 return .failure(.notFound("gutenberg.org has no file at \(url)"))
             }
             guard response.status == 200 else { return .failure(upstream.unexpectedStatus(response.status)) }
-            return .success(response.body)
+            return .success((response.body, response.url.isEmpty ? asked : response.url))
         }
     }
 }
