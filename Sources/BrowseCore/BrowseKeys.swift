@@ -40,6 +40,7 @@ public enum ReaderKeys {
     public static let table: [(keys: String, action: String)] = [
         ("Space b", "a page down or up (also PgDn PgUp, Ctrl-F Ctrl-B; Ctrl-D Ctrl-U half)"),
         ("j k", "a line down or up (also ↓ ↑, Enter, the wheel)"),
+        ("Enter", "a picture in the page shown alone on the whole screen (also a click on it); any key back"),
         ("] [", "the next or previous section"),
         ("g G", "the start or the end of the book"),
         ("t :", "the contents (Enter goes, or type a section's number); a section number (:0 the front matter) or a percentage (:40%)"),

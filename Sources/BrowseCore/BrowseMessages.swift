@@ -39,6 +39,11 @@ public enum BrowseEvent: Equatable {
     case readerBlockFound(ItemRef, Int)
     /// The book's bookmarks as the cache has them (`added` just made).
     case readerBookmarks(ItemRef, [Bookmark], added: Bookmark?)
+    /// An illustration's picture drawn for the reader's page (or why not).
+    case readerPicture(ItemRef, ReaderPictureKey, ReaderPictureDrawing)
+    /// The terminal is open, and whether it draws colours: symbols
+    /// without them are no picture.
+    case terminalOpened(hasColors: Bool)
     /// The reading speed learned from the last page turn.
     case readingSpeed(Double)
     /// How much of the reader's text has come so far.
@@ -80,6 +85,8 @@ public enum BrowseEffect: Equatable {
     case setReaderTheme(String)
     /// The reader left while its text downloads: the download stops.
     case cancelDownload(ItemRef)
+    /// An illustration's picture of the reader's text, drawn to fit.
+    case drawReaderPicture(ItemRef, ReaderPictureKey)
     case addBookmark(ItemRef, TextPosition)
     case renameBookmark(ItemRef, Int, String)
     case removeBookmark(ItemRef, Int)

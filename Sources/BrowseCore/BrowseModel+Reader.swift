@@ -65,6 +65,9 @@ extension BrowseModel {
         case let .readerBookmarks(ref, bookmarks, added) where ref == reader.ref:
             reader.bookmarks = bookmarks
             if let added { state.message = "bookmark \(added.number): \(added.name) (' lists them)" }
+        case let .readerPicture(ref, key, drawing) where ref == reader.ref:
+            guard reader.pictures[key] != nil else { return [] }
+            reader.pictures[key] = drawing
         case let .readerBlockFound(ref, block) where ref == reader.ref:
             reader.go(toBlock: block, height: state.listHeight)
             let effects = savePlace(&reader, now: state.now)
@@ -80,6 +83,11 @@ extension BrowseModel {
     /// The reader's keys; every way out saves the place first.
     public static func readerKey(_ reader: inout BrowseReader, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
         let height = state.listHeight
+        if reader.fullPicture != nil {
+            // Any key goes back to the page from a picture shown alone.
+            reader.fullPicture = nil
+            return []
+        }
         if reader.contents != nil { return contentsKey(&reader, key, height: height, now: state.now) }
         if reader.marks != nil { return marksKey(&reader, key, state: &state) }
         let before = reader.top
@@ -149,6 +157,14 @@ extension BrowseModel {
             // declared again, and answered afresh).
             state.screens.removeLast()
             return save
+        case .enter where state.showsPictures && !reader.picturesInView(height: height).isEmpty:
+            reader.fullPicture = reader.picturesInView(height: height).first
+            return []
+        case let .click(row, _):
+            guard state.showsPictures, let line = reader.passage?.lines.dropFirst(reader.topLine).dropFirst(row).first,
+                  let picture = line.picture else { return [] }
+            reader.fullPicture = picture.key
+            return []
         case .down, .character("j"), .enter, .wheelDown:
             reader.move(by: key == .wheelDown ? 3 : 1, height: height)
             turnsPage = false

@@ -3,6 +3,11 @@ import FoundationEssentials
 
 public enum BrowseModel {
     public static func handle(_ state: inout BrowseState, _ event: BrowseEvent) -> [BrowseEffect] {
+        let effects = update(&state, event)
+        return effects + picturesWanted(&state)
+    }
+
+    private static func update(_ state: inout BrowseState, _ event: BrowseEvent) -> [BrowseEffect] {
         switch event {
         case let .key(key):
             // Esc over a message (an error after `:`) dismisses it alone.
@@ -84,11 +89,14 @@ public enum BrowseModel {
             shown.pictureNote = note
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
+        case let .terminalOpened(hasColors):
+            if !hasColors && !state.picturesAsGraphics { state.showsPictures = false }
+            return []
         case let .readingSpeed(speed):
             state.readingSpeed = speed
             return []
         case .readerOpened, .readerDownloading, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound, .readerBookmarks,
-             .readerProgress:
+             .readerProgress, .readerPicture:
             return readerEvent(&state, event)
         }
     }

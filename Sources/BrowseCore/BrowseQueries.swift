@@ -15,8 +15,9 @@ public enum BrowseQuery: Hashable {
     case favorites
     /// An item's detail screen laid out for a width; nil until it is cached.
     case detail(ItemRef, width: Int)
-    /// The reader's blocks, laid out at a column.
-    case passage(ItemRef, blocks: Range<Int>, column: Int)
+    /// The reader's blocks, laid out at a column; with `pictureRows`, an
+    /// illustration's kept picture takes rows in the page (at most so many).
+    case passage(ItemRef, blocks: Range<Int>, column: Int, pictureRows: Int?)
     /// How the last refreshes of a source went: a failure stays said
     /// until a later success replaces it, whoever fetched.
     case refreshRecord(SourceName)
@@ -66,7 +67,8 @@ extension BrowseModel {
     public static func queries(_ state: BrowseState) -> Set<BrowseQuery> {
         if case let .reader(reader) = state.visible {
             guard reader.status == .ready, let blocks = reader.passageBlocks(columns: state.columns, height: state.listHeight) else { return [] }
-            return [.passage(reader.ref, blocks: blocks, column: reader.column(for: state.columns))]
+            let pictureRows = state.showsPictures ? max(4, state.listHeight - 2) : nil
+            return [.passage(reader.ref, blocks: blocks, column: reader.column(for: state.columns), pictureRows: pictureRows)]
         }
         var queries: Set<BrowseQuery> = [.favorites]
         if case let .detail(detail) = state.visible { queries.insert(.detail(detail.ref, width: state.columns)) }
@@ -122,7 +124,7 @@ extension BrowseModel {
             state.screens[state.screens.count - 1] = .detail(updated)
         case let (.refreshRecord(source), .refreshRecord(record)):
             state.refreshRecords[source] = record
-        case let (.passage(ref, _, _), .passage(passage)):
+        case let (.passage(ref, _, _, _), .passage(passage)):
             guard case var .reader(reader) = state.visible, reader.ref == ref else { return [] }
             reader.show(passage, height: state.listHeight)
             state.screens[state.screens.count - 1] = .reader(reader)
@@ -149,7 +151,7 @@ extension BrowseModel {
             shown.lines = ["cannot read \(ref): \(reason)"]
             state.screens[state.screens.count - 1] = .detail(shown)
             return []
-        case let .passage(ref, _, _):
+        case let .passage(ref, _, _, _):
             return readerEvent(&state, .readerFailed(ref, reason))
         }
     }

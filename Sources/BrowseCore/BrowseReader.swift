@@ -37,15 +37,18 @@ public struct ReaderRun: Equatable {
 /// One line of a book as laid out: the place in the text it begins at (a
 /// block and a byte offset into its text, width-independent) and its runs.
 public struct ReaderLine: Equatable {
-    public init(block: Int, offset: Int, runs: [ReaderRun]) {
+    public init(block: Int, offset: Int, runs: [ReaderRun], picture: ReaderPictureRow? = nil) {
         self.block = block
         self.offset = offset
         self.runs = runs
+        self.picture = picture
     }
 
     public let block: Int
     public let offset: Int
     public let runs: [ReaderRun]
+    /// A row kept for an illustration's picture, drawn over it.
+    public let picture: ReaderPictureRow?
 
     public var text: String { runs.map(\.text).joined() }
 }
@@ -179,6 +182,10 @@ public struct BrowseReader: Equatable {
     /// The last place saved, and when: the next page turned teaches the
     /// reading speed.
     public var lastTurn: ReaderTurn?
+    /// The pictures drawn (or being drawn) for the page, by where they fit.
+    public var pictures: [ReaderPictureKey: ReaderPictureDrawing] = [:]
+    /// Enter on a picture: it alone, on the whole screen, until a key.
+    public var fullPicture: ReaderPictureKey?
     /// Where to open, and what to search for once open.
     public var start = ReaderStart.saved
     public var startSearch: String?

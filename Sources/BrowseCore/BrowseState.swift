@@ -259,6 +259,10 @@ public struct BrowseState: Equatable {
     public var readerTheme = ReaderTheme.terminal
     /// NO_COLOR or --no-color: the terminal's colours only.
     public var colorForbidden = false
+    /// The reader draws pictures where they stand (the setting, the
+    /// option, colour allowed, and a terminal that can show them).
+    public var showsPictures = false
+    public var picturesAsGraphics = false
     /// A one-line message that replaces the status line until the next key.
     public var message: String?
     public var isFinished = false
@@ -275,6 +279,8 @@ public struct BrowseState: Equatable {
         readingSpeed = settings.readingSpeed
         readerTheme = settings.readerTheme
         colorForbidden = settings.colorForbidden
+        showsPictures = settings.showsPictures && !settings.colorForbidden
+        picturesAsGraphics = settings.picturesAsGraphics
         if let query = settings.booksQuery { booksListing = .books(query) }
         if settings.offline { freshness = .offline }
         screens = [.list(BrowseList(listing: source == .books ? booksListing : .source(source)))]
@@ -311,6 +317,11 @@ public struct BrowseSettings: Equatable {
     public var readerTheme = ReaderTheme.terminal
     /// NO_COLOR or --no-color.
     public var colorForbidden = false
+    /// `reader.pictures` on and no `--no-pictures`.
+    public var showsPictures = false
+    /// Pictures go to the terminal as graphics (kitty, iTerm2, sixel),
+    /// not as symbols in ncurses' colours.
+    public var picturesAsGraphics = false
     /// The books query set last time.
     public var booksQuery: ListQuery?
     /// `--offline`: nothing is fetched.

@@ -185,6 +185,10 @@ int comics_terminal_open(char *error, size_t error_size) {
     return 0;
 }
 
+int comics_terminal_has_colors(void) {
+    return is_open && pairs_available > 0;
+}
+
 void comics_terminal_mouse(int on) {
     if (on == mouse_on || !is_open) return;
     mouse_on = on;

@@ -28,15 +28,15 @@ final class ReaderPolicyTests: XCTestCase {
 
     /// Answers the passage the reader declares, as the observation would.
     private func answerPassage(_ state: inout BrowseState) {
-        for case let .passage(ref, blocks, column) in BrowseModel.queries(state) {
-            _ = BrowseModel.handle(&state, .answered(.passage(ref, blocks: blocks, column: column), .passage(passage(blocks, column: column))))
+        for case let .passage(ref, blocks, column, pictureRows) in BrowseModel.queries(state) {
+            _ = BrowseModel.handle(&state, .answered(.passage(ref, blocks: blocks, column: column, pictureRows: pictureRows), .passage(passage(blocks, column: column))))
         }
     }
 
     func testTheReaderDeclaresThePassageItNeedsAndNoMoreOnceItHasIt() throws {
         var state = reading()
         let first = BrowseModel.queries(state)
-        XCTAssertEqual(first, [.passage(ref, blocks: 0..<60, column: 72)])
+        XCTAssertEqual(first, [.passage(ref, blocks: 0..<60, column: 72, pictureRows: nil)])
         answerPassage(&state)
         XCTAssertEqual(BrowseModel.queries(state), first, "the passage held is the one declared: nothing new to read")
     }
@@ -63,10 +63,10 @@ final class ReaderPolicyTests: XCTestCase {
     func testPagesInsideALongParagraphTeachTheSpeed() throws {
         var state = reading()
         let tenWords = Array(repeating: "word", count: 10).joined(separator: " ")
-        for case let .passage(ref, blocks, column) in BrowseModel.queries(state) {
+        for case let .passage(ref, blocks, column, pictureRows) in BrowseModel.queries(state) {
             let lines = blocks.flatMap { block in (0..<30).map { ReaderLine(block: block, offset: $0 * 50, runs: [ReaderRun(text: tenWords)]) } }
             let answer = ReaderPassage(firstBlock: blocks.lowerBound, endBlock: blocks.upperBound, width: column, wordsBefore: blocks.map { $0 * 300 }, lines: lines)
-            _ = BrowseModel.handle(&state, .answered(.passage(ref, blocks: blocks, column: column), .passage(answer)))
+            _ = BrowseModel.handle(&state, .answered(.passage(ref, blocks: blocks, column: column, pictureRows: pictureRows), .passage(answer)))
         }
         _ = BrowseModel.handle(&state, .time(start))
         _ = BrowseModel.handle(&state, .key(.character(" ")))

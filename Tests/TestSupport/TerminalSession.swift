@@ -59,6 +59,17 @@ public final class TerminalSession {
         try step(.object([("op", .string("wait_gone")), ("text", .string(text)), ("timeout", .double(timeout))]))
     }
 
+    /// Waits until the screen, read once output settles, is as `isDone`
+    /// asks (what no one string says, such as a picture's rows).
+    public func wait(until isDone: (TerminalSession) -> Bool, timeout: Double = 10) throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            try step(.object([("op", .string("screen"))]))
+            if isDone(self) { return true }
+        } while Date() < deadline
+        return false
+    }
+
     /// Waits until the program has written `text` at least `count` times
     /// in all (what the emulator cannot show, such as graphics).
     @discardableResult

@@ -14,7 +14,7 @@ extension BrowseEvent {
 
     /// The observation's answer to the reader's passage.
     static func passageRead(_ ref: ItemRef, _ passage: ReaderPassage) -> BrowseEvent {
-        .answered(.passage(ref, blocks: passage.firstBlock..<passage.endBlock, column: passage.width), .passage(passage))
+        .answered(.passage(ref, blocks: passage.firstBlock..<passage.endBlock, column: passage.width, pictureRows: nil), .passage(passage))
     }
 }
 

@@ -51,6 +51,8 @@ void comics_terminal_put_colored(int row, int column, const uint32_t *text, int 
    none or the pairs run out. */
 int comics_terminal_color_pair(int foreground, int background);
 void comics_terminal_show(void);
+/* Whether the open terminal draws colours (pairs to paint symbols with). */
+int comics_terminal_has_colors(void);
 /* The next `show` repaints every cell (after something else wrote to the terminal). */
 void comics_terminal_repaint_all(void);
 

@@ -110,4 +110,10 @@ extension Catalog {
             return .unavailable("the picture \(path) cannot be drawn: \(error)")
         }
     }
+
+    /// The sizes of the kept pictures among `paths`: the reader lays out
+    /// their rows by them.
+    public func pictureSizes(_ ref: ItemRef, paths: [String]) throws -> [String: PictureSize] {
+        try store.pictureSizes(ref, paths: paths)
+    }
 }

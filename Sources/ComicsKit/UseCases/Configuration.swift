@@ -52,6 +52,9 @@ public struct ConfigKey: Sendable {
     public static let readerTheme = ConfigKey(
         "reader.theme", .choice(["terminal", "dark", "light"]), default: "terminal",
         "the reader's colours: the terminal's own, or light text on dark, or dark on light (browse's c cycles them)")
+    public static let readerPictures = ConfigKey(
+        "reader.pictures", .toggle, default: "on",
+        "on: the reader draws an HTML edition's pictures where they stand (as kitty, iTerm2 or sixel graphics, else in symbols); off: their captions alone")
     public static let textsEdition = ConfigKey(
         "texts.edition", .choice(TextEdition.allCases.map(\.rawValue)), default: TextEdition.html.rawValue,
         "the edition 'get' downloads: html (its markup gives the chapters; the plain text when it has none) or text")
@@ -82,7 +85,7 @@ public struct ConfigKey: Sendable {
 
     public static let all: [ConfigKey] = [images, maxAge, maxItems]
         + SourceName.allCases.sorted().flatMap { [maxAge(of: $0), maxItems(of: $0), mirror(of: $0)] }
-        + [pageSize, textsMaxBytes, textsEdition, readerWidth, readerTheme, backgroundRefresh, autoCleanup]
+        + [pageSize, textsMaxBytes, textsEdition, readerWidth, readerTheme, readerPictures, backgroundRefresh, autoCleanup]
 
     public static func named(_ name: String) throws -> ConfigKey {
         guard let key = all.first(where: { $0.name == name.lowercased() }) else {

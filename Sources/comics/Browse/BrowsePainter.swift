@@ -9,9 +9,16 @@ import Glibc
 final class BrowsePainter {
     private let environment: [String: String]
     private let colorForbidden: Bool
-    /// Where graphics were last written (item, screen row, and which
-    /// drawing), to write them again only when one of these changes.
-    private var graphicsPlacement: (ref: ItemRef, row: Int, graphics: Int)?
+    /// Where graphics were last written (screen rows and columns, and
+    /// which drawings), to write them again only when one of these changes.
+    private var graphicsPlacement: [GraphicsPlacement]?
+
+    /// Graphics written at a cell of the screen.
+    struct GraphicsPlacement: Equatable {
+        let row: Int
+        let column: Int
+        let graphics: String
+    }
     /// Pixels where the terminal has a graphics protocol; else symbols, in
     /// colour unless colour is ruled out.
     lazy var graphicsChoice: GraphicsChoice = {
@@ -38,7 +45,7 @@ final class BrowsePainter {
 
     /// Graphics written again at the next frame.
     func forgetGraphics() {
-        graphicsPlacement = graphicsPlacement.map { ($0.ref, -1, $0.graphics) }
+        graphicsPlacement = graphicsPlacement.map { _ in [GraphicsPlacement(row: -1, column: -1, graphics: "")] }
     }
 
     /// The text as ncurses takes it, ended by a 0: waddnwstr reads the
@@ -89,15 +96,9 @@ final class BrowsePainter {
     /// deleted first (they stay until deleted), and pixels written by the
     /// others are painted over by a full repaint when they leave.
     private func placeGraphics(_ state: BrowseState) {
-        var wanted: (ref: ItemRef, row: Int, graphics: String)?
-        if case let .detail(detail) = state.visible, !state.showsHelp, let row = detail.graphicsRow(height: state.listHeight),
-           let graphics = detail.graphics {
-            wanted = (detail.ref, row, graphics)
-        }
-        guard wanted?.ref != graphicsPlacement?.ref || wanted?.row != graphicsPlacement?.row
-            || wanted?.graphics.hashValue != graphicsPlacement?.graphics
-        else { return }
-        if graphicsPlacement != nil {
+        let wanted = Self.graphics(state)
+        guard wanted != graphicsPlacement ?? [] else { return }
+        if graphicsPlacement?.isEmpty == false {
             if graphicsChoice.mode == .kitty {
                 writeToTerminal(graphicsChoice.wrapped("\u{1B}_Ga=d,q=2\u{1B}\\"))
             } else {
@@ -105,9 +106,37 @@ final class BrowsePainter {
                 comics_terminal_show()
             }
         }
-        graphicsPlacement = wanted.map { ($0.ref, $0.row, $0.graphics.hashValue) }
-        if let wanted {
-            writeToTerminal("\u{1B}7\u{1B}[\(wanted.row + 1);1H" + wanted.graphics + "\u{1B}8")
+        graphicsPlacement = wanted
+        for placement in wanted {
+            writeToTerminal("\u{1B}7\u{1B}[\(placement.row + 1);\(placement.column + 1)H" + placement.graphics + "\u{1B}8")
+        }
+    }
+
+    /// The graphics the frame shows: a detail's picture, or the reader's
+    /// pictures whose every row is in the page (or the one shown alone).
+    static func graphics(_ state: BrowseState) -> [GraphicsPlacement] {
+        guard !state.showsHelp else { return [] }
+        switch state.visible {
+        case let .detail(detail):
+            guard let row = detail.graphicsRow(height: state.listHeight), let graphics = detail.graphics else { return [] }
+            return [GraphicsPlacement(row: row, column: 0, graphics: graphics)]
+        case let .reader(reader):
+            let height = state.listHeight
+            if let full = reader.fullScreenPicture(columns: state.columns, height: height) {
+                guard case let .drawn(_, graphics?) = reader.pictures[full] else { return [] }
+                return [GraphicsPlacement(row: 0, column: max(0, (state.columns - full.columns) / 2), graphics: graphics)]
+            }
+            guard let passage = reader.passage, reader.contents == nil, reader.marks == nil else { return [] }
+            let page = Array(passage.lines.dropFirst(reader.topLine).prefix(height))
+            return page.indices.compactMap { row in
+                guard let picture = page[row].picture, picture.row == 0, row + picture.key.rows <= height,
+                      case let .drawn(_, graphics?) = reader.pictures[picture.key]
+                else { return nil }
+                let column = max(0, (state.columns - passage.width) / 2) + max(0, (passage.width - picture.key.columns) / 2)
+                return GraphicsPlacement(row: row, column: column, graphics: graphics)
+            }
+        case .list:
+            return []
         }
     }
 

@@ -30,8 +30,8 @@ final class BrowseQueryRunner {
             }
             catalog.noteUse(of: [cached])
             return .detail(BrowseRows.detail(cached, width: width, catalog: catalog))
-        case let .passage(ref, blocks, column):
-            return .passage(try passage(query, ref, blocks: blocks, column: column))
+        case let .passage(ref, blocks, column, pictureRows):
+            return .passage(try passage(query, ref, blocks: blocks, column: column, pictureRows: pictureRows))
         case let .refreshRecord(source):
             return .refreshRecord(try catalog.refreshRecord(of: source))
         }
@@ -86,7 +86,7 @@ final class BrowseQueryRunner {
         }
     }
 
-    private func passage(_ query: BrowseQuery, _ ref: ItemRef, blocks: Range<Int>, column: Int) throws -> ReaderPassage {
+    private func passage(_ query: BrowseQuery, _ ref: ItemRef, blocks: Range<Int>, column: Int, pictureRows: Int?) throws -> ReaderPassage {
         let gone = ComicsError.database("the text of \(ref) is no longer in the cache")
         // The text's record alone says whether the text changed; its map
         // (the outline) is read only to lay a passage out.
@@ -96,7 +96,12 @@ final class BrowseQueryRunner {
             throw gone
         }
         let sectionStarts = Set(map.outline.map(\.section.firstBlock))
-        let passage = ReaderLayout.passage(read, width: column, sectionStarts: sectionStarts)
+        var pictures: ReaderLayout.Pictures?
+        if let pictureRows {
+            let paths = read.blocks.compactMap { $0.kind == .illustration ? $0.link : nil }
+            pictures = ReaderLayout.Pictures(sizes: try catalog.pictureSizes(ref, paths: paths), maximumRows: pictureRows)
+        }
+        let passage = ReaderLayout.passage(read, width: column, sectionStarts: sectionStarts, pictures: pictures)
         lastPassage = (query, info, passage)
         return passage
     }

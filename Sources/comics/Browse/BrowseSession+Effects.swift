@@ -39,6 +39,13 @@ extension BrowseSession {
                 if let map = try? cache.textMap(ref), let block = try? cache.textBlock(ref, atPercent: percent, of: map) {
                     dispatch(.readerBlockFound(ref, block))
                 }
+            case let .drawReaderPicture(ref, key):
+                guard let executable = CommandContext.executablePath() else {
+                    dispatch(.readerPicture(ref, key, .failed("comics cannot find its own executable to draw pictures with")))
+                    continue
+                }
+                worker.readerPicture(ref, key, request: BrowseWorker.PictureRequest(
+                    columns: key.columns, rows: key.rows, choice: painter.graphicsChoice, environment: context.environment, executable: executable))
             case let .addBookmark(ref, position):
                 changeBookmarks(ref) { map in
                     guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return nil }

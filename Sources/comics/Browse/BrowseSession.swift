@@ -61,6 +61,8 @@ final class BrowseSession {
         if let theme = (try? cache.configValue(.readerTheme)).flatMap({ ReaderTheme(rawValue: $0.value) }) { settings.readerTheme = theme }
         settings.booksQuery = try? cache.rememberedBooksQuery()
         settings.colorForbidden = context.terminal.colorForbidden
+        settings.showsPictures = !context.arguments.has("no-pictures") && (try? cache.configValue(.readerPictures))?.value != "off"
+        settings.picturesAsGraphics = painter.graphicsChoice.mode != .symbols
         settings.offline = networkMode == .offline
         state = BrowseState(rows: 24, columns: 80, source: source, settings: settings)
     }
@@ -85,6 +87,7 @@ final class BrowseSession {
         if !context.arguments.has("no-mouse") { comics_terminal_mouse(1) }
         var rows: Int32 = 0, columns: Int32 = 0
         comics_terminal_size(&rows, &columns)
+        dispatch(.terminalOpened(hasColors: comics_terminal_has_colors() != 0))
         dispatch(.resized(rows: Int(rows), columns: Int(columns)))
         observe()
         painter.draw(state, now: Date())

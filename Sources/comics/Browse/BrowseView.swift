@@ -47,12 +47,26 @@ enum BrowseView {
         guard let passage = reader.passage, passage.width == reader.column(for: columns) else {
             return [BrowseLine(text: "  …", style: .dim)]
         }
+        let colors = theme.colors
+        if let full = reader.fullScreenPicture(columns: columns, height: height) {
+            let indent = max(0, (columns - full.columns) / 2)
+            return (0..<full.rows).map { row in pictureRow(reader.pictures[full], ReaderPictureRow(key: full, row: row), indent: indent, colors: colors) }
+        }
         let margin = String(repeating: " ", count: max(0, (columns - passage.width) / 2))
         let matching = Set(reader.search?.blocks ?? [])
-        let colors = theme.colors
         // Every row of the page in the theme's background, blank ones too.
         let blank = BrowseRun(text: String(repeating: " ", count: columns), foreground: colors.text, background: colors.background)
         var lines = passage.lines.dropFirst(reader.topLine).prefix(height).map { line -> BrowseLine in
+            if let picture = line.picture {
+                let indent = margin.count + max(0, (passage.width - picture.key.columns) / 2)
+                var drawn = pictureRow(reader.pictures[picture.key], picture, indent: indent, colors: colors)
+                let used = DisplayWidth.of(drawn.text)
+                if used < columns, var runs = drawn.colors {
+                    runs.append(BrowseRun(text: String(repeating: " ", count: columns - used), foreground: colors.text, background: colors.background))
+                    drawn = BrowseLine(text: drawn.text, colors: runs)
+                }
+                return drawn
+            }
             let found = matching.contains(line.block) ? reader.search?.terms?.matches(in: line.text) ?? [] : []
             var runs = [BrowseRun(text: margin, foreground: colors.text, background: colors.background)]
                 + highlighted(line.runs, found, colors: colors)
@@ -64,6 +78,28 @@ enum BrowseView {
             lines += Array(repeating: BrowseLine(text: "", colors: [blank]), count: max(0, height - lines.count))
         }
         return lines
+    }
+
+    /// One row of a picture in the reader: its symbols once drawn; until
+    /// then, and for graphics written over it, blank, the first row saying
+    /// what is under way or why there is no picture.
+    private static func pictureRow(
+        _ drawing: ReaderPictureDrawing?, _ row: ReaderPictureRow, indent: Int, colors: (text: Int, heading: Int, dim: Int, background: Int)
+    ) -> BrowseLine {
+        let margin = BrowseRun(text: String(repeating: " ", count: indent), foreground: colors.text, background: colors.background)
+        var note: String?
+        switch drawing {
+        case let .drawn(rows, nil):
+            let runs = row.row < rows.count ? rows[row.row] : []
+            return BrowseLine(text: margin.text + runs.map(\.text).joined(), colors: [margin] + runs)
+        case .drawn: break
+        case let .failed(reason): note = reason
+        case .drawing, nil: note = "drawing the picture…"
+        }
+        let text = row.row == 0 ? note ?? "" : ""
+        return BrowseLine(
+            text: margin.text + text,
+            colors: [margin, BrowseRun(text: text, foreground: colors.dim, background: colors.background, isDim: true)])
     }
 
     /// A line's runs cut where the words found begin and end, those drawn
@@ -146,7 +182,8 @@ enum BrowseView {
             hit = "hit \(current + 1) of \(blocks.count)"
         }
         let contentsNote = reader.contents.map { $0.typed.isEmpty ? "contents: Enter goes, or type a number" : "contents: §\($0.typed), Enter goes" }
-        let note: String? = contentsNote ?? (reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil)
+        let pictureNote = reader.fullPicture.map { _ in "a picture: any key goes back" }
+        let note: String? = contentsNote ?? pictureNote ?? (reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil)
         let book = reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true)
         // The part the section is in goes after the book's title and the
         // minutes: "CHAPTER VII" alone is in every book.

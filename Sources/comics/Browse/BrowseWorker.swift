@@ -69,6 +69,36 @@ final class BrowseWorker: @unchecked Sendable {
         }
     }
 
+    /// An illustration of a book's text, from the cache, drawn to fit its
+    /// rows in the page by the same time-limited child: symbols as runs
+    /// of colour a row, or graphics written over blank rows.
+    func readerPicture(_ ref: ItemRef, _ key: ReaderPictureKey, request: PictureRequest) {
+        queue.async { [self] in
+            let file: ImageFile
+            do {
+                switch try catalog.textPicture(ref, path: key.path) {
+                case let .image(found): file = found
+                case let .unavailable(reason):
+                    post(.readerPicture(ref, key, .failed(TerminalText.sanitize(reason, singleLine: true))))
+                    return
+                }
+                let drawn = try PictureProcess.draw(
+                    file, columns: key.columns, rows: key.rows, choice: request.choice, cellSize: (width: 10, height: 20),
+                    environment: request.environment, executable: request.executable)
+                if request.choice.mode != .symbols {
+                    post(.readerPicture(ref, key, .drawn(rows: [], graphics: request.choice.wrapped(drawn.text))))
+                    return
+                }
+                let rows = SymbolPicture.runs(drawn.text).prefix(key.rows).map { row in
+                    request.choice.colors == .none ? row.map { BrowseRun(text: $0.text, foreground: -1, background: -1) } : row
+                }
+                post(.readerPicture(ref, key, .drawn(rows: Array(rows), graphics: nil)))
+            } catch {
+                post(.readerPicture(ref, key, .failed(TerminalText.sanitize("cannot draw \(key.path): \(error)", singleLine: true))))
+            }
+        }
+    }
+
     /// The blocks of a book's text that hold the words (the reader's `/`):
     /// on this queue too, as the reader shows no picture.
     func search(_ terms: String, in ref: ItemRef) {

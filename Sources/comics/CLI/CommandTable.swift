@@ -260,6 +260,7 @@ enum CommandTable {
                     OptionSpec("resume", "start where reading stopped, printed off a terminal too (printed, the whole text is the default there)"),
                     OptionSpec("at", value: "N", "start at paragraph N (the ¶ of a hit of 'comics search TERMS --in REF', a paragraph's number in -f json)"),
                     OptionSpec("search", value: "TERMS", "open the reader searching for TERMS, at the first hit from where it starts (n N move on)"),
+                    OptionSpec("no-pictures", "the reader shows pictures' captions alone (default: the reader.pictures setting)"),
                 ],
                 examples: [
                     "comics read 1342", "comics read 2600 --section 200", "comics read 11 --width 60 --from-start | less",
@@ -336,7 +337,10 @@ enum CommandTable {
             CommandSpec(
                 name: "browse",
                 abstract: "browse comics and books full-screen (also bare 'comics' on a terminal)",
-                options: [OptionSpec("no-mouse", "leave the mouse to the terminal (to select text); else the wheel scrolls and a click selects")],
+                options: [
+                    OptionSpec("no-mouse", "leave the mouse to the terminal (to select text); else the wheel scrolls and a click selects"),
+                    OptionSpec("no-pictures", "the reader shows pictures' captions alone (default: the reader.pictures setting)"),
+                ],
                 examples: ["comics browse", "comics -s books browse", "comics --offline browse"],
                 sections: [browseKeys]),
             CommandSpec(
