@@ -47,6 +47,8 @@ public enum ReaderKeys {
         ("/ ? n N", "search forward or backward (the words found highlighted), the next or previous hit"),
         ("m '", "a bookmark here, named after its section and its part; the bookmarks (Enter goes, r renames, d deletes)"),
         ("''", "back to where the last jump came from"),
+        ("Tab Shift-Tab", "the next or previous footnote mark on the page ([1], [*]); Enter shows its note in a box (Enter there goes to it, any key closes)"),
+        ("Ctrl-O Ctrl-I", "back and forward through the jumps (contents, :, a search hit, a bookmark, a note, g, G); Ctrl-I is Tab to a terminal: forward when the page has no mark"),
         ("+ -", "a wider or narrower text, kept as reader.width"),
         ("c", "the colours: the terminal's own, dark, light (kept as reader.theme)"),
         ("H F1", "these keys"),

@@ -41,6 +41,8 @@ public enum BrowseEvent: Equatable {
     case readerBookmarks(ItemRef, [Bookmark], added: Bookmark?)
     /// An illustration's picture drawn for the reader's page (or why not).
     case readerPicture(ItemRef, ReaderPictureKey, ReaderPictureDrawing)
+    /// The note a mark refers to (nil: none found), or why it could not be read.
+    case readerNote(ItemRef, label: String, Footnote?, failure: String?)
     /// The terminal is open, and whether it draws colours: symbols
     /// without them are no picture.
     case terminalOpened(hasColors: Bool)
@@ -85,6 +87,8 @@ public enum BrowseEffect: Equatable {
     case setReaderTheme(String)
     /// The reader left while its text downloads: the download stops.
     case cancelDownload(ItemRef)
+    /// The note the `ordinal`-th mark of `block` refers to, found.
+    case findNote(ItemRef, label: String, ordinal: Int, block: Int)
     /// An illustration's picture of the reader's text, drawn to fit.
     case drawReaderPicture(ItemRef, ReaderPictureKey)
     case addBookmark(ItemRef, TextPosition)

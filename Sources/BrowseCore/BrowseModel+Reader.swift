@@ -65,6 +65,10 @@ extension BrowseModel {
         case let .readerBookmarks(ref, bookmarks, added) where ref == reader.ref:
             reader.bookmarks = bookmarks
             if let added { state.message = "bookmark \(added.number): \(added.name) (' lists them)" }
+        case let .readerNote(ref, label, note, failure) where ref == reader.ref:
+            guard reader.note?.label == label else { return [] }
+            reader.note?.note = note
+            reader.note?.failure = failure ?? (note == nil ? "no note [\(label)] found in \(reader.ref)" : nil)
         case let .readerPicture(ref, key, drawing) where ref == reader.ref:
             guard reader.pictures[key] != nil else { return [] }
             reader.pictures[key] = drawing
@@ -88,7 +92,23 @@ extension BrowseModel {
             reader.fullPicture = nil
             return []
         }
+        if reader.note != nil {
+            let effects = noteKey(&reader, key, state: &state)
+            return effects + savePlace(&reader, now: state.now)
+        }
         if reader.contents != nil { return contentsKey(&reader, key, height: height, now: state.now) }
+        if key == .tab || key == .backTab {
+            if selectMark(&reader, forward: key == .tab, height: height) { return [] }
+            guard key == .tab else {
+                state.message = "no note marks on this page"
+                return []
+            }
+        } else if key == .enter, let mark = reader.selectedMark, reader.marksInView(height: height).contains(mark) {
+            reader.note = ReaderNoteBox(label: mark.label)
+            return [.findNote(reader.ref, label: mark.label, ordinal: mark.ordinal, block: mark.block)]
+        } else {
+            reader.selectedMark = nil
+        }
         if reader.marks != nil { return marksKey(&reader, key, state: &state) }
         let before = reader.top
         var turnsPage = true
@@ -182,11 +202,19 @@ extension BrowseModel {
         case .home, .character("g"):
             reader.go(toBlock: 0, height: height)
         case .end, .character("G"):
-            reader.previous = reader.top
+            reader.jumped()
             reader.wantsEnd = true
             if let passage = reader.passage, let map = reader.map, passage.endBlock >= map.blockCount {
                 reader.show(passage, height: height)
             }
+        case .control("o"), .tab:
+            let place = key == .tab ? reader.jumps.forward() : reader.jumps.back(from: reader.top)
+            guard let place else {
+                state.message = key == .tab ? "no jump ahead: Ctrl-O goes back" : "no jump to go back to"
+                return []
+            }
+            reader.go(toBlock: place.block, offset: place.offset, height: height, recordsJump: false)
+            return savePlace(&reader, now: state.now)
         case .character("]"), .character("["):
             guard let block = reader.sectionStart(next: key == .character("]")) else { return [] }
             reader.go(toBlock: block, height: height)

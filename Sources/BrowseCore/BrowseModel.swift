@@ -96,7 +96,7 @@ public enum BrowseModel {
             state.readingSpeed = speed
             return []
         case .readerOpened, .readerDownloading, .readerDownloaded, .readerFailed, .readerMatches, .readerMessage, .readerBlockFound, .readerBookmarks,
-             .readerProgress, .readerPicture:
+             .readerProgress, .readerPicture, .readerNote:
             return readerEvent(&state, event)
         }
     }

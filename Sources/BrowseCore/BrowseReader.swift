@@ -179,6 +179,11 @@ public struct BrowseReader: Equatable {
     public var marks: ReaderContents?
     /// Where the last jump came from, for `''`.
     public var previous: TextPosition?
+    /// Every jump's place, for Ctrl-O and Ctrl-I.
+    public var jumps = ReaderJumps()
+    /// The footnote mark Tab selected, and the note Enter opened over the page.
+    public var selectedMark: ReaderMark?
+    public var note: ReaderNoteBox?
     /// The last place saved, and when: the next page turned teaches the
     /// reading speed.
     public var lastTurn: ReaderTurn?
@@ -317,8 +322,8 @@ public struct BrowseReader: Equatable {
 
     /// Goes to a block: at once when the passage holds it, else once the
     /// session has read one that does.
-    public mutating func go(toBlock block: Int, offset: Int = 0, height: Int) {
-        if top.block != block { previous = top }
+    public mutating func go(toBlock block: Int, offset: Int = 0, height: Int, recordsJump: Bool = true) {
+        if top.block != block, recordsJump { jumped() }
         top = TextPosition(block: max(0, block), offset: max(0, offset))
         wantsEnd = false
         guard let passage, passage.lines.contains(where: { $0.block >= block }), block < passage.endBlock, block >= passage.firstBlock else {
@@ -326,6 +331,12 @@ public struct BrowseReader: Equatable {
             return
         }
         show(passage, height: height)
+    }
+
+    /// A jump leaves from the top of the page: `''` and Ctrl-O come back.
+    public mutating func jumped() {
+        previous = top
+        jumps.record(top)
     }
 
     /// The section after the one the top is in, or the one before (or the

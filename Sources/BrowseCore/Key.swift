@@ -5,6 +5,8 @@ public enum Key: Equatable {
     case control(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab, delete
+    /// Shift-Tab (`CSI Z`).
+    case backTab
     /// F1, the help key of many programs (where the terminal lets it through).
     case f1
     /// The mouse wheel, a screen row and column (from 0) pressed, and a

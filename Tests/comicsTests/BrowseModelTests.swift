@@ -421,6 +421,7 @@ final class KeyDecoderTests: XCTestCase {
         XCTAssertEqual(keys(["\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[D"]), [.up, .down, .right, .left])
         XCTAssertEqual(keys(["\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[4~\u{1B}[1;5A"]), [.pageUp, .pageDown, .home, .end, .up])
         XCTAssertEqual(keys(["\u{1B}OP\u{1B}[11~"]), [.f1, .f1], "F1 as xterm and as rxvt send it")
+        XCTAssertEqual(keys(["\t\u{1B}[Z\u{0F}"]), [.tab, .backTab, .control("o")], "Tab, Shift-Tab, Ctrl-O")
         XCTAssertEqual(keys(["\u{1B}"]), [.escape], "a lone ESC, once nothing follows")
         XCTAssertEqual(keys(["é漢🙂"]), [.character("é"), .character("漢"), .character("🙂")])
     }

@@ -321,7 +321,8 @@ final class ReaderTests: EndToEndTestCase {
         XCTAssertTrue(session.screen[19].contains("H keys"), "the status says how: \(session.screen[19])")
         try session.send("H")
         XCTAssertTrue(try session.wait(for: "The reader's keys"), session.screen.joined(separator: "\n"))
-        XCTAssertTrue(session.screen.contains { $0.hasPrefix("  ''        back to where the last jump came from") }, session.screen.joined(separator: "\n"))
+        XCTAssertTrue(session.screen.contains { $0.hasPrefix("  ''   ") && $0.hasSuffix("   back to where the last jump came from") },
+                      session.screen.joined(separator: "\n"))
         try session.send("x")
         XCTAssertTrue(try session.wait(whileShowing: "The reader's keys"), "any other key closes it")
         XCTAssertTrue(try session.wait(for: "ALICE’S ADVENTURES IN WONDERLAND"), session.screen.joined(separator: "\n"))

@@ -39,6 +39,8 @@ extension BrowseSession {
                 if let map = try? cache.textMap(ref), let block = try? cache.textBlock(ref, atPercent: percent, of: map) {
                     dispatch(.readerBlockFound(ref, block))
                 }
+            case let .findNote(ref, label, ordinal, block):
+                worker.footnote(ref, label: label, ordinal: ordinal, block: block)
             case let .drawReaderPicture(ref, key):
                 guard let executable = CommandContext.executablePath() else {
                     dispatch(.readerPicture(ref, key, .failed("comics cannot find its own executable to draw pictures with")))

@@ -56,7 +56,9 @@ enum BrowseView {
         let matching = Set(reader.search?.blocks ?? [])
         // Every row of the page in the theme's background, blank ones too.
         let blank = BrowseRun(text: String(repeating: " ", count: columns), foreground: colors.text, background: colors.background)
-        var lines = passage.lines.dropFirst(reader.topLine).prefix(height).map { line -> BrowseLine in
+        var marks: [Int: [Range<Int>]] = [:]
+        for mark in reader.marksInView(height: height) where mark != reader.selectedMark { marks[mark.line, default: []].append(mark.range) }
+        var lines = passage.lines.enumerated().dropFirst(reader.topLine).prefix(height).map { index, line -> BrowseLine in
             if let picture = line.picture {
                 let indent = margin.count + max(0, (passage.width - picture.key.columns) / 2)
                 var drawn = pictureRow(reader.pictures[picture.key], picture, indent: indent, colors: colors)
@@ -67,9 +69,10 @@ enum BrowseView {
                 }
                 return drawn
             }
-            let found = matching.contains(line.block) ? reader.search?.terms?.matches(in: line.text) ?? [] : []
+            var found = matching.contains(line.block) ? reader.search?.terms?.matches(in: line.text) ?? [] : []
+            if let selected = reader.selectedMark, selected.line == index { found.append(selected.range) }
             var runs = [BrowseRun(text: margin, foreground: colors.text, background: colors.background)]
-                + highlighted(line.runs, found, colors: colors)
+                + highlighted(line.runs, found, marked: marks[index] ?? [], colors: colors)
             let used = DisplayWidth.of(margin + line.text)
             if used < columns { runs.append(BrowseRun(text: String(repeating: " ", count: columns - used), foreground: colors.text, background: colors.background)) }
             return BrowseLine(text: margin + line.text, colors: runs)
@@ -77,7 +80,31 @@ enum BrowseView {
         if theme != .terminal {
             lines += Array(repeating: BrowseLine(text: "", colors: [blank]), count: max(0, height - lines.count))
         }
+        if let box = reader.note {
+            let width = min(passage.width + 4, columns)
+            let indent = String(repeating: " ", count: max(0, (columns - width) / 2))
+            for (row, text) in noteBox(box, width: width, height: height).enumerated() where row + 1 < height {
+                let line = BrowseLine(text: indent + text, colors: [BrowseRun(text: indent + text, foreground: colors.text, background: colors.background)])
+                if row + 1 < lines.count { lines[row + 1] = line } else { lines.append(line) }
+            }
+        }
         return lines
+    }
+
+    /// The note Enter opened, in a box `width` columns wide, at most
+    /// `height` - 2 rows tall (a longer note is cut with "…").
+    private static func noteBox(_ box: ReaderNoteBox, width: Int, height: Int) -> [String] {
+        let inner = max(1, width - 4)
+        func framed(_ left: String, _ title: String, _ right: String) -> String {
+            let title = fit(title, max(0, width - 2))
+            return left + title + String(repeating: "─", count: max(0, width - 2 - DisplayWidth.of(title))) + right
+        }
+        var body = box.note.map { DisplayWidth.wrap($0.text, width: inner) } ?? [box.failure ?? "finding the note…"]
+        let room = max(1, height - 4)
+        if body.count > room { body = Array(body.prefix(room - 1)) + ["…"] }
+        let rows = body.map { "│ " + $0 + String(repeating: " ", count: max(0, inner - DisplayWidth.of($0))) + " │" }
+        let closing = box.note == nil ? " any key closes " : " Enter goes to it · any key closes "
+        return [framed("┌", " note [\(box.label)] ", "┐")] + rows + [framed("└", closing, "┘")]
     }
 
     /// One row of a picture in the reader: its symbols once drawn; until
@@ -102,10 +129,10 @@ enum BrowseView {
             colors: [margin, BrowseRun(text: text, foreground: colors.dim, background: colors.background, isDim: true)])
     }
 
-    /// A line's runs cut where the words found begin and end, those drawn
-    /// highlighted.
+    /// A line's runs cut where the words found (and the footnote marks)
+    /// begin and end, those found drawn highlighted, the marks bold.
     private static func highlighted(
-        _ runs: [ReaderRun], _ found: [Range<Int>], colors: (text: Int, heading: Int, dim: Int, background: Int)
+        _ runs: [ReaderRun], _ found: [Range<Int>], marked: [Range<Int>], colors: (text: Int, heading: Int, dim: Int, background: Int)
     ) -> [BrowseRun] {
         var result: [BrowseRun] = []
         var offset = 0
@@ -113,13 +140,14 @@ enum BrowseView {
             let bytes = Array(run.text.utf8)
             var start = 0
             // Cut points inside this run: the edges of the words found.
-            let edges = found.flatMap { [$0.lowerBound - offset, $0.upperBound - offset] }.filter { $0 > 0 && $0 < bytes.count }
+            let edges = (found + marked).flatMap { [$0.lowerBound - offset, $0.upperBound - offset] }.filter { $0 > 0 && $0 < bytes.count }
             for end in (edges + [bytes.count]).sorted() where end > start {
                 let piece = String(decoding: bytes[start..<end], as: UTF8.self)
                 let isMatch = found.contains { $0.contains(offset + start) }
+                let isMark = marked.contains { $0.contains(offset + start) }
                 let foreground = run.style == .bold ? colors.heading : run.style == .dim ? colors.dim : colors.text
                 result.append(BrowseRun(
-                    text: piece, foreground: foreground, background: colors.background, isBold: run.style == .bold || isMatch,
+                    text: piece, foreground: foreground, background: colors.background, isBold: run.style == .bold || isMatch || isMark,
                     isItalic: run.style == .italic, isDim: run.style == .dim, isHighlighted: isMatch))
                 start = end
             }
@@ -183,6 +211,7 @@ enum BrowseView {
         }
         let contentsNote = reader.contents.map { $0.typed.isEmpty ? "contents: Enter goes, or type a number" : "contents: §\($0.typed), Enter goes" }
         let pictureNote = reader.fullPicture.map { _ in "a picture: any key goes back" }
+            ?? reader.selectedMark.map { "note [\($0.label)]: Enter shows it, Tab the next" }
         let note: String? = contentsNote ?? pictureNote ?? (reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil)
         let book = reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true)
         // The part the section is in goes after the book's title and the

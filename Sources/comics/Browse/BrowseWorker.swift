@@ -99,6 +99,21 @@ final class BrowseWorker: @unchecked Sendable {
         }
     }
 
+    /// The note a footnote mark refers to, its text sanitized.
+    func footnote(_ ref: ItemRef, label: String, ordinal: Int, block: Int) {
+        queue.async { [self] in
+            do {
+                let found = try catalog.footnote(ref, label: label, ordinal: ordinal, inBlock: block).map {
+                    Footnote(block: $0.block, text: TerminalText.sanitize($0.text, singleLine: true))
+                }
+                post(.readerNote(ref, label: label, found, failure: nil))
+            } catch {
+                let reason = (error as? ComicsError)?.message ?? "\(error)"
+                post(.readerNote(ref, label: label, nil, failure: TerminalText.sanitize(reason, singleLine: true)))
+            }
+        }
+    }
+
     /// The blocks of a book's text that hold the words (the reader's `/`):
     /// on this queue too, as the reader shows no picture.
     func search(_ terms: String, in ref: ItemRef) {

@@ -103,6 +103,7 @@ struct KeyDecoder {
         case UInt8(ascii: "D"): return .left
         case UInt8(ascii: "H"): return .home
         case UInt8(ascii: "F"): return .end
+        case UInt8(ascii: "Z"): return parameters.isEmpty ? .backTab : nil
         case UInt8(ascii: "~"):
             switch first {
             case "1", "7": return .home

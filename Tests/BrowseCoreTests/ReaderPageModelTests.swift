@@ -4,9 +4,10 @@ import XCTest
 
 @testable import BrowseCore
 
-/// The reader's pictures as the model decides them: each picture in view
-/// asked for once, the page never waiting, Enter showing one alone.
-final class ReaderPicturesModelTests: XCTestCase {
+/// The reader's page as the model decides it: each picture in view asked
+/// for once, the page never waiting, Enter showing one alone; the jumps
+/// Ctrl-O and Ctrl-I go back and forth through.
+final class ReaderPageModelTests: XCTestCase {
     private let ref = ItemRef(source: .books, id: 1342)
     private let info = TextInfo(
         ref: ItemRef(source: .books, id: 1342), url: "u", encoding: "utf-8", fetchedAt: Date(timeIntervalSince1970: 0), originalBytes: 1,
@@ -87,5 +88,43 @@ final class ReaderPicturesModelTests: XCTestCase {
         }
         XCTAssertEqual(ReaderPictureFit.key(path: "p", size: PictureSize(width: 400, height: 300), column: 72, maximumRows: 40).rows, 27)
         XCTAssertEqual(ReaderPictureFit.key(path: "p", size: PictureSize(width: 200, height: 300), column: 72, maximumRows: 21).columns, 28)
+    }
+
+    func testCtrlOAndCtrlIGoBackAndForthThroughTheJumps() throws {
+        var (state, _) = reading()
+        let start = try reader(state).top
+        _ = BrowseModel.handle(&state, .key(.character("G")))
+        let end = try reader(state).top
+        XCTAssertGreaterThan(end.block, start.block)
+        _ = BrowseModel.handle(&state, .key(.character("g")))
+        XCTAssertEqual(try reader(state).top, start)
+
+        _ = BrowseModel.handle(&state, .key(.control("o")))
+        XCTAssertEqual(try reader(state).top, end, "back to where g left from")
+        _ = BrowseModel.handle(&state, .key(.control("o")))
+        XCTAssertEqual(try reader(state).top, start, "and to where G left from")
+        _ = BrowseModel.handle(&state, .key(.control("o")))
+        XCTAssertEqual(state.message, "no jump to go back to")
+        _ = BrowseModel.handle(&state, .key(.tab))
+        XCTAssertEqual(try reader(state).top, end, "Ctrl-I (Tab) forward again")
+        _ = BrowseModel.handle(&state, .key(.tab))
+        XCTAssertEqual(try reader(state).top, start)
+        _ = BrowseModel.handle(&state, .key(.tab))
+        XCTAssertEqual(state.message, "no jump ahead: Ctrl-O goes back")
+    }
+
+    func testAJumpAfterGoingBackDropsThePlacesAheadAndTheListIsBounded() {
+        var jumps = ReaderJumps()
+        let place = { (block: Int) in TextPosition(block: block) }
+        jumps.record(place(1))
+        jumps.record(place(2))
+        XCTAssertEqual(jumps.back(from: place(3)), place(2))
+        XCTAssertEqual(jumps.back(from: place(2)), place(1))
+        jumps.record(place(1))
+        XCTAssertNil(jumps.forward(), "the places ahead went with the new jump")
+        XCTAssertEqual(jumps.back(from: place(9)), place(1))
+        for block in 0..<500 { jumps.record(place(block)) }
+        XCTAssertEqual(jumps.places.count, ReaderJumps.limit)
+        XCTAssertEqual(jumps.places.last, place(499))
     }
 }
