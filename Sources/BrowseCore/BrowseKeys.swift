@@ -46,6 +46,7 @@ public enum ReaderKeys {
         ("t :", "the contents (Enter goes, or type a section's number); a section number (:0 the front matter) or a percentage (:40%)"),
         ("/ ? n N", "search forward or backward (the words found highlighted), the next or previous hit"),
         ("m '", "a bookmark here, named after its section and its part; the bookmarks (Enter goes, r renames, d deletes)"),
+        ("a A", "a note on the paragraph at the top (or the search hit in view), marked ✎ in the margin; the notes (Enter goes, r edits, d deletes)"),
         ("''", "back to where the last jump came from"),
         ("Tab Shift-Tab", "the next or previous footnote mark on the page ([1], [*]); Enter shows its note in a box (Enter there goes to it, any key closes)"),
         ("Ctrl-O Ctrl-I", "back and forward through the jumps (contents, :, a search hit, a bookmark, a note, g, G); Ctrl-I is Tab to a terminal: forward when the page has no mark"),

@@ -93,5 +93,8 @@ public enum BrowseEffect: Equatable {
     case drawReaderPicture(ItemRef, ReaderPictureKey)
     case addBookmark(ItemRef, TextPosition)
     case renameBookmark(ItemRef, Int, String)
+    /// A note written on the paragraph at a place, or a note's text changed.
+    case addNote(ItemRef, TextPosition, String)
+    case editNote(ItemRef, Int, String)
     case removeBookmark(ItemRef, Int)
 }

@@ -86,6 +86,10 @@ extension BrowseModel {
             case let .bookmarkName(number):
                 guard case let .reader(reader) = state.visible, !terms.isEmpty else { return [] }
                 return [.renameBookmark(reader.ref, number, terms)]
+            case let .noteText(number):
+                guard case let .reader(reader) = state.visible, !terms.isEmpty else { return [] }
+                if let number { return [.editNote(reader.ref, number, terms)] }
+                return [.addNote(reader.ref, TextPosition(block: reader.notedBlock(height: state.listHeight)), terms)]
             case .booksQuery:
                 if !terms.isEmpty, terms.allSatisfy(\.isNumber) { return jump(&state, to: terms) }
                 let listing: BrowseListing = terms.isEmpty ? .source(.books) : .books(try booksQuery(terms))

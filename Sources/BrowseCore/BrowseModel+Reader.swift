@@ -63,8 +63,11 @@ extension BrowseModel {
             guard case .downloading = reader.status else { return [] }
             reader.status = .downloading(bytes: bytes, of: expected)
         case let .readerBookmarks(ref, bookmarks, added) where ref == reader.ref:
-            reader.bookmarks = bookmarks
-            if let added { state.message = "bookmark \(added.number): \(added.name) (' lists them)" }
+            reader.bookmarks = bookmarks.filter { $0.note == nil }
+            reader.notes = bookmarks.filter { $0.note != nil }
+            if let added {
+                state.message = added.note == nil ? "bookmark \(added.number): \(added.name) (' lists them)" : "note added (A lists them)"
+            }
         case let .readerNote(ref, label, note, failure) where ref == reader.ref:
             guard reader.note?.label == label else { return [] }
             reader.note?.note = note
@@ -142,8 +145,13 @@ extension BrowseModel {
         case .character("m"):
             guard reader.status == .ready, reader.passage != nil else { return [] }
             return [.addBookmark(reader.ref, reader.top)]
-        case .character("'"):
+        case .character("'"), .character("A"):
+            reader.listsNotes = key == .character("A")
             reader.marks = ReaderContents(selected: 0)
+            return []
+        case .character("a"):
+            guard reader.status == .ready, reader.passage != nil else { return [] }
+            openPrompt(&state, .noteText(nil), text: "")
             return []
         case .character("c"):
             guard !state.colorForbidden else {
@@ -276,7 +284,7 @@ extension BrowseModel {
     private static func marksKey(_ reader: inout BrowseReader, _ key: Key, state: inout BrowseState) -> [BrowseEffect] {
         guard var marks = reader.marks else { return [] }
         let height = state.listHeight
-        let count = reader.bookmarks.count
+        let count = reader.listedMarks.count
         switch key {
         case .down, .character("j"): marks.selected += 1
         case .up, .character("k"): marks.selected -= 1
@@ -292,20 +300,24 @@ extension BrowseModel {
             return savePlace(&reader, now: state.now)
         case .enter, .right, .character("l"):
             reader.marks = nil
-            guard reader.bookmarks.indices.contains(marks.selected) else { return [] }
-            let mark = reader.bookmarks[marks.selected]
+            guard reader.listedMarks.indices.contains(marks.selected) else { return [] }
+            let mark = reader.listedMarks[marks.selected]
             reader.go(toBlock: mark.position.block, offset: mark.position.offset, height: height)
             return savePlace(&reader, now: state.now)
         case .character("r"):
-            guard reader.bookmarks.indices.contains(marks.selected) else { return [] }
-            let mark = reader.bookmarks[marks.selected]
-            openPrompt(&state, .bookmarkName(mark.number), text: mark.name)
+            guard reader.listedMarks.indices.contains(marks.selected) else { return [] }
+            let mark = reader.listedMarks[marks.selected]
+            if reader.listsNotes {
+                openPrompt(&state, .noteText(mark.number), text: mark.note ?? "")
+            } else {
+                openPrompt(&state, .bookmarkName(mark.number), text: mark.name)
+            }
             return []
         case .character("d"):
-            guard reader.bookmarks.indices.contains(marks.selected) else { return [] }
-            let number = reader.bookmarks[marks.selected].number
-            reader.bookmarks.remove(at: marks.selected)
-            marks.selected = min(marks.selected, max(0, reader.bookmarks.count - 1))
+            guard reader.listedMarks.indices.contains(marks.selected) else { return [] }
+            let number = reader.listedMarks[marks.selected].number
+            if reader.listsNotes { reader.notes.remove(at: marks.selected) } else { reader.bookmarks.remove(at: marks.selected) }
+            marks.selected = min(marks.selected, max(0, reader.listedMarks.count - 1))
             reader.marks = marks
             return [.removeBookmark(reader.ref, number)]
         default:

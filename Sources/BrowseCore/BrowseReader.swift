@@ -175,8 +175,11 @@ public struct BrowseReader: Equatable {
     /// The last search inside the text.
     public var search: ReaderSearch?
     public var bookmarks: [Bookmark] = []
-    /// `'`: the bookmarks over the page, with the one selected.
+    /// The notes written on the book's paragraphs (`a`).
+    public var notes: [Bookmark] = []
+    /// `'` (or `A`): the bookmarks (or the notes) over the page, with the one selected.
     public var marks: ReaderContents?
+    public var listsNotes = false
     /// Where the last jump came from, for `''`.
     public var previous: TextPosition?
     /// Every jump's place, for Ctrl-O and Ctrl-I.
@@ -338,6 +341,9 @@ public struct BrowseReader: Equatable {
         previous = top
         jumps.record(top)
     }
+
+    /// What `'` or `A` lists.
+    public var listedMarks: [Bookmark] { listsNotes ? notes : bookmarks }
 
     /// The section after the one the top is in, or the one before (or the
     /// start of this one, from inside it).

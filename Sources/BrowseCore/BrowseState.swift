@@ -109,6 +109,8 @@ public enum BrowsePromptKind: Hashable {
     case readerSearch(forward: Bool)
     /// In the reader's bookmarks: a new name for bookmark N.
     case bookmarkName(Int)
+    /// In the reader: a note's text, new (`a`) or one to edit (`r` in `A`'s list).
+    case noteText(Int?)
 }
 
 /// A screen of rows: a window over a listing of the database, or the

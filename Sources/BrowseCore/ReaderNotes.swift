@@ -67,3 +67,20 @@ extension BrowseModel {
         return []
     }
 }
+
+extension BrowseReader {
+    /// The paragraph `a` writes a note on: the search hit on the page, or
+    /// the first paragraph at the top (a heading or a picture above it
+    /// passed over).
+    public func notedBlock(height: Int) -> Int {
+        guard let lines = passage?.lines.dropFirst(topLine).prefix(height) else { return top.block }
+        if let search, let blocks = search.blocks, let current = search.current, blocks.indices.contains(current),
+           lines.contains(where: { $0.block == blocks[current] }) {
+            return blocks[current]
+        }
+        let paragraph = lines.first { line in
+            line.picture == nil && !line.text.isEmpty && !line.runs.allSatisfy { $0.style == .bold || $0.style == .dim }
+        }
+        return paragraph?.block ?? top.block
+    }
+}

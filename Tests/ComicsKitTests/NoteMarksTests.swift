@@ -32,3 +32,26 @@ final class NoteMarksTests: XCTestCase {
         XCTAssertFalse(NoteMarks.note("[Footnote 12: A note.]", answers: "1"))
     }
 }
+
+/// The sentence `comics notes` quotes of a paragraph.
+final class FirstSentenceTests: XCTestCase {
+    func testAbbreviationsDoNotEndTheSentence() {
+        XCTAssertEqual(Catalog.firstSentence(of: "MR. BENNET was among the earliest of those. He had always intended"),
+                       "MR. BENNET was among the earliest of those.")
+        XCTAssertEqual(Catalog.firstSentence(of: "Il y avait, dans le château de M. le baron, un garçon. Sa physionomie"),
+                       "Il y avait, dans le château de M. le baron, un garçon.")
+        XCTAssertEqual(Catalog.firstSentence(of: "“Is it so?” she asked. “Yes.”"), "“Is it so?” she asked.")
+        XCTAssertEqual(Catalog.firstSentence(of: "No end at all"), "No end at all")
+    }
+
+    func testTheSentenceIsTheParagraphsOpeningAndBounded() {
+        let pieces = ["Mr.", "word", "end.", "Start", "?", "!", " ", "\n", "“Q", "é", "M."]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...400)).map { _ in pieces.randomElement()! }.joined(separator: " ")
+            let sentence = Catalog.firstSentence(of: text)
+            let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertLessThanOrEqual(sentence.count, 300)
+            XCTAssertTrue(flat.hasPrefix(sentence.hasSuffix("…") ? String(sentence.dropLast()) : sentence), text)
+        }
+    }
+}

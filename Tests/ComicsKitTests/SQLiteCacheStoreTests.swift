@@ -222,8 +222,8 @@ final class SQLiteCacheStoreTests: XCTestCase {
         let chunks = SQLiteCacheStore.chunks(of: content.blocks)
         XCTAssertGreaterThan(chunks.count, 1)
         try DatabaseProbe.execute(on: path, """
-            DELETE FROM schema_migrations WHERE name IN ('texts-in-zstd', 'cursors-inside-a-page', 'search-index-keeps-lists-apart', 'items-absent-upstream', 'text-pictures');
-            ALTER TABLE cursors DROP COLUMN shown_rows; DROP TABLE absences; DROP TABLE text_pictures; PRAGMA user_version = 19;
+            DELETE FROM schema_migrations WHERE name IN ('texts-in-zstd', 'cursors-inside-a-page', 'search-index-keeps-lists-apart', 'items-absent-upstream', 'text-pictures', 'bookmarks-carry-notes');
+            ALTER TABLE cursors DROP COLUMN shown_rows; DROP TABLE absences; DROP TABLE text_pictures; ALTER TABLE bookmarks DROP COLUMN note; PRAGMA user_version = 19;
             """)
         let database = try SQLiteDatabase(path: path)
         for (number, chunk) in chunks.enumerated() {

@@ -36,7 +36,7 @@ final class ShellIntegrationTests: EndToEndTestCase {
         let result = try comics.shell("bash -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))'")
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(result.stdoutLines, [
-            "list more show get read toc sync search fav cleanup open browse info rebuild config help completions",
+            "list more show get read toc notes sync search fav cleanup open browse info rebuild config help completions",
             "fav",
             "add remove list import latest random books:1342 xkcd:150",
             "table json ndjson csv tsv",
@@ -82,7 +82,7 @@ final class ShellIntegrationTests: EndToEndTestCase {
             XCTAssertEqual(result.stderr, "", line)
             return result.stdoutLines.map { $0.components(separatedBy: "\t")[0] }.joined(separator: "|")
         }
-        XCTAssertEqual(try complete("comics "), "browse|cleanup|completions|config|fav|get|help|info|list|more|open|read|rebuild|search|show|sync|toc")
+        XCTAssertEqual(try complete("comics "), "browse|cleanup|completions|config|fav|get|help|info|list|more|notes|open|read|rebuild|search|show|sync|toc")
         XCTAssertEqual(try complete("comics fav "), "add|import|latest|list|random|remove|xkcd:150", "each candidate on its own")
         XCTAssertEqual(try complete("comics show "), "latest|random|xkcd:150")
         XCTAssertEqual(try complete("comics -s "), "books|xkcd")

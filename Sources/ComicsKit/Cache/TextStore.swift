@@ -137,14 +137,21 @@ public struct Bookmark: Equatable, Sendable {
     public var percent: Double
     public var name: String
     public var at: Date
+    /// What a person wrote on the paragraph (`a` in the reader): a note,
+    /// listed apart from the bookmarks.
+    public var note: String?
 
-    public init(number: Int, position: TextPosition, anchor: String, percent: Double, name: String, at: Date) {
+    /// The most of a note that is kept.
+    public static let maximumNoteLength = 4_000
+
+    public init(number: Int, position: TextPosition, anchor: String, percent: Double, name: String, at: Date, note: String? = nil) {
         self.number = number
         self.position = position
         self.anchor = anchor
         self.percent = percent
         self.name = name
         self.at = at
+        self.note = note
     }
 }
 
@@ -249,6 +256,9 @@ public protocol TextStore: AnyObject {
     /// Adds one, numbered after the last; returns it with its number.
     func addBookmark(_ ref: ItemRef, _ bookmark: Bookmark) throws -> Bookmark
     func renameBookmark(_ ref: ItemRef, number: Int, to name: String) throws
+    func setNote(_ ref: ItemRef, number: Int, to note: String) throws
+    /// Every book's notes, a book's in the order they were written.
+    func allNotes() throws -> [(ref: ItemRef, note: Bookmark)]
     func removeBookmark(_ ref: ItemRef, number: Int) throws
     /// A bookmark found again at another place (in a new edition).
     func moveBookmark(_ ref: ItemRef, number: Int, to position: TextPosition) throws

@@ -316,6 +316,11 @@ enum Migrations {
                 PRIMARY KEY (source, id, path)
             );
             """),
+        // A note a person wrote on a paragraph is a bookmark with its
+        // text: kept, found again in a new edition and salvaged as they are.
+        Migration(name: "bookmarks-carry-notes", sql: """
+            ALTER TABLE bookmarks ADD COLUMN note TEXT;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -431,6 +436,7 @@ enum Migrations {
         "ce9afcb154f80534abf5e9059d0b4dbbb92536a13b29e0ca87dd8d97fb5f1eea",
         "362caa0d10f7b2db2d1384afdc5dfeacf13b889b8bf06ee57a31d4225fdbebea",
         "ccd565b5133ed5305380759c72631efbe6c9a7145f94a640810148386a564616",
+        "084e5117c58545c8f0a0ac35e8dd39e3a3aa3600b0ba8734a25599f1bdd4bada",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

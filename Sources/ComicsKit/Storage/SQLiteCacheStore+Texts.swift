@@ -383,14 +383,39 @@ extension SQLiteCacheStore: TextStore {
     public func bookmarks(_ ref: ItemRef) throws -> [Bookmark] {
         try guarded {
             try database.query("""
-                SELECT number, block, block_offset, anchor, name, at, percent FROM bookmarks
+                SELECT number, block, block_offset, anchor, name, at, percent, note FROM bookmarks
                 WHERE source = ? AND id = ? AND number BETWEEN 1 AND \(Bookmark.highestNumber) ORDER BY number LIMIT \(Bookmark.limit)
-                """, Self.key(ref)).compactMap { row in
-                guard let number = row[0].int, let place = Self.place(row[1], row[2]) else { return nil }
-                return Bookmark(
-                    number: number, position: place, anchor: row[3].text ?? "", percent: Self.percent(row[6]), name: row[4].text ?? "",
-                    at: row[5].timeOrEpoch)
+                """, Self.key(ref)).compactMap(Self.bookmark)
+        }
+    }
+
+    /// A row of `number, block, block_offset, anchor, name, at, percent, note`.
+    private static func bookmark(_ row: [SQLiteValue]) -> Bookmark? {
+        guard let number = row[0].int, let place = place(row[1], row[2]) else { return nil }
+        return Bookmark(
+            number: number, position: place, anchor: row[3].text ?? "", percent: percent(row[6]), name: row[4].text ?? "",
+            at: row[5].timeOrEpoch, note: row[7].text.map { UpstreamText.capped($0, Bookmark.maximumNoteLength) })
+    }
+
+    public func allNotes() throws -> [(ref: ItemRef, note: Bookmark)] {
+        try guarded {
+            try database.query("""
+                SELECT number, block, block_offset, anchor, name, at, percent, note, source, id FROM bookmarks
+                WHERE note IS NOT NULL AND number BETWEEN 1 AND \(Bookmark.highestNumber) ORDER BY source, id, number LIMIT 100000
+                """).compactMap { row in
+                guard let source = row[8].text.flatMap(SourceName.init(rawValue:)), let id = row[9].int,
+                      let ref = try? ItemRef(source: source, checking: id), let note = Self.bookmark(row)
+                else { return nil }
+                return (ref, note)
             }
+        }
+    }
+
+    public func setNote(_ ref: ItemRef, number: Int, to note: String) throws {
+        try guarded {
+            try database.run(
+                "UPDATE bookmarks SET note = ? WHERE source = ? AND id = ? AND number = ?",
+                [.text(UpstreamText.capped(note, Bookmark.maximumNoteLength))] + Self.key(ref) + [.integer(Int64(number))])
         }
     }
 
@@ -401,10 +426,12 @@ extension SQLiteCacheStore: TextStore {
                     "SELECT max(number) FROM bookmarks WHERE source = ? AND id = ? AND number BETWEEN 1 AND \(Bookmark.highestNumber - 1)", Self.key(ref))
                 let next = (highest.first?[0].int ?? 0) + 1
                 try database.run("""
-                    INSERT OR REPLACE INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO bookmarks (source, id, number, block, block_offset, anchor, name, at, percent, note)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, Self.key(ref) + [
                         .integer(Int64(next)), .integer(Int64(bookmark.position.block)), .integer(Int64(bookmark.position.offset)),
                         .text(bookmark.anchor), .text(bookmark.name), .date(bookmark.at), .real(bookmark.percent),
+                        .optionalText(bookmark.note.map { UpstreamText.capped($0, Bookmark.maximumNoteLength) }),
                     ])
                 var added = bookmark
                 added.number = next

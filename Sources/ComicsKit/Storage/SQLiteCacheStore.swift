@@ -218,18 +218,22 @@ public final class SQLiteCacheStore: CacheStore {
             }
         }
         if has("bookmarks") {
-            let hasPercent = (try? database.query("SELECT 1 FROM pragma_table_info('bookmarks') WHERE name = 'percent'").isEmpty == false) ?? false
+            func hasColumn(_ name: String) -> Bool {
+                (try? database.query("SELECT 1 FROM pragma_table_info('bookmarks') WHERE name = '\(name)'").isEmpty == false) ?? false
+            }
+            let hasPercent = hasColumn("percent"), hasNote = hasColumn("note")
             do {
                 // At most a book's limit of them each, as comics keeps.
                 salvage.bookmarks = try database.query("""
-                    SELECT source, id, block, block_offset, substr(anchor, 1, 60), \(hasPercent ? "percent" : "0"), substr(name, 1, 200), at
+                    SELECT source, id, block, block_offset, substr(anchor, 1, 60), \(hasPercent ? "percent" : "0"), substr(name, 1, 200), at,
+                           \(hasNote ? "substr(note, 1, \(Bookmark.maximumNoteLength))" : "NULL")
                     FROM (SELECT *, row_number() OVER (PARTITION BY source, id ORDER BY number) AS place FROM bookmarks)
                     WHERE place <= \(Bookmark.limit) ORDER BY source, id, number LIMIT \(salvageRowLimit)
                     """).compactMap { row in
                     guard let ref = book(row), let position = place(row[2], row[3]) else { return nil }
                     return (ref, Bookmark(
                         number: 0, position: position, anchor: row[4].text ?? "", percent: percent(row[5]),
-                        name: row[6].text ?? "bookmark", at: row[7].timeOrEpoch))
+                        name: row[6].text ?? "bookmark", at: row[7].timeOrEpoch, note: row[8].text))
                 }
             } catch {
                 salvage.problems.append("bookmarks: \(error.message)")

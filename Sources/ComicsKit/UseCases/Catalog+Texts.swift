@@ -239,7 +239,7 @@ extension Catalog {
     /// a place already marked gives its bookmark back, not a second one.
     public func addBookmark(_ ref: ItemRef, at position: TextPosition, in passage: TextPassage, map: TextMap) throws -> Bookmark {
         let existing = try store.bookmarks(ref)
-        if let same = existing.first(where: { $0.position == position }) { return same }
+        if let same = existing.first(where: { $0.position == position && $0.note == nil }) { return same }
         guard existing.count < Bookmark.limit else {
             throw ComicsError.usage("\(ref) has \(Bookmark.limit) bookmarks, as many as a book keeps", hint: "d in the list deletes one")
         }
@@ -337,7 +337,7 @@ extension Catalog {
             section: content.sectionIndex(containing: block).map { $0 + 1 }, at: date)
     }
 
-    private static func anchor(of text: String) -> String {
+    static func anchor(of text: String) -> String {
         String(text.prefix(60))
     }
 
@@ -354,7 +354,13 @@ extension Catalog {
     /// still begins with the first words it had.
     private static func isStill(_ block: TextBlock?, anchor: String) -> Bool {
         guard let block else { return false }
-        return anchor.isEmpty || block.text.hasPrefix(anchor)
+        return anchor.isEmpty || begins(block.text, with: anchor)
+    }
+
+    /// Whether `text` begins with `anchor`, letters of either case: an HTML
+    /// edition's small capitals (`MR. BENNET`) are a plain text's `Mr. Bennet`.
+    private static func begins(_ text: String, with anchor: String) -> Bool {
+        text.hasPrefix(anchor) || text.prefix(anchor.count).lowercased() == anchor.lowercased()
     }
 
     /// A place saved against some edition of a text, in `content`: where
@@ -373,7 +379,7 @@ extension Catalog {
             if Double(wordsBefore) * 100 / Double(total) >= percent { proportional = index; break }
             wordsBefore += candidate.wordCount
         }
-        let matches = anchor.isEmpty ? [] : blocks.indices.filter { blocks[$0].text.hasPrefix(anchor) }
+        let matches = anchor.isEmpty ? [] : blocks.indices.filter { begins(blocks[$0].text, with: anchor) }
         let chosen = matches.min { abs($0 - proportional) < abs($1 - proportional) } ?? proportional
         return TextPosition(block: chosen, offset: matches.isEmpty ? 0 : position.offset)
     }

@@ -53,6 +53,16 @@ extension BrowseSession {
                     guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return nil }
                     return try cache.addBookmark(ref, at: position, in: here, map: map)
                 }
+            case let .addNote(ref, position, text):
+                changeBookmarks(ref) { map in
+                    guard let here = try cache.textPassage(ref, from: position.block, upTo: position.block + 1) else { return nil }
+                    return try cache.addNote(ref, at: position, text: text, in: here, map: map)
+                }
+            case let .editNote(ref, number, text):
+                changeBookmarks(ref) { _ in
+                    try cache.editNote(ref, number: number, to: text)
+                    return nil
+                }
             case let .renameBookmark(ref, number, name):
                 changeBookmarks(ref) { _ in
                     try cache.renameBookmark(ref, number: number, to: name)

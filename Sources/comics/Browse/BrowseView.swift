@@ -40,7 +40,7 @@ enum BrowseView {
         if let contents = reader.contents, let outline = reader.map?.outline {
             return contentsLines(outline, contents, height: height, columns: columns)
         }
-        if let marks = reader.marks { return bookmarkLines(reader.bookmarks, marks, height: height) }
+        if let marks = reader.marks { return bookmarkLines(reader.listedMarks, marks, notes: reader.listsNotes, height: height) }
         if reader.map?.blockCount == 0 {
             return [BrowseLine(text: "  nothing to read in \(reader.ref) once its header and licence are cut", style: .dim)]
         }
@@ -56,6 +56,7 @@ enum BrowseView {
         let matching = Set(reader.search?.blocks ?? [])
         // Every row of the page in the theme's background, blank ones too.
         let blank = BrowseRun(text: String(repeating: " ", count: columns), foreground: colors.text, background: colors.background)
+        let noted = Set(reader.notes.map(\.position.block))
         var marks: [Int: [Range<Int>]] = [:]
         for mark in reader.marksInView(height: height) where mark != reader.selectedMark { marks[mark.line, default: []].append(mark.range) }
         var lines = passage.lines.enumerated().dropFirst(reader.topLine).prefix(height).map { index, line -> BrowseLine in
@@ -71,7 +72,10 @@ enum BrowseView {
             }
             var found = matching.contains(line.block) ? reader.search?.terms?.matches(in: line.text) ?? [] : []
             if let selected = reader.selectedMark, selected.line == index { found.append(selected.range) }
-            var runs = [BrowseRun(text: margin, foreground: colors.text, background: colors.background)]
+            // A paragraph with a note: a mark in the margin by its first line.
+            let hasNote = line.offset == 0 && !line.text.isEmpty && noted.contains(line.block) && margin.count >= 2
+            let left = hasNote ? String(margin.dropLast(2)) + "✎ " : margin
+            var runs = [BrowseRun(text: left, foreground: hasNote ? colors.dim : colors.text, background: colors.background)]
                 + highlighted(line.runs, found, marked: marks[index] ?? [], colors: colors)
             let used = DisplayWidth.of(margin + line.text)
             if used < columns { runs.append(BrowseRun(text: String(repeating: " ", count: columns - used), foreground: colors.text, background: colors.background)) }
@@ -157,14 +161,21 @@ enum BrowseView {
     }
 
     /// The bookmarks, numbered, each with the first words of its paragraph.
-    private static func bookmarkLines(_ bookmarks: [Bookmark], _ marks: ReaderContents, height: Int) -> [BrowseLine] {
+    private static func bookmarkLines(_ bookmarks: [Bookmark], _ marks: ReaderContents, notes: Bool, height: Int) -> [BrowseLine] {
         guard !bookmarks.isEmpty else {
-            return [BrowseLine(text: "  no bookmarks yet: m marks the page; ' goes back from the last jump", style: .dim)]
+            let none = notes ? "  no notes yet: a writes one on the paragraph at the top (or the search hit in view)"
+                : "  no bookmarks yet: m marks the page; ' goes back from the last jump"
+            return [BrowseLine(text: none, style: .dim)]
         }
         return bookmarks.enumerated().dropFirst(marks.top).prefix(height).map { index, mark in
-            let words = TerminalText.sanitize(mark.anchor, singleLine: true)
-            let text = " \(String(mark.number).count < 2 ? " " : "")\(mark.number)  " + TerminalText.sanitize(mark.name, singleLine: true)
-                + (words.isEmpty ? "" : " · " + words + "…")
+            let number = " \(String(mark.number).count < 2 ? " " : "")\(mark.number)  "
+            let name = TerminalText.sanitize(mark.name, singleLine: true)
+            // A note first, then where it is; a bookmark's name, then its words.
+            let text = if let note = mark.note {
+                number + TerminalText.sanitize(note, singleLine: true) + (name.isEmpty ? "" : " · " + name)
+            } else {
+                number + name + (mark.anchor.isEmpty ? "" : " · " + TerminalText.sanitize(mark.anchor, singleLine: true) + "…")
+            }
             return BrowseLine(text: text, style: index == marks.selected ? .selected : .plain)
         }
     }
@@ -212,7 +223,10 @@ enum BrowseView {
         let contentsNote = reader.contents.map { $0.typed.isEmpty ? "contents: Enter goes, or type a number" : "contents: §\($0.typed), Enter goes" }
         let pictureNote = reader.fullPicture.map { _ in "a picture: any key goes back" }
             ?? reader.selectedMark.map { "note [\($0.label)]: Enter shows it, Tab the next" }
-        let note: String? = contentsNote ?? pictureNote ?? (reader.marks != nil ? "bookmarks: Enter goes, r renames, d deletes, ' goes back" : nil)
+        let marksNote = reader.marks.map { _ in
+            reader.listsNotes ? "notes: Enter goes, r edits, d deletes" : "bookmarks: Enter goes, r renames, d deletes, ' goes back"
+        }
+        let note: String? = contentsNote ?? pictureNote ?? marksNote
         let book = reader.title.isEmpty ? "\(reader.ref)" : TerminalText.sanitize(reader.title, singleLine: true)
         // The part the section is in goes after the book's title and the
         // minutes: "CHAPTER VII" alone is in every book.
@@ -419,6 +433,8 @@ enum BrowseView {
         case .readerGo: ("go to (a section number, or 40%): ", ":")
         case let .readerSearch(forward): (forward ? "/" : "?", forward ? "/" : "?")
         case .bookmarkName: ("bookmark's name: ", "name: ")
+        case .noteText(nil): ("a note on this paragraph: ", "note: ")
+        case .noteText: ("the note: ", "note: ")
         }
         let characters = Array(prompt)
         let cursor = max(0, min(cursor, characters.count))

@@ -72,6 +72,7 @@ enum Application {
         case ["get"]: try GetCommand.run(context)
         case ["read"]: try ReadCommand.run(context)
         case ["toc"]: try TocCommand.run(context)
+        case ["notes"]: try NotesCommand.run(context)
         case ["fav"]: try FavoriteCommand.change(context, .toggle)
         case ["fav", "add"]: try FavoriteCommand.change(context, .add)
         case ["fav", "remove"]: try FavoriteCommand.change(context, .remove)

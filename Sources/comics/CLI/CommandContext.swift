@@ -33,10 +33,15 @@ final class CommandContext {
     /// No --db and no COMICS_DB: the XDG location, whose folders comics makes.
     private let isDefaultDatabase: Bool
 
+    /// `-f markdown`, which `comics notes` alone takes.
+    let wantsMarkdown: Bool
+
     init(arguments: ParsedArguments, environment: [String: String]) throws {
         self.arguments = arguments
         self.environment = environment
-        format = try OutputFormat.parse(arguments.value("format"))
+        // Markdown is a format of notes alone: a notebook's, not a record's.
+        wantsMarkdown = arguments.value("format")?.lowercased() == "markdown" && arguments.commandPath == ["notes"]
+        format = wantsMarkdown ? .table : try OutputFormat.parse(arguments.value("format"))
         explicitSource = try Self.source(arguments.value("source") ?? environment["COMICS_SOURCE"])
         let offline = arguments.has("offline") || Self.isTrue(environment["COMICS_OFFLINE"])
         if offline && arguments.has("refresh") {

@@ -126,6 +126,7 @@ enum CommandTable {
         "get": ["format", "refresh"],
         "read": ["format"],
         "toc": ["format"],
+        "notes": ["format"],
         "config": ["format"], "config list": ["format"], "config get": ["format"], "config set": ["format"],
         "config unset": ["format"],
     ]
@@ -133,6 +134,7 @@ enum CommandTable {
     /// What a global option means for one command, where its general help
     /// would say something else.
     static let globalHelp: [String: [String: String]] = [
+        "notes": ["format": "output format: table (default), json, ndjson, csv, tsv, or markdown (per book: section, quoted sentence, note)"],
         "get": ["refresh": "download again even when downloaded (a new edition); where reading stopped follows it"],
         "list": ["limit": "comics per xkcd page, 1 to \(ListQuery.maximumLimit) (default \(ListQuery.defaultLimit)); books: show the first N of the page"],
         "more": ["limit": "comics per xkcd page (default: as many as the listing before); books: show N from the last row shown (default: as many as before)"],
@@ -273,6 +275,10 @@ enum CommandTable {
                 name: "toc", abstract: "list a book's sections: number, title (indented by level), where it begins, its words",
                 arguments: [bookReference],
                 examples: ["comics toc 2600", "comics toc 1342 -f json | jq length"]),
+            CommandSpec(
+                name: "notes", abstract: "the notes written in the reader (a on a paragraph): every book's, or one book's; -f markdown for a notebook",
+                arguments: [ArgumentSpec(name: "REF", help: bookReference.help, isOptional: true)],
+                examples: ["comics notes", "comics notes 1342 -f markdown >> notebook.md", "comics notes -f json | jq '.[].note'"]),
             CommandSpec(
                 name: "sync",
                 abstract: "mirror the xkcd archive (or a books query, or the favourite books) into the cache; resumable; exit 4 when anything is missing",
