@@ -100,6 +100,7 @@ extension BrowseModel {
             return effects + savePlace(&reader, now: state.now)
         }
         if reader.contents != nil { return contentsKey(&reader, key, height: height, now: state.now) }
+        if reader.marks != nil { return marksKey(&reader, key, state: &state) }
         if key == .tab || key == .backTab {
             if selectMark(&reader, forward: key == .tab, height: height) { return [] }
             guard key == .tab else {
@@ -112,7 +113,6 @@ extension BrowseModel {
         } else {
             reader.selectedMark = nil
         }
-        if reader.marks != nil { return marksKey(&reader, key, state: &state) }
         let before = reader.top
         var turnsPage = true
         switch key {

@@ -21,12 +21,6 @@ final class NotesTests: EndToEndTestCase {
         return session
     }
 
-    private func end(_ session: TerminalSession, file: StaticString = #filePath, line: UInt = #line) throws {
-        try session.send("q")
-        let ended = try XCTUnwrap(try session.finish(), "the reader did not end", file: file, line: line)
-        XCTAssertEqual(ended.status, 0, file: file, line: line)
-    }
-
     func testANoteIsWrittenListedEditedAndDeletedInTheReaderAtBothSizes() throws {
         XCTAssertEqual(try comics.run(["get", "4650"]).status, 0)
         for (rows, columns) in [(24, 80), (12, 40)] {
@@ -46,7 +40,7 @@ final class NotesTests: EndToEndTestCase {
             try session.send("x'")
             XCTAssertTrue(try session.wait(for: "no bookmarks yet"), "a note is no bookmark")
             try session.send("x")
-            try end(session)
+            try quitReader(session)
             XCTAssertEqual(try comics.run(["notes", "4650", "-f", "json"]).stdout, "[]\n")
         }
     }
@@ -54,9 +48,9 @@ final class NotesTests: EndToEndTestCase {
     func testNotesArePrintedInEveryFormatAndKeptByRebuildANewEditionAndCleanup() throws {
         XCTAssertEqual(try comics.run(["get", "4650"]).status, 0)
         XCTAssertEqual(try comics.run(["get", "1342"]).status, 0)
-        try end(try writeNote("Optimism, *mocked* [1]", book: 4650, section: 1))
+        try quitReader(try writeNote("Optimism, *mocked* [1]", book: 4650, section: 1))
         // Over the chapter's heading and its picture's caption, the paragraph.
-        try end(try writeNote("Mr. Bennet's \u{1B}[31mvisit", book: 1342, section: 3, ["--no-pictures"]))
+        try quitReader(try writeNote("Mr. Bennet's \u{1B}[31mvisit", book: 1342, section: 3, ["--no-pictures"]))
 
         let table = try comics.run(["notes"])
         XCTAssertEqual(table.status, 0, "\(table)")

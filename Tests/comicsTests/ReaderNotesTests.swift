@@ -7,12 +7,6 @@ import XCTest
 /// the page, Enter shows its note in a box, Enter there goes to it, and
 /// Ctrl-O comes back from every jump.
 final class ReaderNotesTests: EndToEndTestCase {
-    private func end(_ session: TerminalSession, file: StaticString = #filePath, line: UInt = #line) throws {
-        try session.send("q")
-        let ended = try XCTUnwrap(try session.finish(), "the reader did not end", file: file, line: line)
-        XCTAssertEqual(ended.status, 0, file: file, line: line)
-    }
-
     /// Candide's plain text numbers its notes again in each chapter: a
     /// mark's note is the first after it with its label.
     func testAPlainTextsNumberedNoteIsShownAndGoneToAndCtrlOComesBack() throws {
@@ -49,7 +43,7 @@ final class ReaderNotesTests: EndToEndTestCase {
             try session.send("\u{0F}")
             XCTAssertTrue(try session.wait(until: { $0.screen.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } == top }),
                           "Ctrl-O came back to the same place: \(session.screen.joined(separator: "\n"))")
-            try end(session)
+            try quitReader(session)
         }
     }
 
@@ -75,6 +69,6 @@ final class ReaderNotesTests: EndToEndTestCase {
         try session.send("\t\r")
         XCTAssertTrue(try session.wait(for: "│ [1] The first chapter's note."), session.screen.joined(separator: "\n"))
         try session.send("q")
-        try end(session)
+        try quitReader(session)
     }
 }

@@ -31,12 +31,6 @@ final class ReaderPicturesTests: EndToEndTestCase {
         return session
     }
 
-    private func end(_ session: TerminalSession, file: StaticString = #filePath, line: UInt = #line) throws {
-        try session.send("q")
-        let ended = try XCTUnwrap(try session.finish(), "the reader did not end", file: file, line: line)
-        XCTAssertEqual(ended.status, 0, file: file, line: line)
-    }
-
     func testAPictureIsDrawnWhereTheTextPutsItWithItsCaptionAtBothSizes() throws {
         for (rows, columns) in [(24, 80), (12, 40)] {
             let requests = try server.requests().count
@@ -67,7 +61,7 @@ final class ReaderPicturesTests: EndToEndTestCase {
             XCTAssertGreaterThan(pictureRows(session).count, drawn.count / 2)
             try session.send("x")
             XCTAssertTrue(try session.wait(whileShowing: "a picture: any key goes back"))
-            try end(session)
+            try quitReader(session)
             XCTAssertEqual(try server.requests().count, requests, "offline after get: the pictures are the cache's")
         }
     }
@@ -76,18 +70,18 @@ final class ReaderPicturesTests: EndToEndTestCase {
         let off = try readerAtChapterII(rows: 24, columns: 80, ["--no-pictures"])
         XCTAssertTrue(try off.wait(for: "[Illustration: \(caption)]"), off.screen.joined(separator: "\n"))
         XCTAssertEqual(pictureRows(off), [])
-        try end(off)
+        try quitReader(off)
 
         XCTAssertEqual(try comics.run(["config", "set", "reader.pictures", "off"]).status, 0)
         let setting = try readerAtChapterII(rows: 24, columns: 80)
         XCTAssertTrue(try setting.wait(for: "[Illustration: \(caption)]"), setting.screen.joined(separator: "\n"))
-        try end(setting)
+        try quitReader(setting)
         XCTAssertEqual(try comics.run(["config", "unset", "reader.pictures"]).status, 0)
 
         comics.environment["NO_COLOR"] = "1"
         let plain = try readerAtChapterII(rows: 24, columns: 80)
         XCTAssertTrue(try plain.wait(for: "[Illustration: \(caption)]"), plain.screen.joined(separator: "\n"))
-        try end(plain)
+        try quitReader(plain)
     }
 
     func testAPictureThatCannotBeDrawnSaysSoInItsPlace() throws {
@@ -100,7 +94,7 @@ final class ReaderPicturesTests: EndToEndTestCase {
         XCTAssertTrue(session.screen.allSatisfy { !$0.contains("\u{1B}") })
         try session.send("j")
         XCTAssertTrue(try session.wait(for: "4%"), "the reader goes on")
-        try end(session)
+        try quitReader(session)
     }
 
     /// The book opens on its cover, a picture: kitty's graphics are
@@ -111,6 +105,6 @@ final class ReaderPicturesTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(forOutput: "\u{1B}_G"), "kitty's graphics written")
         try session.send("   ")
         XCTAssertTrue(try session.wait(forOutput: "\u{1B}_Ga=d"), "deleted when the picture leaves the page")
-        try end(session)
+        try quitReader(session)
     }
 }
