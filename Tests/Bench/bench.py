@@ -514,23 +514,8 @@ def get_beside_floor(arguments, env, url, copy, work, runs, html, prepare):
 def reader(binary, env, runs, report):
     """7. The reader on War and Peace: opening at a saved place, turning
     pages, a search to its first hit, memory while reading it all."""
-    place = Browse(binary, env, ("read", "2600"))
-    place.read_until("· War and Peace")
-    os.write(place.master, b":50%\r")
-    place.read_until("50% ·")
-    place.quit()
-
-    def opened():
-        screen = Browse(binary, env, ("read", "2600"))
-        elapsed = screen.read_until("50% ·")
-        screen.quit()
-        return elapsed
-
-    report.add("7. reader: War and Peace open at a saved place", statistics.median(opened() for _ in range(runs)),
-               "", None, "<= 50 ms")
-    screen = Browse(binary, env, ("read", "2600"))
-    screen.read_until("50% ·")
-    screen.settle()
+    screen, opened = open_at_saved_place(binary, env, runs, "2600", "· War and Peace", b":50%\r", "50% ·")
+    report.add("7. reader: War and Peace open at a saved place", opened, "", None, "<= 50 ms")
     first_rss = screen.peak_rss()
     turns = page_turns(screen, b" ", 100)
     report.add("7. reader: a page turn, to its frame", statistics.median(turns), "", None, "<= 5 ms")
@@ -539,16 +524,45 @@ def reader(binary, env, runs, report):
     os.write(screen.master, b"/natasha\r")
     screen.read_until("hit ")
     report.add("7. reader: search natasha to the first hit shown", time.perf_counter() - started, "", None, "<= 30 ms")
+    rss = paged_through(screen, pages=3000)
+    report.add("7. reader: peak RSS, the whole book paged", "%d MiB" % (rss // 1024), "at the first frame",
+               "%d MiB" % (first_rss // 1024), "flat, <= 40 MB")
+
+
+def open_at_saved_place(binary, env, runs, book, opened_text, go, there):
+    """Saves a place with `go` (shown as `there`), then opens the reader
+    there `runs` times: the median seconds to the first frame, and a
+    reader left open there."""
+    place = Browse(binary, env, ("read", book))
+    place.read_until(opened_text)
+    os.write(place.master, go)
+    place.read_until(there)
+    place.quit()
+
+    def opened():
+        screen = Browse(binary, env, ("read", book))
+        elapsed = screen.read_until(there)
+        screen.quit()
+        return elapsed
+
+    median_opened = statistics.median(opened() for _ in range(runs))
+    screen = Browse(binary, env, ("read", book))
+    screen.read_until(there)
+    screen.settle()
+    return screen, median_opened
+
+
+def paged_through(screen, pages):
+    """Pages from the start through `pages` pages, then quits: the peak RSS."""
     os.write(screen.master, b"g")
     screen.settle()
-    for _ in range(60):
+    for _ in range(pages // 50):
         os.write(screen.master, b" " * 50)
         screen.settle(0.05)
         screen.output = b""
     rss = screen.peak_rss()
     screen.quit()
-    report.add("7. reader: peak RSS, the whole book paged", "%d MiB" % (rss // 1024), "at the first frame",
-               "%d MiB" % (first_rss // 1024), "flat, <= 40 MB")
+    return rss
 
 
 def page_turns(screen, key, count):
@@ -572,36 +586,14 @@ def illustrated_reader(binary, env, runs, report):
     pictures kept by get: opening at a saved place under a picture, pages
     turned over pictures, memory over the whole book."""
     run([binary, "get", "1342", "--edition", "html", "-q"], env)
-    place = Browse(binary, env, ("read", "1342"))
-    place.read_until("· Pride and Prejudice")
-    os.write(place.master, b":3\r")
-    place.read_until("CHAPTER II. ·")
-    place.quit()
-
-    def opened():
-        screen = Browse(binary, env, ("read", "1342"))
-        elapsed = screen.read_until("CHAPTER II. ·")
-        screen.quit()
-        return elapsed
-
-    report.add("8. reader: Pride and Prejudice (pictures) open at a saved place", statistics.median(opened() for _ in range(runs)),
-               "", None, "<= 50 ms")
-    screen = Browse(binary, env, ("read", "1342"))
-    screen.read_until("CHAPTER II. ·")
-    screen.settle()
+    screen, opened = open_at_saved_place(binary, env, runs, "1342", "· Pride and Prejudice", b":3\r", "CHAPTER II. ·")
+    report.add("8. reader: Pride and Prejudice (pictures) open at a saved place", opened, "", None, "<= 50 ms")
     first_rss = screen.peak_rss()
     turns = []
     for _ in range(20):
         turns += page_turns(screen, b" ", 1) + page_turns(screen, b"b", 1)
     report.add("8. reader: a page turn over a picture, to its frame", statistics.median(turns), "", None, "<= 5 ms")
-    os.write(screen.master, b"g")
-    screen.settle()
-    for _ in range(80):
-        os.write(screen.master, b" " * 20)
-        screen.settle(0.1)
-        screen.output = b""
-    rss = screen.peak_rss()
-    screen.quit()
+    rss = paged_through(screen, pages=1600)
     report.add("8. reader: peak RSS, the whole illustrated book paged", "%d MiB" % (rss // 1024), "at the first frame",
                "%d MiB" % (first_rss // 1024), "flat, <= 40 MB")
 

@@ -10,10 +10,12 @@ public struct Footnote: Equatable, Sendable {
 }
 
 extension Catalog {
-    /// The note the `ordinal`-th mark (`label`) of `block` refers to: the
-    /// one its HTML link names, as the book itself says; else, in a plain
-    /// text, the first note after the mark that opens with its label (notes
-    /// numbered again each chapter), else the last before it.
+    /// The note the `ordinal`-th mark (`label`) of `block` refers to: one
+    /// its HTML links name, as the book itself says (the one among them
+    /// that opens with the label, else the `ordinal`-th: a paragraph may
+    /// hold a bracketed letter that is no link); else, in a plain text, the
+    /// first note after the mark that opens with its label (notes numbered
+    /// again each chapter), else the last before it.
     public func footnote(_ ref: ItemRef, label: String, ordinal: Int, inBlock block: Int) throws -> Footnote? {
         guard let content = try store.textPassage(ref, from: 0, upTo: nil) else { return nil }
         let blocks = content.blocks
@@ -21,8 +23,10 @@ extension Catalog {
         let anchors = blocks[block].link?.split(separator: " ").map(String.init) ?? []
         let notes = blocks.indices.filter { blocks[$0].kind == .footnote }
         let found: Int?
-        if anchors.indices.contains(ordinal) {
-            found = notes.first { blocks[$0].link == anchors[ordinal] }
+        let linked = notes.filter { note in anchors.contains { $0 == blocks[note].link } }
+        if !linked.isEmpty {
+            found = linked.first { NoteMarks.note(blocks[$0].text, answers: label) }
+                ?? (anchors.indices.contains(ordinal) ? linked.first { blocks[$0].link == anchors[ordinal] } : nil)
         } else {
             let answering = notes.filter { NoteMarks.note(blocks[$0].text, answers: label) }
             found = answering.first { $0 > block } ?? answering.last

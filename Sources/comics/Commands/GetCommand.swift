@@ -78,9 +78,10 @@ enum GetCommand {
 
     /// Pictures skipped for good, each said, the first few at length.
     private static func warnAboutSkipped(_ skipped: [String], of ref: ItemRef, context: CommandContext) {
-        let shown = 3
-        for line in skipped.prefix(skipped.count > shown + 1 ? shown : shown + 1) { context.warn("\(ref): picture \(line); skipped") }
-        if skipped.count > shown + 1 { context.warn("\(ref): \(skipped.count - shown) more pictures skipped ('comics show \(ref)' counts them)") }
+        // Four are said whole; past that, three and how many more.
+        let said = skipped.count <= 4 ? skipped.count : 3
+        for line in skipped.prefix(said) { context.warn("\(ref): picture \(line); skipped") }
+        if skipped.count > said { context.warn("\(ref): \(skipped.count - said) more pictures skipped ('comics show \(ref)' counts them)") }
     }
 
     /// `, 12 pictures (1.2 MiB), 1 skipped, 3 not fetched`; nothing for a
