@@ -265,6 +265,29 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(attribute.utf8)).content.blocks.last?.text, "Text.")
     }
 
+    /// The parse runs ahead of the walk on a thread of its own, a few
+    /// blocks of events at most: a book many times that long, and a text
+    /// longer than one block, still arrive whole and in order.
+    func testALongEditionArrivesWholeAndInOrder() {
+        var html = "<body>"
+        var expected: [String] = []
+        for number in 1...60_000 {
+            let paragraph = "Paragraph \(number) with <i>words</i> &amp; an <a href=\"#n\(number)\">entity</a>."
+            html += "<p class=\"c\(number % 7)\" id=\"p\(number)\">\(paragraph)</p>\n"
+            expected.append("Paragraph \(number) with _words_ & an entity.")
+        }
+        let long = (1...200_000).map { "word\($0)" }.joined(separator: " ")
+        html += "<p>\(long)</p></body>"
+        expected.append(long)
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertGreaterThan(html.utf8.count, 8 * 256 * 1024, "longer than the events the parse may keep waiting")
+        let words = blocks.map(\.text).joined(separator: " ").split(separator: " ")
+        let expectedWords = expected.joined(separator: " ").split(separator: " ")
+        XCTAssertEqual(words.count, expectedWords.count)
+        let firstDifference = zip(words.indices, zip(words, expectedWords)).first { $0.1.0 != $0.1.1 }
+        XCTAssertNil(firstDifference.map { "word \($0.0) is \($0.1.0), not \($0.1.1)" })
+    }
+
     func testALatin1EditionIsReadByItsBytes() {
         let html = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"></head>"
             + "<body><h2>CHAPITRE I</h2><p>D\u{E9}j\u{E0} \u{93}vu\u{94}.</p></body></html>"

@@ -20,8 +20,10 @@ const char *comics_html_load_error(void);
 
 // Parses `length` bytes of UTF-8 HTML: recovering from any markup, never
 // touching the network, ignoring the document's own encoding hints (the
-// caller has decoded it), in chunks. Returns 0, or -1 when libxml2 could
-// not be loaded or no parser could be made.
+// caller has decoded it), in chunks, on a thread of its own. The callbacks
+// are called on the caller's thread, in the document's order, as the parse
+// goes on. Returns 0, or -1 when libxml2 could not be loaded or memory ran
+// out (the callbacks then saw only the start of the document).
 int comics_html_parse(const char *bytes, size_t length, const comics_html_callbacks *callbacks, void *context);
 
 #endif
