@@ -139,9 +139,10 @@ private final class HTMLWalker {
     private var linkDepth = 0
 
     /// The block being gathered: its lines (a `<br>` or a verse line
-    /// starts a new one).
-    private var lines: [[UInt8]] = [[]]
-    private var pendingSpace = false
+    /// starts a new one). Unchecked: the walk is one thread's, and these
+    /// are passed `inout` for every piece of text.
+    @exclusivity(unchecked) private var lines: [[UInt8]] = [[]]
+    @exclusivity(unchecked) private var pendingSpace = false
     private var italicOpen = false
     private var italicWritten = false
     private var linkCharacters = 0
@@ -161,10 +162,10 @@ private final class HTMLWalker {
     /// aside.
     private var visibleSoFar = 0
 
-    private var heading: OpenHeading?
+    @exclusivity(unchecked) private var heading: OpenHeading?
     /// A figure's alternative text and caption.
     private var figureAlt = ""
-    private var figureCaption: [UInt8] = []
+    @exclusivity(unchecked) private var figureCaption: [UInt8] = []
     private var figureHasImage = false
     private var figurePicture: String?
     /// A table's rows, each its cells.
@@ -190,13 +191,13 @@ private final class HTMLWalker {
         }
         let attributes = Self.attributes(attributes)
         let classes = attributes["class"]?.lowercased().split(separator: " ").map(String.init) ?? []
+        let traits = classes.reduce(into: ClassTraits()) { $0.formUnion(self.traits(of: $1)) }
         let id = attributes["id"] ?? ""
         for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty && pendingAnchors.count < 64 {
             pendingAnchors.append(anchor)
             if result.textBeforeAnchor[anchor] == nil { result.textBeforeAnchor[anchor] = visibleSoFar }
         }
-        if Self.skippedNames.contains(name) || classes.contains(where: { $0 == "pagenum" || $0 == "pageno" || $0 == "pg-boilerplate" })
-            || id == "pg-header" || id == "pg-footer" {
+        if Self.skippedNames.contains(name) || traits.contains(.skipped) || id == "pg-header" || id == "pg-footer" {
             stack.append(Frame(name: name, skipped: true))
             skippedDepth += 1
             return
@@ -225,15 +226,15 @@ private final class HTMLWalker {
                 }
             }
         }
-        if classes.contains(where: { $0.contains("poem") || $0.contains("stanza") || $0.contains("verse") || $0 == "poetry" }) {
+        if traits.contains(.verse) {
             frame.verse = true
             verseDepth += 1
         }
-        if classes.contains(where: { $0.contains("footnote") || $0 == "fnote" || $0 == "note" || $0.contains("tnote") || $0.contains("transnote") }) {
+        if traits.contains(.note) {
             frame.note = true
             noteDepth += 1
         }
-        if name == "figure" || classes.contains(where: { $0.hasPrefix("fig") || $0.contains("illus") }) {
+        if name == "figure" || traits.contains(.figure) {
             if figureDepth == 0 {
                 flush()
                 figureAlt = ""
@@ -244,7 +245,7 @@ private final class HTMLWalker {
             frame.figure = true
             figureDepth += 1
         }
-        if name == "figcaption" || classes.contains("caption") {
+        if name == "figcaption" || traits.contains(.caption) {
             frame.caption = true
             captionDepth += 1
         }
@@ -253,7 +254,7 @@ private final class HTMLWalker {
             italicOpen = true
             italicWritten = false
         }
-        if classes.contains(where: { $0 == "smcap" || $0 == "sc" || $0 == "smallcaps" || $0 == "small-caps" }) {
+        if traits.contains(.smallCapitals) {
             frame.smallCapitals = true
             smallCapitalsDepth += 1
         }
@@ -271,6 +272,44 @@ private final class HTMLWalker {
             lines[lines.count - 1] = [UInt8](repeating: 0x20, count: indent)
         }
         stack.append(frame)
+    }
+
+    /// What one class name says of its element.
+    private struct ClassTraits: OptionSet {
+        let rawValue: UInt8
+        /// A page number or Gutenberg's own boilerplate: not the book's text.
+        static let skipped = ClassTraits(rawValue: 1 << 0)
+        static let verse = ClassTraits(rawValue: 1 << 1)
+        static let note = ClassTraits(rawValue: 1 << 2)
+        static let figure = ClassTraits(rawValue: 1 << 3)
+        static let caption = ClassTraits(rawValue: 1 << 4)
+        static let smallCapitals = ClassTraits(rawValue: 1 << 5)
+    }
+
+    /// The traits of the class names met so far: a book repeats a few
+    /// names thousands of times, and a hostile one cannot grow this past
+    /// its bound.
+    private var knownClasses: [String: ClassTraits] = [:]
+    private static let maximumKnownClasses = 1_024
+
+    private func traits(of className: String) -> ClassTraits {
+        if let known = knownClasses[className] { return known }
+        let traits = Self.traits(of: className)
+        if knownClasses.count < Self.maximumKnownClasses { knownClasses[className] = traits }
+        return traits
+    }
+
+    private static func traits(of name: String) -> ClassTraits {
+        var traits = ClassTraits()
+        if name == "pagenum" || name == "pageno" || name == "pg-boilerplate" { traits.insert(.skipped) }
+        if name.contains("poem") || name.contains("stanza") || name.contains("verse") || name == "poetry" { traits.insert(.verse) }
+        if name.contains("footnote") || name == "fnote" || name == "note" || name.contains("tnote") || name.contains("transnote") {
+            traits.insert(.note)
+        }
+        if name.hasPrefix("fig") || name.contains("illus") { traits.insert(.figure) }
+        if name == "caption" { traits.insert(.caption) }
+        if name == "smcap" || name == "sc" || name == "smallcaps" || name == "small-caps" { traits.insert(.smallCapitals) }
+        return traits
     }
 
     func end(_ name: String) {
@@ -364,8 +403,10 @@ private final class HTMLWalker {
     }
 
     private func gathered(_ bytes: UnsafeBufferPointer<UInt8>) {
+        // Bytes past the space, less those that continue a character (a
+        // sum without branches, which the compiler runs many bytes at once).
         var visible = 0
-        for byte in bytes where byte > 0x20 && byte & 0xC0 != 0x80 { visible += 1 }
+        for byte in bytes { visible &+= (byte > 0x20 ? 1 : 0) &- (byte & 0xC0 == 0x80 ? 1 : 0) }
         if linkDepth > 0 { linkCharacters += visible }
         if visible > 0, startsWithLink == nil { startsWithLink = linkDepth > 0 }
         allCharacters += visible
@@ -408,6 +449,11 @@ private final class HTMLWalker {
         byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D || byte == 0x0C
     }
 
+    /// U+00A0 in UTF-8, folded like a space.
+    private static func isNoBreakSpace(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Bool {
+        bytes[index] == 0xC2 && index + 1 < bytes.count && bytes[index + 1] == 0xA0
+    }
+
     /// `bytes` after `target`, white space (and no-break spaces) folded to
     /// one space and none at the start; an opening italic mark before the
     /// first word.
@@ -422,7 +468,7 @@ private final class HTMLWalker {
                 index += 1
                 continue
             }
-            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0xA0 {
+            if isNoBreakSpace(bytes, at: index) {
                 pendingSpace = true
                 index += 2
                 continue
@@ -433,9 +479,19 @@ private final class HTMLWalker {
                 target.append(0x5F)
                 openingItalic = false
             }
-            // The bytes up to the next space, copied at once.
+            // The bytes up to the next white space that folding changes,
+            // copied at once: a lone space between two words stays as it is.
             var end = index + 1
-            while end < bytes.count, !isSpace(bytes[end]), bytes[end] != 0xC2 { end += 1 }
+            while end < bytes.count {
+                let byte = bytes[end]
+                if byte == 0x20, end + 1 < bytes.count, !isSpace(bytes[end + 1]), !isNoBreakSpace(bytes, at: end + 1) {
+                    end += 2
+                } else if isSpace(byte) || isNoBreakSpace(bytes, at: end) {
+                    break
+                } else {
+                    end += 1
+                }
+            }
             target.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
             index = end
         }
