@@ -58,7 +58,7 @@ build: deps
 	$(SWIFT) build --product comics
 
 release: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product comics
+	$(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath --product comics
 
 # Exit 4 is the network: a newcomer without one is shown `make demo`.
 run: release
