@@ -407,7 +407,9 @@ def texts(binary, env, server, work, runs, report, fresh_database):
     for name in ("books-list-page1.json", "books-list-page2.json"):
         with open(os.path.join(ROOT, "Tests", "Fixtures", "gutendex", name)) as handle:
             listed += [book["id"] for book in json.load(handle)["results"]]
-    fifty = [n for n in listed if n != 2600][:49]
+    # War and Peace and Pride and Prejudice keep their own editions: the
+    # reader benches read them (a posted plain text hides a book's HTML).
+    fifty = [n for n in listed if n not in (2600, 1342)][:49]
     server.control({"texts": {str(n): samples[index % len(samples)] for index, n in enumerate(fifty)}})
     run([binary, "-s", "books", "list"], env)
     run([binary, "-s", "books", "more"], env)
