@@ -597,8 +597,10 @@ extension SQLiteCacheStore: TextStore {
             let counted = found.compactMap(\.counted)
             let scores = ranking.scores(of: counted)
             let tiers = counted.map(ranking.tier)
+            // Compared by these alone: a candidate is too large to copy at every comparison.
+            let rowIDs = found.map(\.rowID)
             return Array(found.indices.sorted {
-                (tiers[$0], scores[$0], found[$0].rowID) < (tiers[$1], scores[$1], found[$1].rowID)
+                (tiers[$0], scores[$0], rowIDs[$0]) < (tiers[$1], scores[$1], rowIDs[$1])
             }.prefix(limit))
         } ?? Array(found.indices)
         return try withCandidatesIndexed(indexed.map { (found[$0].rowID, found[$0].text) }) {

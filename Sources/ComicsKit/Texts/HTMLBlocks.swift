@@ -53,14 +53,17 @@ struct HTMLBlocks {
                         .characters(UnsafeBufferPointer(start: $0, count: Int(length)))
                 }
             })
-        withExtendedLifetime(walker) {
+        let parsed = withExtendedLifetime(walker) {
             var text = text
-            text.withUTF8 { bytes in
+            return text.withUTF8 { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    _ = comics_html_parse(chars.baseAddress, chars.count, &callbacks, Unmanaged.passUnretained(walker).toOpaque())
+                    comics_html_parse(chars.baseAddress, chars.count, &callbacks, Unmanaged.passUnretained(walker).toOpaque())
                 }
             }
         }
+        // A parse cut short (memory ran out) gives nothing rather than a
+        // book that silently stops half way.
+        guard parsed == 0 else { return HTMLBlocks() }
         walker.finish()
         var result = walker.result
         result.linkReferencesToNotes()
