@@ -61,10 +61,10 @@ const char *comics_html_load_error(void) {
 /* The parse runs on a thread of its own while the caller's thread walks
    what it found: libxml2 and the walk each take about half of the time an
    HTML edition costs. The parser's thread writes each event onto a tape
-   (blocks of bytes, at most `QUEUED_BLOCKS` waiting, so memory stays
-   bounded whatever the file); the caller replays the tape through its
-   callbacks, in order. Without a thread, the parse writes the whole tape
-   first and the replay follows. */
+   (blocks of bytes, at most `QUEUED_BLOCKS` waiting: 2 MiB whatever the
+   file); the caller replays the tape through its callbacks, in order.
+   Without a thread, the parse writes the whole tape first and the replay
+   follows. */
 
 enum { EVENT_START = 1, EVENT_END = 2, EVENT_CHARACTERS = 3 };
 enum { BLOCK_BYTES = 16 * 1024, QUEUED_BLOCKS = 128, MAXIMUM_ATTRIBUTES = 64 };
@@ -139,6 +139,7 @@ static unsigned char *put_string(unsigned char *at, const char *text, size_t len
 static size_t string_size(size_t length) { return sizeof(uint32_t) + length + 1; }
 
 static void on_start(void *state, const xmlChar *name, const xmlChar **attributes) {
+    if (name == NULL) return;
     tape *t = state;
     size_t name_length = strlen((const char *)name);
     size_t size = 1 + string_size(name_length) + 1;
@@ -161,6 +162,7 @@ static void on_start(void *state, const xmlChar *name, const xmlChar **attribute
 }
 
 static void on_end(void *state, const xmlChar *name) {
+    if (name == NULL) return;
     tape *t = state;
     size_t name_length = strlen((const char *)name);
     unsigned char *at = reserve(t, 1 + string_size(name_length));
@@ -258,8 +260,12 @@ int comics_html_parse(const char *bytes, size_t length, const comics_html_callba
     pthread_mutex_init(&t.lock, NULL);
     pthread_cond_init(&t.changed, NULL);
     pthread_t parser;
-    t.threaded = pthread_create(&parser, NULL, parse, &t) == 0;
-    if (!t.threaded) parse(&t);
+    /* Set before the thread starts, which reads it; no thread, no reader. */
+    t.threaded = 1;
+    if (pthread_create(&parser, NULL, parse, &t) != 0) {
+        t.threaded = 0;
+        parse(&t);
+    }
     for (;;) {
         pthread_mutex_lock(&t.lock);
         while (t.first == NULL && !t.finished) pthread_cond_wait(&t.changed, &t.lock);
