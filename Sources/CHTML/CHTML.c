@@ -201,6 +201,8 @@ static void *parse(void *state) {
             offset += count;
         } while (offset < t->length);
         xml.free_parser(parser);
+    } else {
+        t->out_of_memory = 1;
     }
     if (t->writing) publish(t, t->writing);
     t->writing = NULL;
