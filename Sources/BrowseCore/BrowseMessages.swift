@@ -1,5 +1,5 @@
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// What happens to browse.
 public enum BrowseEvent: Equatable {

@@ -1,5 +1,5 @@
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 extension BrowseModel {
     /// `R`: the book's text in the reader, from where reading stopped.

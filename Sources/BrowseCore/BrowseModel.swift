@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 
 public enum BrowseModel {
     public static func handle(_ state: inout BrowseState, _ event: BrowseEvent) -> [BrowseEffect] {

@@ -1,5 +1,5 @@
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// The reader's colours: the terminal's own (its default foreground and
 /// background, whatever they are), or one of two of comics's, as indices

@@ -1,5 +1,5 @@
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// One row of a list screen, as read from the cache.
 public struct BrowseRow: Equatable {

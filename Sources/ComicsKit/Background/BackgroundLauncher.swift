@@ -1,4 +1,5 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 import Glibc
 
 /// Starts deferred work in a detached process after a command has printed,

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// What the cache holds, for `comics info`.
 public struct CacheStatistics: Equatable, Sendable {

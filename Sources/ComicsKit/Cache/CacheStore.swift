@@ -1,4 +1,4 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// Names one page of a listing: the source, the query it belongs to (a
 /// canonical string such as `limit=10`) and where in that listing it starts

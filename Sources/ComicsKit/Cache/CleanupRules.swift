@@ -1,4 +1,5 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 
 /// The limits cleanup applies, per source: items not refreshed within
 /// `maxAge` go, then the least recently used beyond `maxItems`. Favourites

@@ -1,4 +1,5 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 
 /// How usable a cached thing is right now.
 public enum Freshness: Equatable, Sendable {

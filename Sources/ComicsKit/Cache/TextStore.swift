@@ -1,4 +1,4 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// Which of a book's files a text was made from: Gutenberg's HTML edition
 /// (whose markup says where the chapters are) or its plain text.

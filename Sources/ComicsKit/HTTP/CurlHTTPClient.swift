@@ -1,5 +1,6 @@
 import CCurl
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 import Glibc
 
 /// The HTTP client comics uses: libcurl's multi interface drives a batch of

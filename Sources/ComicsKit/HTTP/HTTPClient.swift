@@ -1,4 +1,4 @@
-import FoundationEssentials
+import typealias FoundationEssentials.TimeInterval
 
 /// A GET to send. Only GET exists: comics never changes anything upstream.
 public struct HTTPRequest: Equatable, Sendable {
@@ -158,12 +158,12 @@ public struct URLOrigin: Equatable, Sendable {
     public let port: Int
 
     public init?(_ text: String) {
-        guard let components = URLComponents(string: text),
-              let scheme = components.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = components.host?.lowercased(), !host.isEmpty
+        guard let address = WebAddress(text),
+              let scheme = address.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = address.host?.lowercased(), !host.isEmpty
         else { return nil }
         self.scheme = scheme
         self.host = host
-        self.port = components.port ?? (scheme == "https" ? 443 : 80)
+        self.port = address.port ?? (scheme == "https" ? 443 : 80)
     }
 }

@@ -1,4 +1,5 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 
 /// Reads a `Retry-After` header: a number of seconds or an HTTP date.
 /// Garbage and negative values read as "no advice" (nil).
@@ -22,12 +23,7 @@ enum RetryAfter {
         else { return nil }
         let clock = parts[4].split(separator: ":").compactMap { Int($0) }
         guard clock.count == 3 else { return nil }
-        var components = DateComponents()
-        components.calendar = Calendar(identifier: .gregorian)
-        components.timeZone = TimeZone(identifier: "UTC")
-        (components.year, components.month, components.day) = (year, monthIndex + 1, day)
-        (components.hour, components.minute, components.second) = (clock[0], clock[1], clock[2])
-        guard components.isValidDate else { return nil }
-        return components.date
+        return CivilTime.date(CivilTime.Fields(
+            year: year, month: monthIndex + 1, day: day, hour: clock[0], minute: clock[1], second: clock[2]))
     }
 }

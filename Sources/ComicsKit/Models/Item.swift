@@ -1,4 +1,4 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// One comic or book as the domain sees it: the fields every source has,
 /// and the source's own fields in the order they should be shown.

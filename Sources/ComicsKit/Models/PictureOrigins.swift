@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Where a source's pictures may be fetched from. A picture's address
 /// comes from upstream's document, and fetching whatever it names would be
 /// a request to any host and port (an internal address, a local service)
@@ -21,11 +19,10 @@ public struct PictureOrigins: Sendable {
     }
 
     public func allows(_ url: String) -> Bool {
-        guard let components = URLComponents(string: url), components.user == nil, components.password == nil,
-              let origin = URLOrigin(url)
+        guard let address = WebAddress(url), !address.hasCredentials, let origin = URLOrigin(url)
         else { return false }
         if origin == configured { return true }
         let defaultPort = origin.scheme == "https" ? 443 : 80
-        return hosts.contains(origin.host) && origin.port == defaultPort && components.path.hasPrefix(pathPrefix)
+        return hosts.contains(origin.host) && origin.port == defaultPort && address.decodedPath.hasPrefix(pathPrefix)
     }
 }

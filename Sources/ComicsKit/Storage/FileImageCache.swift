@@ -1,4 +1,5 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 import Glibc
 
 /// Images as files in one private directory (0700, files 0600), each named
@@ -107,7 +108,7 @@ public final class FileImageCache: ImageCache {
 
     /// The regular files in the directory; none when it does not exist yet.
     private func entries() throws -> [Entry] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        guard let names = FileSystem.names(in: directory) else { return [] }
         return names.compactMap { name in
             var status = stat()
             guard lstat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }

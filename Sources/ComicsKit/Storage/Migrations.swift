@@ -1,5 +1,5 @@
 import CSQLite
-import FoundationEssentials
+import struct FoundationEssentials.Date
 import Glibc
 
 /// One named schema change. Applied ones are recorded in the database, and

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 extension SQLiteCacheStore {
     public func recordAbsent(_ absences: [ItemRef: Absence], at date: Date) throws {

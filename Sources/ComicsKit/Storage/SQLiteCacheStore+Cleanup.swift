@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 
 /// Cleanup: removing what the limits select, the search index kept in step.
 extension SQLiteCacheStore {

@@ -1,5 +1,5 @@
 import CSQLite
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// Favourites: the user's own data, kept apart from the cache they point into.
 extension SQLiteCacheStore {

@@ -1,5 +1,5 @@
 import CSQLite
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// Items: reading and saving what the sources fetched, the marks of use
 /// and revalidation, and what the cache can list without the network.

@@ -1,5 +1,5 @@
 import CSQLite
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// Listing pages, the cursors `more` follows, and the queries `sync` mirrors.
 extension SQLiteCacheStore {

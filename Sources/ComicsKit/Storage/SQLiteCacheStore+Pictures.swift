@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 extension SQLiteCacheStore {
     public func replacePictures(_ ref: ItemRef, _ pictures: [TextPicture]) throws {
         try guarded {

@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 
 /// Full-text search over the cached items.
 extension SQLiteCacheStore {

@@ -1,5 +1,5 @@
 import Dispatch
-import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A run of a text's blocks stored, and compressed, together: a section,
@@ -119,7 +119,7 @@ extension SQLiteCacheStore {
         guard total <= BookContent.maximumTextBytes else { throw damaged(ref) }
         // A worker a core, each with its own inflater, taking the next
         // chunk left until none is (a worker's thread may start late).
-        let workers = min(rows.count, ProcessInfo.processInfo.activeProcessorCount)
+        let workers = min(rows.count, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         // Made here: a context that cannot be had (memory) is said as such,
         // not taken for a damaged text.
         let inflaters = (0..<workers).compactMap { _ in Compression.Inflater() }

@@ -1,6 +1,5 @@
 import CSQLite
 import Dispatch
-import FoundationEssentials
 import Glibc
 
 /// A text finished on another thread, with its chunks compressed; read

@@ -1,5 +1,4 @@
 import CSQLite
-import FoundationEssentials
 import Glibc
 
 /// Upkeep: statistics, the integrity check, compaction, and settings.

@@ -1,5 +1,5 @@
 import CSQLite
-import FoundationEssentials
+import struct FoundationEssentials.Date
 import Glibc
 
 /// The cache and the user's favourites in one SQLite file. Every write is
@@ -76,14 +76,11 @@ public final class SQLiteCacheStore: CacheStore {
     private static func prepareFile(at path: String, createsDirectory: Bool) throws {
         guard path != ":memory:" else { return }
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+        if !directory.isEmpty, !FileSystem.exists(directory) {
             guard createsDirectory else {
                 throw ComicsError.database("the folder \(directory) for the database \(path) does not exist; create it, or give another --db")
             }
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
+            guard FileSystem.createDirectories(directory, mode: 0o700) else {
                 throw ComicsError.database("cannot create the directory \(directory) for the database")
             }
         }
@@ -164,7 +161,7 @@ public final class SQLiteCacheStore: CacheStore {
     /// one costs only that one. The file is opened read-only and once.
     public static func salvage(at path: String) -> Salvage {
         var salvage = Salvage()
-        guard FileManager.default.fileExists(atPath: path) else { return salvage }
+        guard FileSystem.exists(path) else { return salvage }
         let database: SQLiteDatabase
         do {
             database = try SQLiteDatabase(path: path, readOnly: true)

@@ -1,5 +1,5 @@
 import CSQLite
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// A raw SQLite connection handle; it never leaves the storage layer.
 typealias SQLiteConnection = OpaquePointer

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What a message echoes of its input: arguments, settings and file fields
 /// can be megabytes, and an error is one line a person reads.
 public enum MessageText {
@@ -18,10 +16,10 @@ public enum MessageText {
     /// them): what a message or `-v` prints of an address.
     public static func withoutCredentials(_ url: String) -> String {
         guard url.contains("@") else { return url }
-        guard var components = URLComponents(string: url) else { return "an address comics cannot read" }
-        components.user = nil
-        components.password = nil
-        return components.string ?? "an address comics cannot read"
+        guard var address = WebAddress(url) else { return "an address comics cannot read" }
+        address.user = nil
+        address.password = nil
+        return address.text
     }
 
     /// "a, b, c" or, past `listedLimit`, "a, b, … and 480 more".

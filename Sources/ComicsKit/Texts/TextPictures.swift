@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A picture of a book's HTML edition, which `get` keeps beside the text
 /// so the reader shows it offline.
 public struct TextPicture: Equatable, Sendable {
@@ -78,13 +76,10 @@ public enum TextPictureRules {
     /// result is not an http(s) address without credentials.
     static func resolved(_ path: String, against base: String) -> String? {
         guard !path.isEmpty, !path.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }),
-              let baseURL = URL(string: base), let url = URL(string: path, relativeTo: baseURL)?.absoluteURL,
-              let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              components.user == nil, components.password == nil, URLOrigin(url.absoluteString) != nil
+              var address = WebAddress(base)?.resolving(path), !address.hasCredentials, URLOrigin(address.text) != nil
         else { return nil }
-        var withoutFragment = components
-        withoutFragment.fragment = nil
-        return withoutFragment.string
+        address.fragment = nil
+        return address.text
     }
 }
 

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What the catalog needs for pictures: where they are kept, and the HTTP
 /// client (with its byte cap and timeouts) that fetches them.
 public struct ItemImages {

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What `fav import` did: which references became favourites, and what
 /// became of fetching those that were not cached.
 public struct FavoriteImport: Sendable {

@@ -1,4 +1,4 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// Everything `comics info` reports: the database, what it holds per
 /// source, its health, the last cleanup, the picture cache and the texts.

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A note as `comics notes` prints it: the book, the section and the
 /// paragraph it was written on.
 public struct NoteEntry: Equatable, Sendable {

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What fetching a book's pictures came to.
 public struct PictureFetch: Equatable, Sendable {
     public var fetched = 0

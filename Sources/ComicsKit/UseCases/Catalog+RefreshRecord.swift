@@ -1,4 +1,5 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 
 /// The last refresh of a source that reached upstream, and the last that
 /// failed, with why: a background refresh fails where nobody sees it, so the

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A found item with its title's matched words marked, and a snippet of
 /// the text around the match.
 public struct SearchResult: Sendable {

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What `sync` asks for: the whole xkcd archive, a books query, or the
 /// favourite books.
 public enum SyncScope: Sendable {

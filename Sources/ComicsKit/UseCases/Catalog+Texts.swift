@@ -1,4 +1,4 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// What `get` did for one book.
 public enum TextDownload: Equatable, Sendable {

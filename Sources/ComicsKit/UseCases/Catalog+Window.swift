@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A listing as a screen shows it: positions from 0, each the place of
 /// one item, read from the cache by position so that any row is reached at
 /// once and only the rows in view are read. xkcd's listing is its archive,

@@ -1,4 +1,5 @@
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 
 /// The use cases behind every command: list, more, show, favourites and
 /// cleanup, with the cache rules of the spec. Reads what it returns from the

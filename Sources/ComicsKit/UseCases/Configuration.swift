@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The settings a person may change with `comics config`: each with the
 /// values it accepts and its default. They persist in the database.
 public struct ConfigKey: Sendable {

@@ -1,7 +1,8 @@
 import BrowseCore
 import ComicsKit
 import Dispatch
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 
 /// Fills window listings from the network on a few threads, each with a
 /// catalog (a connection and an HTTP client) of its own, so one request

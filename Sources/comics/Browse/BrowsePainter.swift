@@ -1,7 +1,7 @@
 import BrowseCore
 import CTerminal
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 import Glibc
 
 /// Paints frames through ncurses, and writes a picture's graphics

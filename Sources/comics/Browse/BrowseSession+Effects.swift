@@ -1,7 +1,7 @@
 import BrowseCore
 import CTerminal
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 import Glibc
 
 /// What the model asks, done: writes to the database (the observation

@@ -1,7 +1,7 @@
 import BrowseCore
 import CTerminal
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 import Glibc
 
 /// `comics browse`: the terminal side of browse, and all it does is this:

@@ -1,6 +1,6 @@
 import BrowseCore
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// A state as the lines of a frame, top to bottom, each at most `columns`
 /// wide (wide characters counted as two, long text cut with "…"). Pure, so

@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 import Glibc
 
 /// Everything a command needs, resolved once from the arguments and the

@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 
 /// `comics cleanup`: applies the cache limits now.
 enum CleanupCommand {
@@ -17,7 +16,7 @@ enum CleanupCommand {
                 .object([
                     ("source", .string(candidate.ref.source.rawValue)),
                     ("id", .int(candidate.ref.id)),
-                    ("cached_at", .string(Records.timestamp(candidate.cachedAt))),
+                    ("cached_at", .string(CivilTime.timestamp(candidate.cachedAt))),
                 ])
             }
         }

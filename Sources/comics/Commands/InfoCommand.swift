@@ -1,5 +1,5 @@
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 import Glibc
 
 /// `comics info`: where the database is, what it holds and whether it is
@@ -60,7 +60,7 @@ enum InfoCommand {
                 ("newest_cached_at", timestamp(statistics.newestCachedAt)),
                 ("last_refresh", timestamp(refresh.lastSuccess)),
                 ("last_refresh_failure", refresh.lastFailure.map { failedAt in
-                    .object([("at", .string(Records.timestamp(failedAt))), ("reason", refresh.failureReason.map(JSONValue.string) ?? .null)])
+                    .object([("at", .string(CivilTime.timestamp(failedAt))), ("reason", refresh.failureReason.map(JSONValue.string) ?? .null)])
                 } ?? .null),
             ]))
         }
@@ -85,7 +85,7 @@ enum InfoCommand {
     }
 
     private static func timestamp(_ date: Date?) -> JSONValue {
-        date.map { .string(Records.timestamp($0)) } ?? .null
+        date.map { .string(CivilTime.timestamp($0)) } ?? .null
     }
 
     private static func table(_ info: CatalogInfo, now: Date) -> String {
@@ -106,7 +106,7 @@ enum InfoCommand {
         rows.append(("texts", "\(texts.texts) book\(texts.texts == 1 ? "" : "s") (\(texts.htmlEditions) from HTML editions), \(ByteCount.describe(texts.bytes)) "
             + "(\(ByteCount.describe(texts.storedBytes)) stored); \(texts.positions) with a reading position"))
         rows.append(("last cleanup", info.lastCleanup.map {
-            "\(Records.timestamp($0)) (\(RelativeAge.describe(now.timeIntervalSince($0))))"
+            "\(CivilTime.timestamp($0)) (\(RelativeAge.describe(now.timeIntervalSince($0))))"
         } ?? "never"))
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { name, value in
@@ -116,7 +116,7 @@ enum InfoCommand {
 
     /// "2026-12-01T10:00:00Z (3 hours ago); last failure 2026-12-01T12:00:00Z (1 hour ago): cannot reach xkcd.com".
     private static func describe(_ refresh: RefreshRecord, now: Date) -> String {
-        func when(_ date: Date) -> String { "\(Records.timestamp(date)) (\(RelativeAge.describe(now.timeIntervalSince(date))))" }
+        func when(_ date: Date) -> String { "\(CivilTime.timestamp(date)) (\(RelativeAge.describe(now.timeIntervalSince(date))))" }
         var text = refresh.lastSuccess.map(when) ?? "never"
         if let failedAt = refresh.lastFailure {
             text += "; last failure \(when(failedAt))" + (refresh.failureReason.map { ": \($0)" } ?? "")
@@ -129,7 +129,7 @@ enum InfoCommand {
             + "\(statistics.favorites) favourite\(statistics.favorites == 1 ? "" : "s")"
         if statistics.pendingFavorites > 0 { text += " (\(statistics.pendingFavorites) not cached yet)" }
         if let oldest = statistics.oldestCachedAt, let newest = statistics.newestCachedAt {
-            text += "; cached from \(Records.timestamp(oldest)) to \(Records.timestamp(newest))"
+            text += "; cached from \(CivilTime.timestamp(oldest)) to \(CivilTime.timestamp(newest))"
         }
         return text
     }

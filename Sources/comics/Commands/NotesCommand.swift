@@ -37,7 +37,7 @@ enum NotesCommand {
             ("percent", .int(Int(entry.note.percent))),
             ("paragraph", .string(entry.quote)),
             ("note", .string(entry.note.note ?? "")),
-            ("at", .string(Records.timestamp(entry.note.at))),
+            ("at", .string(CivilTime.timestamp(entry.note.at))),
         ])
     }
 

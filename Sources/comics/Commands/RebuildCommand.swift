@@ -1,19 +1,15 @@
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
 
 /// `comics rebuild`: the way out of a damaged database. It reads what it
 /// still can (favourites, settings), moves the file aside (never deletes
 /// it), starts a new database with them, and fetches the favourites again.
 /// Where reading stopped and the bookmarks are the person's too: kept.
 enum RebuildCommand {
-    /// `20261129T125321Z`: sorts by time and needs no quoting in a file name.
-    private static let stampStyle = Date.ISO8601FormatStyle.iso8601.year().month().day().dateSeparator(.omitted)
-        .time(includingFractionalSeconds: false).timeSeparator(.omitted).timeZone(separator: .omitted)
-
     static func run(_ context: CommandContext) throws {
         try context.requireNoPositionals()
         let path = try SQLiteCacheStore.resolvedPath(context.databasePath)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileSystem.exists(path) else {
             context.note("there is no database at \(path) yet; nothing to rebuild")
             return
         }
@@ -26,7 +22,7 @@ enum RebuildCommand {
         for problem in salvage.problems {
             context.warn("could not read \(problem)")
         }
-        let aside = try SQLiteCacheStore.moveAside(path, stamp: Date().formatted(stampStyle))
+        let aside = try SQLiteCacheStore.moveAside(path, stamp: CivilTime.compactTimestamp(Date()))
         let catalog = try context.catalog()
         try catalog.restore(settings: salvage.settings)
         try catalog.restore(readingPositions: salvage.readingPositions, bookmarks: salvage.bookmarks)

@@ -1,5 +1,6 @@
 import ComicsKit
-import FoundationEssentials
+import struct FoundationEssentials.Date
+import typealias FoundationEssentials.TimeInterval
 
 /// `comics sync`: mirrors the xkcd archive, a books query or the favourite
 /// books into the cache, with a progress bar on a terminal.

@@ -1,6 +1,5 @@
 import CImaging
 import ComicsKit
-import FoundationEssentials
 import Glibc
 
 /// Decoding and drawing pictures through CImaging (gdk-pixbuf and chafa).

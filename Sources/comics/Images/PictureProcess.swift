@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 import Glibc
 
 /// Pictures are drawn in a child process (`comics __draw-picture`): they

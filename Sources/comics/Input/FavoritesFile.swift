@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 import Glibc
 
 /// Reads back what `comics fav list` exports: a JSON array, NDJSON, CSV or

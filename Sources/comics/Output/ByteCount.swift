@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Sizes for people: "840 B", "12.5 KiB", "3.2 MiB".
 enum ByteCount {
     static func describe(_ bytes: Int) -> String {

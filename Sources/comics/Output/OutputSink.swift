@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 import Glibc
 
 /// Writes to stdout and stderr with plain `write(2)`, so that a closed pipe

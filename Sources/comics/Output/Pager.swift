@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 import Glibc
 
 /// Long output on a terminal goes through `$PAGER` (`less -FRX` when it is

@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 
 /// The `table` format: for people. Every string from the network goes
 /// through `TerminalText.sanitize` before it is printed.
@@ -106,7 +105,7 @@ struct TableRenderer {
         }
         fields += extra
         fields.append(("Favourite", cached.isFavorite ? terminal.yellow("★ yes") : "no"))
-        fields.append(("Cached", Records.timestamp(cached.cachedAt)))
+        fields.append(("Cached", CivilTime.timestamp(cached.cachedAt)))
         let labelWidth = fields.map { DisplayWidth.of($0.0) }.max() ?? 0
         let valueColumn = labelWidth + 2
         for (name, value) in fields {

@@ -1,5 +1,4 @@
 import ComicsKit
-import FoundationEssentials
 import Glibc
 
 /// What the terminal can do: whether stdout is one, its size, colour.

@@ -7,14 +7,14 @@ enum TextRecords {
     static func reading(_ position: ReadingPosition) -> JSONValue {
         .object([
             ("section", position.section.map { .int($0) } ?? .null), ("percent", .int(Int(position.percent))),
-            ("at", .string(Records.timestamp(position.at))),
+            ("at", .string(CivilTime.timestamp(position.at))),
         ])
     }
 
     static func text(_ info: TextInfo) -> JSONValue {
         .object([
             ("edition", .string(info.edition.rawValue)), ("bytes", .int(info.originalBytes)), ("stored_bytes", .int(info.storedBytes)), ("sections", .int(info.sectionCount)),
-            ("words", .int(info.wordCount)), ("fetched_at", .string(Records.timestamp(info.fetchedAt))),
+            ("words", .int(info.wordCount)), ("fetched_at", .string(CivilTime.timestamp(info.fetchedAt))),
             ("pictures", .object([
                 ("kept", .int(info.pictures.kept)), ("bytes", .int(info.pictures.bytes)),
                 ("skipped", .int(info.pictures.skipped)), ("missing", .int(info.pictures.missing)),
@@ -50,7 +50,7 @@ enum TextRecords {
         if let position {
             let place = [position.section.map { "§\($0)" }, sectionTitle.map { TerminalText.sanitize($0, singleLine: true) }]
                 .compactMap { $0 }.joined(separator: " ")
-            fields.append(("Reading", (place.isEmpty ? "" : place + ", ") + "\(Int(position.percent))%, \(Records.timestamp(position.at))"))
+            fields.append(("Reading", (place.isEmpty ? "" : place + ", ") + "\(Int(position.percent))%, \(CivilTime.timestamp(position.at))"))
         }
         return fields
     }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Where books' texts come from: gutenberg.org, the URL the record names
 /// (`/ebooks/N.txt.utf-8`, which redirects to `/cache/epub/N/pgN.txt`, or
 /// older `/files/N/N-8.txt`), or a mirror with the same layout
@@ -61,23 +59,23 @@ public struct GutenbergTexts {
     /// The URL to ask, the mirror's when one is set; nil for a URL that is
     /// not on gutenberg.org.
     public func fetchURL(for url: String) -> String? {
-        guard var components = URLComponents(string: url), let origin = URLOrigin(url),
-              Self.gutenbergHosts.contains(origin.host), components.user == nil, components.password == nil,
+        guard var address = WebAddress(url), let origin = URLOrigin(url),
+              Self.gutenbergHosts.contains(origin.host), !address.hasCredentials,
               origin.port == (origin.scheme == "https" ? 443 : 80)
         else { return nil }
         if let mirror {
-            components.scheme = mirror.scheme
-            components.host = mirror.host
-            components.port = mirror.port == (mirror.scheme == "https" ? 443 : 80) ? nil : mirror.port
+            address.scheme = mirror.scheme
+            address.host = mirror.host
+            address.port = mirror.port == (mirror.scheme == "https" ? 443 : 80) ? nil : mirror.port
         }
-        return components.string
+        return address.text
     }
 
     /// The file's bytes, and the address that answered with them (where
     /// an HTML edition's pictures are, beside it).
     public func download(_ url: String) -> Result<(bytes: [UInt8], answeredFrom: String), ComicsError> {
         guard let asked = fetchURL(for: url) else {
-            if let components = URLComponents(string: url), components.user != nil || components.password != nil {
+            if let address = WebAddress(url), address.hasCredentials {
                 return .failure(.network("the text's address carries a user name or password, which no gutenberg.org address does; not fetched"))
             }
             let place = URLOrigin(url).map { "\($0.host):\($0.port)" } ?? "an address comics cannot read"

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Gutendex's page links. The first page of a query is built here; every
 /// later one is a `next` link the server sent, kept as the cursor, and
 /// followed only if it stays on the configured server and moves exactly
@@ -9,7 +7,7 @@ struct GutendexLinks {
     /// `BASE/books/`.
     let listURL: String
 
-    private var listComponents: URLComponents? { URLComponents(string: listURL) }
+    private var listAddress: WebAddress? { WebAddress(listURL) }
 
     func firstPage(_ query: ListQuery) -> String {
         // A query's key is Gutendex's own parameters, already encoded for a URL.
@@ -20,17 +18,16 @@ struct GutendexLinks {
     /// The page a stored link asks for, once it has passed the checks:
     /// the configured scheme, host, port and path, no credentials, a page number.
     func pageNumber(ofLink link: String) throws -> Int {
-        guard let components = URLComponents(string: link), let origin = URLOrigin(link),
-              let expected = listComponents, origin == URLOrigin(listURL),
-              components.percentEncodedPath == expected.percentEncodedPath,
-              components.user == nil, components.password == nil
+        guard let address = WebAddress(link), let origin = URLOrigin(link),
+              let expected = listAddress, origin == URLOrigin(listURL),
+              address.path == expected.path, !address.hasCredentials
         else {
             let configured = URLOrigin(listURL).map { "\($0.scheme)://\($0.host):\($0.port)" } ?? listURL
             throw ComicsError(
                 .network, "refusing Gutendex's link to the next page, \(link): it is not on \(configured)",
                 hint: "'comics --source books list' starts the query again")
         }
-        guard let page = Self.page(in: components), page >= 2 else {
+        guard let page = Self.page(in: address), page >= 2 else {
             throw ComicsError(
                 .network, "refusing Gutendex's link to the next page, \(link): it names no later page",
                 hint: "'comics --source books list' starts the query again")
@@ -43,7 +40,7 @@ struct GutendexLinks {
     /// loop back to a page already shown, a jump, or a page number past
     /// the number of results).
     func nextPosition(_ next: String?, after page: Int, count: Int?) -> String? {
-        guard let next, let components = URLComponents(string: next), let number = Self.page(in: components),
+        guard let next, let address = WebAddress(next), let number = Self.page(in: address),
               number == page + 1, count.map({ number <= $0 }) ?? true
         else { return nil }
         return next
@@ -52,17 +49,11 @@ struct GutendexLinks {
     /// The link with each of `pages` as its page number, in order; nil when
     /// it names no page to replace.
     func links(like link: String, pages: ClosedRange<Int>) -> [String]? {
-        guard var components = URLComponents(string: link), var items = components.queryItems,
-              let index = items.lastIndex(where: { $0.name == "page" })
-        else { return nil }
-        return pages.compactMap { page in
-            items[index].value = String(page)
-            components.queryItems = items
-            return components.string
-        }
+        guard let address = WebAddress(link), address.queryItems.contains(where: { $0.name == "page" }) else { return nil }
+        return pages.compactMap { address.replacingLastQueryValue(of: "page", with: String($0))?.text }
     }
 
-    private static func page(in components: URLComponents) -> Int? {
-        components.queryItems?.last { $0.name == "page" }?.value.flatMap { Int($0) }
+    private static func page(in address: WebAddress) -> Int? {
+        address.queryItems.last { $0.name == "page" }?.value.flatMap { Int($0) }
     }
 }

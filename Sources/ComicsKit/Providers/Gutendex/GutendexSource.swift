@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// Project Gutenberg through Gutendex: `BASE/books/?search=...` lists 32
 /// full book objects a page, with an absolute `next` link; `BASE/books/ID/`
 /// is one book; `BASE/books/?ids=1,2,3` is several in one request. Each
