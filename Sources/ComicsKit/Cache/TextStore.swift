@@ -10,7 +10,7 @@ public enum TextEdition: String, CaseIterable, Sendable {
     /// `….html.images`, `pgN-images.html` or `N-h.htm`, and no plain text so.
     public init(url: String) {
         let path = url.lowercased().split(separator: "?").first ?? ""
-        self = path.contains(".htm") ? .html : .text
+        self = path.includes(".htm") ? .html : .text
     }
 }
 

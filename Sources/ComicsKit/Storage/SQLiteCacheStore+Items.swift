@@ -139,7 +139,7 @@ extension SQLiteCacheStore {
         try guarded {
             var values = Set<String>()
             for key in keys {
-                let path = "$.\"\(key.replacing("\"", with: ""))\""
+                let path = "$.\"\(key.replacingEvery("\"", with: ""))\""
                 let rows = try database.query(
                     "SELECT json_extract(attributes, ?1) FROM items WHERE json_type(attributes, ?1) = 'text'", [.text(path)])
                 values.formUnion(rows.compactMap { $0[0].text })

@@ -64,9 +64,9 @@ extension SQLiteCacheStore {
 
     /// What was wrong with a query, in words for people rather than FTS5's.
     static func explainQueryError(_ message: String) -> String {
-        if message.contains("unterminated string") { return "a double quote is not closed" }
-        if message.contains("no such column") { return "a word followed by ':' names a column; put the word in double quotes" }
-        if message.contains("syntax error") { return "AND, OR and NOT need a term on each side, and ( ) must pair up" }
+        if message.includes("unterminated string") { return "a double quote is not closed" }
+        if message.includes("no such column") { return "a word followed by ':' names a column; put the word in double quotes" }
+        if message.includes("syntax error") { return "AND, OR and NOT need a term on each side, and ( ) must pair up" }
         return "the query cannot be read"
     }
 }

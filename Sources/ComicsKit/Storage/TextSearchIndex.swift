@@ -54,6 +54,6 @@ enum TextSearchIndex {
             }
         }
         endWord()
-        return result.replacing("\" *", with: "\"*")
+        return result.replacingEvery("\" *", with: "\"*")
     }
 }

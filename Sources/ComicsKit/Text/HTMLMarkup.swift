@@ -29,7 +29,7 @@ public enum HTMLMarkup {
     private static func endOfTag(in text: Substring, at open: String.Index) -> String.Index? {
         let body = text[text.index(after: open)...]
         if body.hasPrefix("!--") {
-            return body.firstRange(of: "-->")?.upperBound
+            return body.firstOccurrence(of: "-->")?.upperBound
         }
         guard let first = body.first else { return nil }
         let opensTag: Bool

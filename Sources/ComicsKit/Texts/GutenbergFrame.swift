@@ -22,7 +22,7 @@ enum GutenbergFrame {
         let searched = max(lines.count / 2, min(lines.count, 400))
         for index in 0..<searched {
             let line = lines[index]
-            guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "*") || line.contains("SMALL PRINT") else { continue }
+            guard line.utf8.first(where: { $0 != 0x20 }) == UInt8(ascii: "*") || line.includes("SMALL PRINT") else { continue }
             let upper = line.uppercased()
             if isStartMarker(upper) {
                 start = index + 1
@@ -31,8 +31,8 @@ enum GutenbergFrame {
                    lines[start].trimmingWhitespace().hasSuffix("***") {
                     start += 1
                 }
-                if !upper.contains("SMALL PRINT") { break }
-            } else if upper.contains("END") && upper.contains("SMALL PRINT") && upper.contains("*END") {
+                if !upper.includes("SMALL PRINT") { break }
+            } else if upper.includes("END") && upper.includes("SMALL PRINT") && upper.includes("*END") {
                 start = index + 1
             }
         }
@@ -41,11 +41,11 @@ enum GutenbergFrame {
 
     /// `*** START OF THE PROJECT GUTENBERG EBOOK …` in any spelling (upper-cased).
     static func isStartMarker(_ upper: String) -> Bool {
-        upper.contains("START OF") && mentionsGutenberg(upper) && upper.hasPrefix("*")
+        upper.includes("START OF") && mentionsGutenberg(upper) && upper.hasPrefix("*")
     }
 
     private static func mentionsGutenberg(_ upper: String) -> Bool {
-        upper.contains("GUTENBERG") || upper.contains("EBOOK") || upper.contains("ETEXT") || upper.contains("E-TEXT")
+        upper.includes("GUTENBERG") || upper.includes("EBOOK") || upper.includes("ETEXT") || upper.includes("E-TEXT")
     }
 
     /// An END marker, indented or not, with or without its spaces; the
@@ -63,9 +63,9 @@ enum GutenbergFrame {
             let words = upper.drop { $0 == "*" || $0 == " " }
             return (words.hasPrefix("END OF") && mentionsGutenberg(upper))
                 || words.hasPrefix("START: FULL LICENSE")
-                || (words.hasPrefix("START") && upper.contains("SMALL PRINT"))
+                || (words.hasPrefix("START") && upper.includes("SMALL PRINT"))
         }
-        return upper.hasPrefix("END OF") && upper.contains("GUTENBERG")
+        return upper.hasPrefix("END OF") && upper.includes("GUTENBERG")
             && (upper.hasPrefix("END OF THE PROJECT GUTENBERG") || upper.hasPrefix("END OF PROJECT GUTENBERG")
                 || upper.hasPrefix("END OF THIS PROJECT GUTENBERG"))
     }

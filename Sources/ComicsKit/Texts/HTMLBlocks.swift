@@ -305,11 +305,11 @@ private final class HTMLWalker {
     private static func traits(of name: String) -> ClassTraits {
         var traits = ClassTraits()
         if name == "pagenum" || name == "pageno" || name == "pg-boilerplate" { traits.insert(.skipped) }
-        if name.contains("poem") || name.contains("stanza") || name.contains("verse") || name == "poetry" { traits.insert(.verse) }
-        if name.contains("footnote") || name == "fnote" || name == "note" || name.contains("tnote") || name.contains("transnote") {
+        if name.includes("poem") || name.includes("stanza") || name.includes("verse") || name == "poetry" { traits.insert(.verse) }
+        if name.includes("footnote") || name == "fnote" || name == "note" || name.includes("tnote") || name.includes("transnote") {
             traits.insert(.note)
         }
-        if name.hasPrefix("fig") || name.contains("illus") { traits.insert(.figure) }
+        if name.hasPrefix("fig") || name.includes("illus") { traits.insert(.figure) }
         if name == "caption" { traits.insert(.caption) }
         if name == "smcap" || name == "sc" || name == "smallcaps" || name == "small-caps" { traits.insert(.smallCapitals) }
         return traits

@@ -28,7 +28,7 @@ enum HeadingPattern {
               firstScalar.properties.isUppercase || ("0"..."9").contains(firstScalar)
         else { return nil }
         // `VOLUME I.--FANTINE.`, `CHAPTER I--M. MYRIEL`: a dash sets the title off.
-        let hasDashes = (trimmed.utf8.contains(0x2D) && trimmed.contains("--")) || (trimmed.utf8.contains(0xE2) && trimmed.contains("—"))
+        let hasDashes = (trimmed.utf8.contains(0x2D) && trimmed.includes("--")) || (trimmed.utf8.contains(0xE2) && trimmed.contains("—"))
         let text = hasDashes ? spacedDashes(trimmed) : trimmed
         guard mayBeginHeading(text) else { return nil }
         if let twoWordOrdinal = twoWordOrdinalHeading(text) { return twoWordOrdinal }
@@ -69,7 +69,7 @@ enum HeadingPattern {
             // from the keyword, short and no sentence (`First act of
             // kindness he showed her.` is one).
             let title = rest.trimmingWhitespace()
-            if title.split(separator: " ").count <= 12, !title.contains(", "), !title.contains(". "),
+            if title.split(separator: " ").count <= 12, !title.includes(", "), !title.includes(". "),
                !(title.last.map { ",.;!?”\"".contains($0) } ?? false) {
                 return HeadingLine(kind: kind, number: number, title: title)
             }

@@ -66,7 +66,7 @@ public enum TextDecoding {
     /// `charset=utf-8` or `encoding="utf-8"` before the body.
     private static func htmlDeclaresUTF8(_ header: ArraySlice<UInt8>) -> Bool {
         let head = String(decoding: header.prefix(8 * 1024), as: UTF8.self).lowercased().filter { $0 != " " }
-        return ["charset=utf-8", "charset=\"utf-8", "charset='utf-8", "encoding=\"utf-8", "encoding='utf-8"].contains { head.contains($0) }
+        return ["charset=utf-8", "charset=\"utf-8", "charset='utf-8", "encoding=\"utf-8", "encoding='utf-8"].contains { head.includes($0) }
     }
 
     /// A file that says UTF-8 and is not valid UTF-8 is taken at its word

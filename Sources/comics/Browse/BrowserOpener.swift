@@ -40,8 +40,8 @@ struct BrowserOpener {
     /// The command line for `url`: `%s` replaced, or the URL appended.
     func arguments(for url: String) -> [String] {
         let arguments = entry.dropFirst()
-        guard arguments.contains(where: { $0.contains("%s") }) else { return entry + [url] }
-        return [command] + arguments.map { $0.replacing("%s", with: url) }
+        guard arguments.contains(where: { $0.includes("%s") }) else { return entry + [url] }
+        return [command] + arguments.map { $0.replacingEvery("%s", with: url) }
     }
 
     /// Only http and https pages are opened. A terminal browser runs in

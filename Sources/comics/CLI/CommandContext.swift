@@ -284,7 +284,7 @@ final class CommandContext {
         var trimmed = Substring(value)
         while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         let expected = "a scheme and host such as \(fallback) or http://127.0.0.1:8080, with no path"
-        guard URLOrigin(String(trimmed)) != nil, let hostStart = trimmed.firstRange(of: "://")?.upperBound,
+        guard URLOrigin(String(trimmed)) != nil, let hostStart = trimmed.firstOccurrence(of: "://")?.upperBound,
               !trimmed[hostStart...].contains(where: { "/?#".contains($0) })
         else {
             throw ComicsError.usage("\(variable) must be \(expected), not \(MessageText.quoted(TerminalText.sanitize(value, singleLine: true)))")

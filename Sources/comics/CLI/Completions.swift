@@ -70,7 +70,7 @@ struct Completions {
 
     /// Single-quoted for any POSIX-like shell (and fish, which reads `\'` inside).
     private func quoted(_ text: String, fish: Bool = false) -> String {
-        "'" + text.replacing("'", with: fish ? "\\'" : "'\\''") + "'"
+        "'" + text.replacingEvery("'", with: fish ? "\\'" : "'\\''") + "'"
     }
 
     /// One `case` arm per setting: the values it suggests.
@@ -202,7 +202,7 @@ struct Completions {
 
     private func zsh() -> String {
         func described(_ name: String, _ text: String) -> String {
-            quoted(name.replacing(":", with: "\\:") + ":" + text)
+            quoted(name.replacingEvery(":", with: "\\:") + ":" + text)
         }
         let subcommandArms = commands.filter { !visibleSubcommands($0.spec).isEmpty }.map { path, spec in
             "        \(quoted(path))) reply=(\(visibleSubcommands(spec).map { described($0.name, $0.abstract) }.joined(separator: " "))) ;;"
@@ -287,7 +287,7 @@ struct Completions {
         case let .choices(values): "compadd -- \(values.map { quoted($0) }.joined(separator: " "))"
         case .files: "_files"
         case .settingValue:
-            "case ${positionals[1]} in \(settingValueArms(indent: "") { "compadd -- \($0.map { quoted($0) }.joined(separator: " "))" }.replacing("\n", with: " ")) esac"
+            "case ${positionals[1]} in \(settingValueArms(indent: "") { "compadd -- \($0.map { quoted($0) }.joined(separator: " "))" }.replacingEvery("\n", with: " ")) esac"
         case .commands: "compadd -- \(topLevelNames.joined(separator: " "))"
         case .itemReference: "compadd -- ${(f)\"$(\(itemReferences) | tr ' ' '\\n')\"}"
         }
@@ -379,7 +379,7 @@ struct Completions {
                 case .commands:
                     lines.append("complete -c comics -n \(condition) -a \(quoted(topLevelNames.joined(separator: " "), fish: true))")
                 case .itemReference:
-                    lines.append("complete -c comics -n \(condition) -a \(quoted("(\(itemReferences.replacing("$(", with: "(")) | string split ' ')", fish: true))")
+                    lines.append("complete -c comics -n \(condition) -a \(quoted("(\(itemReferences.replacingEvery("$(", with: "(")) | string split ' ')", fish: true))")
                 case .settingValue:
                     for key in ConfigKey.all where !key.suggestedValues.isEmpty {
                         lines.append("complete -c comics -n '__comics_setting_is \(key.name)' -a \(quoted(key.suggestedValues.joined(separator: " "), fish: true))")

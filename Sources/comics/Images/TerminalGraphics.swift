@@ -79,7 +79,7 @@ struct GraphicsChoice: Equatable {
         if ["iTerm.app", "WezTerm"].contains(program) || environment["LC_TERMINAL"] == "iTerm2" || abilities.contains(.iterm2) {
             return .iterm2
         }
-        if abilities.contains(.sixels) || term.contains("sixel") || ["mlterm", "foot"].contains(where: term.hasPrefix) {
+        if abilities.contains(.sixels) || term.includes("sixel") || ["mlterm", "foot"].contains(where: term.hasPrefix) {
             return .sixels
         }
         return .symbols
@@ -88,7 +88,7 @@ struct GraphicsChoice: Equatable {
     private static func colorDepth(_ environment: [String: String], _ abilities: TerminalAbilities) -> ColorDepth {
         let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
         if ["truecolor", "24bit"].contains(colorTerm) || abilities.contains(.truecolor) { return .truecolor }
-        if abilities.contains(.colors256) || (environment["TERM"] ?? "").contains("256color") { return .indexed256 }
+        if abilities.contains(.colors256) || (environment["TERM"] ?? "").includes("256color") { return .indexed256 }
         return .indexed16
     }
 
@@ -96,6 +96,6 @@ struct GraphicsChoice: Equatable {
     /// only inside its own DCS, with every ESC doubled.
     func wrapped(_ drawn: String) -> String {
         guard tmuxPassthrough else { return drawn }
-        return "\u{1B}Ptmux;" + drawn.replacing("\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
+        return "\u{1B}Ptmux;" + drawn.replacingEvery("\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
     }
 }

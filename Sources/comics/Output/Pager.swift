@@ -27,7 +27,7 @@ enum Pager {
     }
 
     private static func containsPicture(_ text: String) -> Bool {
-        text.contains("\u{1B}_G") || text.contains("\u{1B}]1337;") || text.contains("\u{1B}P")
+        text.includes("\u{1B}_G") || text.includes("\u{1B}]1337;") || text.includes("\u{1B}P")
     }
 
     /// A running pager: where to write, and how to wait for it.

@@ -4,6 +4,6 @@ enum ShellWord {
         let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.,:/+@%=".unicodeScalars.contains(scalar))
         }
-        return plain ? text : "'" + text.replacing("'", with: "'\\''") + "'"
+        return plain ? text : "'" + text.replacingEvery("'", with: "'\\''") + "'"
     }
 }

@@ -38,7 +38,7 @@ public struct GutenbergTexts {
         let plain = formats.filter { $0.type.lowercased().hasPrefix("text/plain") && !$0.url.lowercased().hasSuffix(".zip") }
         func rank(_ format: (type: String, url: String)) -> Int {
             let url = format.url.lowercased()
-            if url.hasSuffix(".txt.utf-8") || format.type.lowercased().contains("utf-8") { return 0 }
+            if url.hasSuffix(".txt.utf-8") || format.type.lowercased().includes("utf-8") { return 0 }
             return url.hasSuffix("-0.txt") ? 1 : 2
         }
         return plain.sorted { rank($0) < rank($1) }.map(\.url)
