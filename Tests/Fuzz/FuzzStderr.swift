@@ -34,7 +34,8 @@ private final class FuzzScratch: @unchecked Sendable {
     private let nothing: Int32
 
     private init() {
-        let directory = "/tmp/comics-fuzz-stderr-\(getpid())"
+        // run.sh names a folder of its own, emptied before each run.
+        let directory = getenv("COMICS_FUZZ_SCRATCH").map { String(cString: $0) } ?? "/tmp/comics-fuzz-stderr-\(getpid())"
         mkdir(directory, 0o700)
         environment = [
             "HOME": directory, "COMICS_DB": directory + "/comics.db", "PAGER": "cat",

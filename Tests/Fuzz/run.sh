@@ -87,7 +87,10 @@ for target in "${targets[@]}"; do
     seed "$target"
     log="$scratch/fuzz-$target.log"
     status=0
-    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/fuzz-$target" -max_total_time="$seconds" \
+    # The stderr target runs comics against a database in this folder.
+    home="$PWD/$scratch/home-$target"
+    rm -rf "$home"
+    COMICS_FUZZ_SCRATCH="$home" SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$scratch/fuzz-$target" -max_total_time="$seconds" \
         -artifact_prefix="$scratch/findings/$target-" -print_final_stats=1 "$scratch/corpus/$target" > "$log" 2>&1 || status=$?
     runs=$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
     summary+=("$target: $runs executions, exit $status")
