@@ -62,8 +62,8 @@ build: deps
 # a millisecond of a 4 ms `list`. SwiftPM's static-stdlib link line asks
 # for -lstdc++ before any flag of ours, so a linker script of that name,
 # in a folder searched before the compiler's own, names the archive.
-STATIC_CXX := $(shell $(CC) -print-file-name=libstdc++.a)
-STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdc++
+STATIC_CXX = $(shell $(CC) -print-file-name=libstdc++.a)
+STATIC_CXX_DIR = $(CURDIR)/.build/static-libstdc++
 
 release: deps
 	@mkdir -p $(STATIC_CXX_DIR); \

@@ -43,6 +43,11 @@ final class CivilTimeTests: XCTestCase {
             if valid { XCTAssertEqual(CivilTime.date(fields), components.date, "\(fields)") }
         }
         XCTAssertNotNil(CivilTime.date(.init(year: 2000, month: 2, day: 29)))
+        XCTAssertNil(CivilTime.date(.init(year: Int.max, month: 1, day: 1)), "a server's year, too long to be one")
+        XCTAssertNil(RetryAfter.parse("Sun, 06 Nov 99999999999999999 08:49:37 GMT", now: Date()))
+        XCTAssertEqual(CivilTime.timestamp(Date(timeIntervalSince1970: .infinity)), "9999-12-31T23:59:59Z")
+        XCTAssertEqual(CivilTime.timestamp(Date(timeIntervalSince1970: -1e300)), "0001-01-01T00:00:00Z")
+        XCTAssertEqual(CivilTime.timestamp(Date(timeIntervalSince1970: .nan)), "1970-01-01T00:00:00Z")
         XCTAssertNil(CivilTime.date(.init(year: 1900, month: 2, day: 29)))
     }
 

@@ -209,8 +209,7 @@ public struct WebAddress: Equatable, Sendable {
         escaped.reserveCapacity(bytes.count)
         var inFragment = false
         for (index, byte) in bytes.enumerated() {
-            let startsEscape = byte == UInt8(ascii: "%") && index + 2 < bytes.count
-                && isHexDigit(bytes[index + 1]) && isHexDigit(bytes[index + 2])
+            let startsEscape = escapedByte(in: bytes, at: index) != nil
             let startsFragment = byte == UInt8(ascii: "#") && !inFragment
             inFragment = inFragment || startsFragment
             let kept = isURIByte(byte) && !isBracket(byte) && byte != UInt8(ascii: "%") && (byte != UInt8(ascii: "#") || startsFragment)
@@ -233,9 +232,8 @@ public struct WebAddress: Equatable, Sendable {
         decoded.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
-                decoded.append(high << 4 | low)
+            if let byte = escapedByte(in: bytes, at: index) {
+                decoded.append(byte)
                 index += 3
             } else {
                 decoded.append(bytes[index])
@@ -246,10 +244,15 @@ public struct WebAddress: Equatable, Sendable {
     }
 
     private static func percentSignsAreEscapes(_ bytes: [UInt8]) -> Bool {
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
-            guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return false }
-        }
-        return true
+        bytes.indices.allSatisfy { bytes[$0] != UInt8(ascii: "%") || escapedByte(in: bytes, at: $0) != nil }
+    }
+
+    /// The byte a `%XX` at `index` stands for; nil when none starts there.
+    private static func escapedByte(in bytes: [UInt8], at index: Int) -> UInt8? {
+        guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+              let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+        else { return nil }
+        return high << 4 | low
     }
 
     /// Unreserved, reserved and `%`: the bytes an RFC 3986 reference is made of.

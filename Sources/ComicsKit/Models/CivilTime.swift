@@ -21,9 +21,17 @@ public enum CivilTime {
         }
     }
 
+    /// The moments a date written with four digits can name: 0001-01-01
+    /// to 9999-12-31, in seconds since 1970. Nothing outside is read, and
+    /// nothing outside is written (it is clamped), so no arithmetic here
+    /// can overflow whatever a server or a file says.
+    static let writableSeconds = -62_135_596_800...253_402_300_799
+
     /// The moment's fields, whole seconds rounded down.
     public static func fields(of date: Date) -> Fields {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let raw = date.timeIntervalSince1970
+        let seconds = raw.isNaN ? 0 : Int(min(max(raw.rounded(.down), Double(writableSeconds.lowerBound)),
+                                             Double(writableSeconds.upperBound)))
         let (quotient, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (days, second) = remainder < 0 ? (quotient - 1, remainder + 86_400) : (quotient, remainder)
         let shifted = days + 719_468
@@ -40,9 +48,9 @@ public enum CivilTime {
     }
 
     /// The moment the fields name, or nil when they name none (February
-    /// 30th, 24:00, a 61st second).
+    /// 30th, 24:00, a 61st second, a year of more than four digits).
     public static func date(_ fields: Fields) -> Date? {
-        guard (1...12).contains(fields.month), (1...daysIn(month: fields.month, year: fields.year)).contains(fields.day),
+        guard (1...9999).contains(fields.year), (1...12).contains(fields.month), (1...daysIn(month: fields.month, year: fields.year)).contains(fields.day),
               (0..<24).contains(fields.hour), (0..<60).contains(fields.minute), (0..<60).contains(fields.second)
         else { return nil }
         let year = fields.month <= 2 ? fields.year - 1 : fields.year
