@@ -24,7 +24,7 @@ TEST_PACKAGES = $(BUILD_PACKAGES) python3 python3-pyte tmux faketime man-db zsh 
 # measured against; GNU time reads peak memory.
 BENCH_PACKAGES = $(BUILD_PACKAGES) python3 sqlite3 zstd curl time
 
-.PHONY: all deps test-deps bench-deps build release run demo test soak sanitize fuzz bench man install install-built uninstall clean
+.PHONY: all deps test-deps bench-deps build release run demo test soak sanitize fuzz bench corpus man install install-built uninstall clean
 
 all: build
 
@@ -113,6 +113,16 @@ sanitize: test-deps
 BENCH_RUNS ?= 9
 bench: release bench-deps
 	python3 Tests/Bench/bench.py .build/release/comics --runs $(BENCH_RUNS)
+
+# How faithfully comics reads the real books of Tests/Corpus/books.tsv in
+# both editions (README.md, Reading books): CORPUS is a folder holding
+# their repositories at the commits listed; nothing is fetched. CI does not
+# run it. CORPUS_ARGS: --book ID, --part held-out, --detail, --json FILE.
+CORPUS ?=
+CORPUS_ARGS ?=
+corpus: release
+	@test -n "$(CORPUS)" || { echo "usage: make corpus CORPUS=DIR (a folder with the repositories of Tests/Corpus/books.tsv)" >&2; exit 2; }
+	python3 Tests/Corpus/corpus.py $(COMICS) "$(CORPUS)" $(CORPUS_ARGS)
 
 # Each libFuzzer target for FUZZ_SECONDS (see FUZZING.md).
 FUZZ_SECONDS ?= 60

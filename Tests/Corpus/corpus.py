@@ -1,0 +1,707 @@
+#!/usr/bin/env python3
+"""How faithfully comics reads real Project Gutenberg books: `make corpus CORPUS=DIR`.
+
+Every book of books.tsv (a GITenberg repository and commit, both editions in
+it) is served from a loopback stand-in for Gutendex and gutenberg.org, read by
+the built comics in each edition (`get --edition html|text`, `read -f json`),
+and measured against the book itself, with no hand-made truth:
+
+- words kept: the words of the plain text's body (between its START and END
+  lines) found in the HTML edition's `read`, as a multiset, and the other way
+  round; the printed contents and list of illustrations, which comics drops
+  on purpose, are left out of both sides (the HTML's own links say which
+  they are), and so are bare numbers (page numbers differ between editions);
+- notes: the notes the HTML holds (what a short label links to, and links
+  back from, or what is marked a note), those comics keeps as notes, and
+  those a paragraph's references reach;
+- artifacts: page numbers left in the text, sections without a word, a
+  caption as a section, a contents heading left alone;
+- outline: the book's own contents list (its links to anchors in the file,
+  levelled by nesting and by their words) against comics' outline of each
+  edition: entries found, in order, at the right level.
+
+A fifth of the books is held out (`held-out` in books.tsv): their figures
+are printed apart and no rule is written from them. DIR holds the
+repositories as `fetch` lays them (`GITenberg+NAME/repo`) or as `git clone`
+does (`NAME`). Nothing here reaches the network.
+
+    corpus.py COMICS DIR [--book ID] [--detail] [--json FILE] [--jobs N]
+"""
+import argparse
+import collections
+import concurrent.futures
+import html.parser
+import http.server
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import unicodedata
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# -- the books ----------------------------------------------------------------
+
+
+class Book:
+    def __init__(self, fields):
+        self.repo, self.commit, number, self.language, self.form, self.html_path, self.text_path, self.part = fields[:8]
+        self.id = int(number)
+        self.git_dir = None
+
+    def blob(self, path):
+        result = subprocess.run(["git", "--git-dir", self.git_dir, "cat-file", "blob", "%s:%s" % (self.commit, path)],
+                                capture_output=True)
+        return result.stdout if result.returncode == 0 else None
+
+
+def load_books(path):
+    books = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip() and not line.startswith("#"):
+                books.append(Book(line.rstrip("\n").split("\t")))
+    return books
+
+
+def locate(corpus, repo):
+    owner, name = repo.split("/")
+    fetched = os.path.join(corpus, "%s+%s" % (owner, name), "repo")
+    for candidate in (fetched, os.path.join(fetched, ".git"), os.path.join(corpus, name, ".git"),
+                      os.path.join(corpus, name), os.path.join(corpus, owner, name, ".git")):
+        if os.path.isdir(candidate) and os.path.exists(os.path.join(candidate, "HEAD")):
+            return candidate
+    return None
+
+
+# -- the loopback Gutendex and gutenberg.org ----------------------------------
+
+
+def stand_in_png():
+    """A 1×1 grey PNG: the pictures a snapshot lacks (files of 4 MiB and more)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(b"\x00\x80")) + chunk(b"IEND", b""))
+
+
+STAND_IN = stand_in_png()
+
+
+def serve(books):
+    by_id = {book.id: book for book in books}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def send(self, status, body, content_type="application/json", headers=()):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            for name, value in headers:
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            path = self.path.split("?")[0]
+            parts = [part for part in path.split("/") if part]
+            if parts[:1] == ["books"] and len(parts) == 2 and parts[1].isdigit():
+                if not path.endswith("/"):
+                    return self.send(301, b"", headers=[("Location", path + "/")])
+                book = by_id.get(int(parts[1]))
+                if book is None:
+                    return self.send(404, b'{"detail":"No Book matches the given query."}')
+                record = {
+                    "id": book.id, "title": "Book %d" % book.id, "authors": [], "summaries": [], "translators": [],
+                    "subjects": [], "bookshelves": [], "languages": [book.language], "copyright": False,
+                    "media_type": "Text", "download_count": 1,
+                    "formats": {
+                        "text/html": "https://www.gutenberg.org/files/%d/%s" % (book.id, book.html_path),
+                        "text/plain; charset=utf-8": "https://www.gutenberg.org/files/%d/%s" % (book.id, book.text_path),
+                    },
+                }
+                return self.send(200, json.dumps(record).encode())
+            if parts[:1] == ["files"] and len(parts) >= 3 and parts[1].isdigit() and int(parts[1]) in by_id:
+                book = by_id[int(parts[1])]
+                body = book.blob("/".join(parts[2:]))
+                if body is None and "images" in parts:
+                    body = STAND_IN
+                if body is None:
+                    return self.send(404, b"not found", "text/html")
+                return self.send(200, body, "text/html" if parts[-1].endswith("htm") or parts[-1].endswith("html")
+                                 else "text/plain; charset=utf-8")
+            self.send(404, b"not found", "text/html")
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def comics_run(comics, environment, *arguments):
+    result = subprocess.run([comics, *arguments], env=environment, capture_output=True, timeout=600)
+    return result.returncode, result.stdout, result.stderr.decode("utf-8", "replace")
+
+
+def read_edition(comics, book, port, scratch, edition):
+    home = os.path.join(scratch, edition)
+    os.makedirs(home)
+    environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "COMICS_DB": os.path.join(home, "comics.db"),
+                   "COMICS_GUTENDEX_URL": "http://127.0.0.1:%d" % port, "COMICS_GUTENBERG_URL": "http://127.0.0.1:%d" % port,
+                   "NO_COLOR": "1"}
+    status, _, error = comics_run(comics, environment, "get", "books:%d" % book.id, "--edition", edition, "-q")
+    if status not in (0, 4):  # 4: a picture the snapshot lacks
+        return {"error": "get exited %d: %s" % (status, error.strip()[:200])}
+    status, out, error = comics_run(comics, environment, "--offline", "read", "books:%d" % book.id, "-f", "json")
+    if status != 0:
+        return {"error": "read exited %d: %s" % (status, error.strip()[:200])}
+    return json.loads(out)
+
+
+# -- words --------------------------------------------------------------------
+
+WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+
+
+def words(text):
+    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    return [word for word in WORD.findall(text) if not word.isdigit()]
+
+
+def decode(data):
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace")
+
+
+START = re.compile(r"^\s*\*+\s*START OF (THE|THIS) PROJECT GUTENBERG.*$|^\*END\*THE SMALL PRINT.*$", re.M | re.I)
+END = re.compile(r"^\s*\*+\s*END OF (THE|THIS) PROJECT GUTENBERG.*$|^\s*End of (the )?Project Gutenberg.*$", re.M | re.I)
+HTML_START = re.compile(r"\*\*\*\s*START OF (THE|THIS) PROJECT GUTENBERG|\*END\*THE SMALL PRINT", re.I)
+HTML_END = re.compile(r"\*\*\*\s*END OF (THE|THIS) PROJECT GUTENBERG|^End of (the )?Project Gutenberg", re.I)
+
+
+def plain_body(text):
+    start = START.search(text)
+    body = text[start.end():] if start else text
+    end = END.search(body)
+    return body[:end.start()] if end else body
+
+
+# -- the HTML edition, read on its own ----------------------------------------
+
+PAGE_ANCHOR = re.compile(r"^(page|pg|p|pag|seite|sivu)[_\-.]?[0-9ivxlc]+[a-z]?$", re.I)
+BLOCKS = {"p", "div", "li", "tr", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "td", "th", "table",
+          "ul", "ol", "dl", "pre", "center", "body"}
+LISTS = {"ul", "ol", "dl", "blockquote"}
+SKIPPED = {"script", "style", "head", "title"}
+WORDS_OF_KIND = [
+    (0, r"volume|vol|tome|band|osa|tomo|deel"),
+    (1, r"part|partie|teil|parte|livro"),
+    (2, r"book|livre|buch|libro|boek|kirja|liber"),
+    (3, r"chapter|chap|chapitre|kapitel|capitolo|cap[ií]tulo|hoofdstuk|luku|caput|stave|canto|letter|lettre|brief|"
+        r"scene|sc[eè]ne|szene|escena|scena|act|acte|akt|acto|atto|runo|section|article|poem|song"),
+]
+
+
+def kind_rank(title):
+    first = words(title)[:1]
+    if not first:
+        return None
+    for rank, pattern in WORDS_OF_KIND:
+        if re.fullmatch(pattern, first[0]):
+            return rank
+    return None
+
+
+class EditionReader(html.parser.HTMLParser):
+    """Blocks of text, the internal links in each and the anchors, in order."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.blocks = []          # {"text", "links": [(target, text, sup)], "depth", "classes", "tag"}
+        self.anchors = {}         # id -> (block index, characters before it in the block)
+        self.skip = 0
+        self.lists = 0
+        self.sup = 0
+        self.link = None          # [target, text parts, own id, sup]
+        self.current = None
+        self.captions = []
+        self.caption_depth = 0
+        self.stack = []
+        self.new_block("body", [])
+
+    def new_block(self, tag, classes):
+        self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes, "tag": tag, "picture": False}
+        self.blocks.append(self.current)
+
+    def handle_starttag(self, tag, attributes):
+        attributes = dict(attributes)
+        classes = (attributes.get("class") or "").lower().split()
+        if tag in SKIPPED or "pagenum" in classes or attributes.get("id") in ("pg-header", "pg-footer"):
+            if tag not in ("br", "img", "hr"):
+                self.stack.append((tag, True))
+                self.skip += 1
+            return
+        if tag == "br" and not self.skip:
+            # A contents list's entries are often lines of one paragraph.
+            self.new_block(self.current["tag"], self.current["classes"])
+            return
+        if tag in ("br", "img", "hr", "meta", "link", "input"):
+            if tag == "img" and self.skip == 0:
+                self.current["picture"] = True
+                if attributes.get("alt"):
+                    self.captions.append(attributes["alt"])
+            return
+        caption = "caption" in classes or tag == "figcaption"
+        self.stack.append((tag, False, caption))
+        if caption:
+            self.caption_depth += 1
+        if self.skip:
+            return
+        if tag == "figure" or any(name.startswith("fig") or "illus" in name for name in classes):
+            self.current["picture"] = True
+        if tag in LISTS:
+            self.lists += 1
+        if tag in BLOCKS:
+            self.new_block(tag, classes)
+        if tag == "sup":
+            self.sup += 1
+        for key in ("id", "name"):
+            if attributes.get(key) and attributes[key] not in self.anchors:
+                self.anchors[attributes[key]] = (len(self.blocks) - 1, len("".join(self.current["text"])))
+        if tag == "a" and (attributes.get("href") or "").startswith("#") and len(attributes["href"]) > 1:
+            self.link = [attributes["href"][1:], [], attributes.get("id") or attributes.get("name"), self.sup > 0]
+
+    def handle_endtag(self, tag):
+        index = next((index for index in range(len(self.stack) - 1, -1, -1) if self.stack[index][0] == tag), None)
+        if index is None:
+            return
+        while len(self.stack) > index:
+            entry = self.stack.pop()
+            if entry[1]:
+                self.skip -= 1
+                continue
+            if entry[2]:
+                self.caption_depth -= 1
+            if self.skip:
+                continue
+            name = entry[0]
+            if name == "a" and self.link is not None:
+                target, parts, own, sup = self.link
+                self.current["links"].append((target, "".join(parts), own, sup))
+                self.link = None
+            if name in LISTS:
+                self.lists -= 1
+            if name == "sup":
+                self.sup -= 1
+            if name in BLOCKS:
+                self.new_block(name, [])
+
+    def handle_data(self, data):
+        if self.skip:
+            return
+        self.current["text"].append(data)
+        if self.link is not None:
+            self.link[1].append(data)
+        if self.caption_depth:
+            self.captions.append(data)
+
+    def finish(self):
+        for block in self.blocks:
+            block["text"] = re.sub(r"\s+", " ", "".join(block["text"])).strip()
+
+
+LABEL = re.compile(r"^[\[\(]?\s*([0-9]{1,4}|[*†‡§¶‖#]{1,4}|[a-zA-Z]|[ivxlc]{1,6})\s*[\]\)]?\.?$")
+
+
+def picture_at(blocks, index):
+    """Whether the first block with text from `index` on shows a picture."""
+    for block in blocks[index:index + 3]:
+        if block["picture"]:
+            return True
+        if block["text"]:
+            return False
+    return False
+
+
+def study_html(text):
+    reader = EditionReader()
+    reader.feed(text)
+    reader.close()
+    reader.finish()
+    blocks, anchors = reader.blocks, reader.anchors
+    # Only the work: after the START line and before the END one, where the
+    # edition keeps them in its markup.
+    first = next((index for index, block in enumerate(blocks) if HTML_START.search(block["text"])), -1)
+    last = next((index for index, block in enumerate(blocks) if index > first and HTML_END.search(block["text"])), len(blocks))
+    for index, block in enumerate(blocks):
+        if index <= first or index >= last:
+            block["links"] = []
+    position = {anchor: block for anchor, (block, _) in anchors.items()}
+    # Notes: a short label's link to a place after it that links back, or
+    # that calls itself a note.
+    links = [(index, target, label.strip(), own, sup) for index, block in enumerate(blocks)
+             for target, label, own, sup in block["links"]]
+    back = {}
+    for index, target, label, own, sup in links:
+        back.setdefault(index, set()).add(target)
+    notes = {}
+    for index, target, label, own, sup in links:
+        where = position.get(target)
+        if where is None or PAGE_ANCHOR.match(target) or not (LABEL.match(label) or (sup and len(label) <= 6)):
+            continue
+        if where <= index:
+            continue
+        links_back = own is not None and own in back.get(where, set())
+        called_note = re.search(r"note|fn|foot", target, re.I) is not None
+        if not (links_back or called_note) or target in notes:
+            continue
+        # The note's first words: from its anchor on, the anchor's block
+        # may be empty; its label and a "return" link are not its words.
+        body = words(blocks[where]["text"][anchors[target][1]:])
+        following = where + 1
+        while len(body) < 8 and following < min(len(blocks), where + 4):
+            body += words(blocks[following]["text"])
+            following += 1
+        label_words = words(label)
+        if body[:len(label_words)] == label_words:
+            body = body[len(label_words):]
+        while body[:1] and body[0] in ("return", "back", "retour", "zurück", "top"):
+            body = body[1:]
+        notes[target] = {"label": label, "words": body[:6], "block": where}
+    # Contents: blocks mostly made of links to places after them (not
+    # notes, not pages), and the heading just before such a run.
+    contents = []
+    contents_blocks = set()
+    note_targets = set(notes)
+    for index, block in enumerate(blocks):
+        forward = [(target, label) for target, label, _, _ in block["links"]
+                   if target not in note_targets and not PAGE_ANCHOR.match(target) and position.get(target, -1) > index]
+        if not forward or not block["text"]:
+            continue
+        linked = sum(len(label) for _, label in forward)
+        if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])):
+            continue
+        contents_blocks.add(index)
+        targets = list(dict.fromkeys(target for target, _ in forward))
+        title = block["text"] if len(targets) == 1 else forward[0][1]
+        title = re.sub(r"[\s.·…_]*[0-9ivxlc]+\s*$", "", title.strip(), flags=re.I) if len(words(title)) > 1 else title
+        for target in targets:
+            if picture_at(blocks, position[target]):
+                continue  # a list of illustrations
+            label = title if len(targets) == 1 else next(label for t, label in forward if t == target)
+            depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)] or [0])
+            contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index})
+    # One entry a target, the first.
+    seen = set()
+    contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
+    contents_words = collections.Counter()
+    for index in contents_blocks:
+        contents_words.update(words(blocks[index]["text"]))
+    # The heading of each contents run: the block before its first entry.
+    for index in sorted(contents_blocks):
+        if index - 1 not in contents_blocks:
+            before = index - 1
+            while before >= 0 and not blocks[before]["text"]:
+                before -= 1
+            if before >= 0 and len(words(blocks[before]["text"])) <= 4:
+                contents_words.update(words(blocks[before]["text"]))
+    captions = {" ".join(words(caption)) for caption in reader.captions if words(caption)}
+    page_numbers = {re.sub(r"^\D*", "", anchor) for anchor in anchors if PAGE_ANCHOR.match(anchor)}
+    return {"notes": notes, "contents": contents, "contents_words": contents_words, "captions": captions,
+            "page_numbers": page_numbers}
+
+
+# -- the measures -------------------------------------------------------------
+
+
+def paragraphs(document):
+    for section in document.get("sections", []):
+        for paragraph in section["paragraphs"]:
+            yield section, paragraph
+
+
+def document_words(document):
+    counter = collections.Counter()
+    for _, paragraph in paragraphs(document):
+        counter.update(words(paragraph["text"]))
+    return counter
+
+
+def words_kept(plain, html_words, contents_words):
+    plain = plain - contents_words
+    html_words = html_words - contents_words
+    common = sum((plain & html_words).values())
+    return {"recall": common / max(1, sum(plain.values())), "precision": common / max(1, sum(html_words.values())),
+            "lost": (plain - html_words).most_common(12), "added": (html_words - plain).most_common(12),
+            "lost_count": sum((plain - html_words).values()), "added_count": sum((html_words - plain).values())}
+
+
+def note_figures(study, document):
+    kept = {}
+    for _, paragraph in paragraphs(document):
+        if paragraph["kind"] == "footnote":
+            kept.setdefault(" ".join(words(paragraph["text"])[:12]), paragraph.get("anchor"))
+    referenced = set()
+    for _, paragraph in paragraphs(document):
+        referenced.update(paragraph.get("notes", []))
+    kept_count = resolved = 0
+    missing = []
+    for target, note in study["notes"].items():
+        wanted = " ".join(note["words"])
+        anchor = next((anchor for text, anchor in kept.items() if wanted and wanted in text), None)
+        if anchor is None and wanted:
+            missing.append((target, wanted))
+            continue
+        kept_count += 1
+        if anchor in referenced:
+            resolved += 1
+    return {"notes": len(study["notes"]), "kept": kept_count, "resolved": resolved, "missing": missing[:8]}
+
+
+PAGE_MARK = re.compile(r"\[\s*(?:pg|p|page|pag|s|seite)\.?\s*[0-9ivxlc]+\s*\]|\{\s*[0-9]+\s*\}", re.I)
+CONTENTS_WORDS = {"contents", "table of contents", "illustrations", "list of illustrations", "inhalt",
+                  "inhaltsverzeichnis", "table des matières", "table", "indice", "índice", "sisällys", "sisällysluettelo",
+                  "inhoud", "index of illustrations", "list of plates", "plates", "sommaire"}
+
+
+def artifacts(study, document):
+    found = collections.Counter()
+    examples = []
+    bracketed = re.compile(r"\[(\d+)\]")
+    for section, paragraph in paragraphs(document):
+        text = paragraph["text"]
+        for match in PAGE_MARK.finditer(text):
+            found["page number"] += 1
+            examples.append(match.group(0))
+        if paragraph["kind"] != "footnote" and not paragraph.get("notes"):
+            for match in bracketed.finditer(text):
+                if match.group(1) in study["page_numbers"]:
+                    found["page number"] += 1
+                    examples.append(match.group(0))
+        if paragraph["kind"] in ("heading", "prose", "paragraph", "lines") and text.strip().lower().rstrip(".:") in CONTENTS_WORDS:
+            found["contents heading left"] += 1
+            examples.append(text)
+    sections = document.get("sections", [])
+    for index, section in enumerate(sections):
+        if section.get("section") == 0:
+            continue
+        has_children = index + 1 < len(sections) and sections[index + 1]["level"] > section["level"]
+        own = sum(len(words(paragraph["text"])) for paragraph in section["paragraphs"] if paragraph["kind"] != "heading")
+        if own == 0 and not has_children:
+            found["section without words"] += 1
+            examples.append("§%s %s" % (section.get("section"), section["title"]))
+        title = " ".join(words(section["title"]))
+        if title and title in study["captions"] and not any(" ".join(words(entry["title"])) == title for entry in study["contents"]):
+            found["caption as section"] += 1
+            examples.append("§%s %s" % (section.get("section"), section["title"]))
+    return {"count": sum(found.values()), "kinds": dict(found), "examples": examples[:8]}
+
+
+def similar(entry, title):
+    entry_words, title_words = words(entry), words(title)
+    if not entry_words or not title_words:
+        return False
+    if entry_words == title_words:
+        return True
+    shorter, longer = sorted((entry_words, title_words), key=len)
+    if longer[:len(shorter)] == shorter or longer[-len(shorter):] == shorter:
+        return True
+    common = sum((collections.Counter(entry_words) & collections.Counter(title_words)).values())
+    return common >= 0.6 * len(entry_words) and common >= 0.6 * len(title_words)
+
+
+def dense(values):
+    order = sorted(set(values))
+    return [order.index(value) for value in values]
+
+
+def outline_agreement(contents, document):
+    sections = [section for section in document.get("sections", []) if section.get("section") != 0]
+    if not contents:
+        return None
+    # Levels the contents gives: nesting first, then the entries' words
+    # (an unnumbered entry takes the kind of the next numbered one).
+    ranks = [kind_rank(entry["title"]) for entry in contents]
+    for index in range(len(ranks) - 1, -1, -1):
+        if ranks[index] is None:
+            following = next((ranks[later] for later in range(index + 1, len(ranks))
+                              if contents[later]["depth"] == contents[index]["depth"] and ranks[later] is not None), None)
+            ranks[index] = following if following is not None else 3
+    keys = [(entry["depth"], rank) for entry, rank in zip(contents, ranks)]
+    # Entries found in order: each matched to the next section that reads
+    # the same, looking a little ahead.
+    matched = []
+    cursor = 0
+    for index, entry in enumerate(contents):
+        for candidate in range(cursor, min(len(sections), cursor + 40)):
+            if similar(entry["title"], sections[candidate]["title"]):
+                matched.append((index, candidate))
+                cursor = candidate + 1
+                break
+    truth = dense([keys[index] for index, _ in matched])
+    levels = dense([sections[candidate]["level"] for _, candidate in matched])
+    right = sum(1 for a, b in zip(truth, levels) if a == b)
+    unmatched = [contents[index]["title"] for index in range(len(contents)) if index not in {i for i, _ in matched}]
+    wrong_level = [contents[index]["title"] for (index, _), a, b in zip(matched, truth, levels) if a != b]
+    return {"entries": len(contents), "found": len(matched), "right": right,
+            "missing": unmatched[:8], "wrong_level": wrong_level[:8], "sections": len(sections)}
+
+
+# -- one book, and all --------------------------------------------------------
+
+
+def measure(comics, book, port):
+    html_bytes, text_bytes = book.blob(book.html_path), book.blob(book.text_path)
+    if html_bytes is None or text_bytes is None:
+        return {"id": book.id, "error": "the snapshot lacks %s" % (book.html_path if html_bytes is None else book.text_path)}
+    with tempfile.TemporaryDirectory(prefix="comics-corpus-") as scratch:
+        html_document = read_edition(comics, book, port, scratch, "html")
+        text_document = read_edition(comics, book, port, scratch, "text")
+    if "error" in html_document or "error" in text_document:
+        return {"id": book.id, "error": html_document.get("error") or text_document.get("error")}
+    study = study_html(decode(html_bytes))
+    plain = collections.Counter(words(plain_body(decode(text_bytes))))
+    return {
+        "id": book.id, "repo": book.repo, "language": book.language, "form": book.form, "part": book.part,
+        "words": words_kept(plain, document_words(html_document), study["contents_words"]),
+        "notes": note_figures(study, html_document),
+        "artifacts": artifacts(study, html_document),
+        "outline_html": outline_agreement(study["contents"], html_document),
+        "outline_text": outline_agreement(study["contents"], text_document),
+        "html_sections": len(html_document.get("sections", [])) - 1,
+    }
+
+
+def percent(part, whole):
+    return "%5.1f" % (100.0 * part / whole) if whole else "    -"
+
+
+def score(result):
+    """Lower is worse: the least of the book's figures, as fractions."""
+    if "error" in result:
+        return -1
+    figures = [result["words"]["recall"], result["words"]["precision"]]
+    notes = result["notes"]
+    if notes["notes"]:
+        figures.append(notes["resolved"] / notes["notes"])
+    outline = result["outline_html"]
+    if outline and outline["entries"]:
+        figures.append(outline["right"] / outline["entries"])
+    figures.append(1.0 / (1 + result["artifacts"]["count"]))
+    return min(figures)
+
+
+def row(result):
+    if "error" in result:
+        return "%6d  error: %s" % (result["id"], result["error"])
+    words_figures, notes, outline_html, outline_text = result["words"], result["notes"], result["outline_html"], result["outline_text"]
+    def outline(figures):
+        return "%4d/%-4d %s" % (figures["right"], figures["entries"], percent(figures["right"], figures["entries"])) if figures else "    -          "
+    return "%6d %-2s %-14.14s %6.2f %6.2f  %4d/%-4d %4d  %4d  %s  %s  %4d" % (
+        result["id"], result["language"], result["form"], 100 * words_figures["recall"], 100 * words_figures["precision"],
+        notes["resolved"], notes["notes"], notes["kept"], result["artifacts"]["count"], outline(outline_html), outline(outline_text),
+        result["html_sections"])
+
+
+HEADER = "%6s %-2s %-14s %6s %6s  %9s %4s  %4s  %-15s  %-15s  %4s" % (
+    "book", "la", "form", "recall", "prec", "notes res", "kept", "art", "outline html", "outline text", "secs")
+
+
+def totals(results, label):
+    good = [result for result in results if "error" not in result]
+    if not good:
+        return "%s: no book measured" % label
+    def total(key):
+        return sum(result[key]["right"] for result in good if result[key]), sum(result[key]["entries"] for result in good if result[key])
+    notes = [sum(result["notes"][key] for result in good) for key in ("notes", "kept", "resolved")]
+    html_right, entries = total("outline_html")
+    text_right, _ = total("outline_text")
+    recall_ok = sum(1 for result in good if result["words"]["recall"] >= 0.995 and result["words"]["precision"] >= 0.995)
+    return ("%s: %d books (%d errors); words ≥ 99.5%% both ways on %d; least recall %.2f%%, least precision %.2f%%; "
+            "notes %d, kept %d, resolved %d; artifacts %d on %d books; outline html %s%%, text %s%% of %d entries") % (
+        label, len(good), len(results) - len(good), recall_ok, 100 * min(result["words"]["recall"] for result in good),
+        100 * min(result["words"]["precision"] for result in good), notes[0], notes[1], notes[2],
+        sum(result["artifacts"]["count"] for result in good), sum(1 for result in good if result["artifacts"]["count"]),
+        percent(html_right, entries).strip(), percent(text_right, entries).strip(), entries)
+
+
+def detail(result):
+    if "error" in result:
+        return
+    if result["part"] == "held-out":
+        print("  held out: its figures are measured, its details not shown")
+        return
+    print("  words lost: %s" % result["words"]["lost"])
+    print("  words added: %s" % result["words"]["added"])
+    print("  notes missing: %s" % result["notes"]["missing"])
+    print("  artifacts: %s %s" % (result["artifacts"]["kinds"], result["artifacts"]["examples"]))
+    for key in ("outline_html", "outline_text"):
+        if result[key]:
+            print("  %s: missing %s; wrong level %s" % (key, result[key]["missing"], result[key]["wrong_level"]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("comics")
+    parser.add_argument("corpus")
+    parser.add_argument("--books", default=os.path.join(HERE, "books.tsv"))
+    parser.add_argument("--book", type=int, action="append", help="measure this book alone (repeatable)")
+    parser.add_argument("--part", choices=["train", "held-out"], help="measure one part alone")
+    parser.add_argument("--detail", action="store_true", help="what each book lost, added and missed")
+    parser.add_argument("--json", help="write every figure to this file")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    arguments = parser.parse_args()
+    books = load_books(arguments.books)
+    if arguments.book:
+        books = [book for book in books if book.id in arguments.book]
+    if arguments.part:
+        books = [book for book in books if book.part == arguments.part]
+    missing = []
+    for book in books:
+        book.git_dir = locate(arguments.corpus, book.repo)
+        if book.git_dir is None:
+            missing.append(book.repo)
+    if missing:
+        print("corpus: %d of %d books are not in %s, e.g. %s; clone that repository into it (or `fetch` it) and run again"
+              % (len(missing), len(books), arguments.corpus, missing[0]), file=sys.stderr)
+        books = [book for book in books if book.git_dir]
+    server = serve(books)
+    port = server.server_address[1]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, arguments.jobs)) as pool:
+        results = list(pool.map(lambda book: measure(arguments.comics, book, port), books))
+    server.shutdown()
+    print(HEADER)
+    for result in results:
+        print(row(result))
+        if arguments.detail:
+            detail(result)
+    print()
+    for part in ("train", "held-out"):
+        print(totals([result for result in results if result.get("part") == part or
+                      ("error" in result and next(b.part for b in books if b.id == result["id"]) == part)], part))
+    print(totals(results, "all"))
+    print()
+    print("worst ten:")
+    for result in sorted(results, key=score)[:10]:
+        print(row(result))
+    if arguments.json:
+        with open(arguments.json, "w", encoding="utf-8") as handle:
+            json.dump(results, handle, ensure_ascii=False, indent=1)
+    return 1 if missing or any("error" in result for result in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
