@@ -119,6 +119,70 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(paragraphs.filter { $0.link != nil }.count, 2, "\(paragraphs.map(\.link))")
     }
 
+    // MARK: - Notes in every markup
+
+    /// Notes in the styles thirty years of editions use (a class or none,
+    /// a label that links back or an anchor that says "note", the label
+    /// in a paragraph of its own, after the paragraph, the chapter or the
+    /// book), marked `[1]`, `1`, `*`, `†` or a superscript: every note is
+    /// kept whole as a note, and every reference reaches it.
+    func testEveryNoteIsKeptAndReachedWhateverItsMarkup() {
+        var generator = SeededGenerator(seed: 45)
+        for round in 0..<60 {
+            let book = GeneratedNotes.random(using: &generator)
+            let blocks = GutenbergHTML.content(of: Array(book.html.utf8)).content.blocks
+            let notes = blocks.filter { $0.kind == .footnote }
+            let context = "round \(round):\n\(book.html.prefix(4_000))"
+            XCTAssertEqual(notes.count, book.notes.count, context)
+            for note in book.notes {
+                guard let kept = notes.first(where: { $0.text.contains(note.word) }), let anchor = kept.link else {
+                    XCTFail("note \(note.word) lost, \(context)")
+                    continue
+                }
+                XCTAssertTrue(kept.text.hasSuffix(note.word + " ends here."), "\(kept.text) \(context)")
+                let reference = blocks.first { $0.kind != .footnote && $0.text.contains(note.referenceWord) }
+                XCTAssertEqual(reference?.link?.split(separator: " ").contains(Substring(anchor)), true,
+                               "\(note.referenceWord) does not reach \(anchor): \(reference?.link ?? "no link") \(context)")
+            }
+        }
+    }
+
+    /// A transcriber's note is the edition's text, not a note; a note's
+    /// label alone in its paragraph opens its note's text.
+    func testATranscribersNoteIsTextAndALabelAloneOpensItsNote() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        let html = """
+            <html><body><div class="tnote"><p>Transcriber’s Note: spelling kept as printed.</p></div>
+            <h2>CHAPTER I.</h2><p>\(words)<a id="FNanchor_1" href="#Footnote_1">[1]</a></p>
+            <div class="footnote"><p><a name="Footnote_1"></a><a href="#FNanchor_1"><span class="label">[1]</span></a></p>
+            <p>The note’s words.</p></div><h2>CHAPTER II.</h2><p>\(words)</p></body></html>
+            """
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertEqual(blocks.first { $0.text.hasPrefix("Transcriber") }?.kind, .prose)
+        XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.text), ["[1] The note’s words."])
+        XCTAssertEqual(blocks.first { $0.text.hasPrefix("Words") }?.link, "Footnote_1")
+    }
+
+    /// The printed contents and list of illustrations go with their
+    /// headings; a chapter's own list of its parts keeps its chapter; a
+    /// picture's file name is no caption.
+    func testAContentsListGoesWithItsHeadingAndAFileNameIsNoCaption() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        let html = """
+            <html><body><h2>CONTENTS</h2><p><a href="#c1">CHAPTER I.</a></p><p><a href="#c2">CHAPTER II.</a></p>
+            <h3>ILLUSTRATIONS</h3><p><a href="#p1">A picture</a></p>
+            <h2 id="c1">CHAPTER I.</h2><p><a href="#s1">The first part</a></p><p><a href="#s2">The second part</a></p>
+            <h3 id="s1">The first part</h3><p>\(words)</p><div class="figcenter" id="p1"><img src="images/i_012.jpg" alt="i_012"></div>
+            <h3 id="s2">The second part</h3><p>\(words)</p><h2 id="c2">CHAPTER II.</h2><p>\(words)</p></body></html>
+            """
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        let texts = content.blocks.map(\.text)
+        XCTAssertFalse(texts.contains("CONTENTS"), "\(texts)")
+        XCTAssertFalse(texts.contains("ILLUSTRATIONS"), "\(texts)")
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I.", "The first part", "The second part", "CHAPTER II."])
+        XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), [""])
+    }
+
     // MARK: - Generated books
 
     /// Books of one to three levels, headings in any tag, with and
@@ -360,5 +424,65 @@ struct GeneratedBook {
 
     private static func roman(_ number: Int) -> String {
         ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"][number - 1]
+    }
+}
+
+/// A chapter or two with notes in one of the styles editions use.
+struct GeneratedNotes {
+    struct Note {
+        /// A word only the note holds, and one only its reference's paragraph.
+        var word: String
+        var referenceWord: String
+    }
+
+    var html: String
+    var notes: [Note]
+
+    static func random(using generator: inout SeededGenerator) -> GeneratedNotes {
+        let style = Int.random(in: 0..<6, using: &generator)
+        let placement = Int.random(in: 0..<3, using: &generator)  // after the paragraph, the chapter, the book
+        let words = String(repeating: "Words of the story run on here. ", count: 6)
+        var html = "<html><body>"
+        var notes: [Note] = []
+        var pending: [String] = []
+        for chapter in 1...2 {
+            html += "<h2>CHAPTER \(chapter).</h2>"
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                let number = notes.count + 1
+                let note = Note(word: "noteword\(number)x", referenceWord: "referenceword\(number)x")
+                notes.append(note)
+                let label = ["[\(number)]", "\(number)", String(repeating: "*", count: (number - 1) % 3 + 1), "†\(number)"][style % 4]
+                let reference: String
+                let body: String
+                switch style {
+                case 0:
+                    reference = "<a id=\"FNanchor_\(number)\" href=\"#Footnote_\(number)\" class=\"fnanchor\">\(label)</a>"
+                    body = "<div class=\"footnote\"><p><a id=\"Footnote_\(number)\" href=\"#FNanchor_\(number)\"><span class=\"label\">\(label)</span></a> A note with \(note.word) ends here.</p></div>"
+                case 1:
+                    reference = "<a href=\"#linknote-\(number)\" name=\"linknoteref-\(number)\" id=\"linknoteref-\(number)\">\(label)</a>"
+                    body = "<p><a name=\"linknote-\(number)\" id=\"linknote-\(number)\"><!-- Note --></a></p><p class=\"foot\">\(label) (<a href=\"#linknoteref-\(number)\">return</a>)<br /> [ A note with \(note.word) ends here.</p>"
+                case 2:
+                    reference = "<sup><a href=\"#fn\(number)\">\(label)</a></sup>"
+                    body = "<div id=\"fn\(number)\"><p>\(label). A note with \(note.word) ends here.</p></div>"
+                case 3:
+                    reference = "<a id=\"r\(number)\" href=\"#n\(number)\">\(label)</a>"
+                    body = "<p><a id=\"n\(number)\" href=\"#r\(number)\">\(label)</a> A note with \(note.word) ends here.</p>"
+                case 4:
+                    reference = "<a id=\"FNa_\(number)\" href=\"#FN_\(number)\" class=\"fnanchor\">\(label)</a>"
+                    body = "<div class=\"footnote\"><p><a name=\"FN_\(number)\"></a><a href=\"#FNa_\(number)\"><span class=\"label\">\(label)</span></a></p><p>A note with \(note.word) ends here.</p></div>"
+                default:
+                    reference = "<a id=\"ref\(number)\" href=\"#note\(number)\"><sup>\(label)</sup></a>"
+                    body = "<p class=\"footnote\"><a id=\"note\(number)\" href=\"#ref\(number)\" class=\"label\">\(label)</a> A note with \(note.word) ends here.</p>"
+                }
+                html += "<p>\(words) \(note.referenceWord)\(reference) \(words)</p>"
+                if placement == 0 { html += body } else { pending.append(body) }
+            }
+            if placement == 1 {
+                html += pending.joined()
+                pending = []
+            }
+        }
+        if placement == 2 { html += "<h2>NOTES</h2>" + pending.joined() }
+        return GeneratedNotes(html: html + "</body></html>", notes: notes)
     }
 }

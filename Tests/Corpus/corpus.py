@@ -370,16 +370,19 @@ def study_html(text):
             continue
         # The note's first words: from its anchor on, the anchor's block
         # may be empty; its label and a "return" link are not its words.
-        body = words(blocks[where]["text"][anchors[target][1]:])
+        def own_words(text):
+            body = words(text)
+            label_words = words(label)
+            if body[:len(label_words)] == label_words:
+                body = body[len(label_words):]
+            while body[:1] and body[0] in ("return", "back", "retour", "zurück", "top"):
+                body = body[1:]
+            return body
+        body = own_words(blocks[where]["text"][anchors[target][1]:])
         following = where + 1
-        while len(body) < 8 and following < min(len(blocks), where + 4):
-            body += words(blocks[following]["text"])
+        while not body and following < min(len(blocks), where + 4):
+            body = own_words(blocks[following]["text"])
             following += 1
-        label_words = words(label)
-        if body[:len(label_words)] == label_words:
-            body = body[len(label_words):]
-        while body[:1] and body[0] in ("return", "back", "retour", "zurück", "top"):
-            body = body[1:]
         notes[target] = {"label": label, "words": body[:6], "block": where}
     # Contents: blocks mostly made of links to places after them (not
     # notes, not pages), and the heading just before such a run.

@@ -26,7 +26,19 @@ struct HTMLBlocks {
     var contentsTargets: [String] = []
     /// The internal links in each paragraph's text (by item), read after
     /// the walk as references to notes (`[1]` pointing at `#Footnote_1`).
-    var linksInParagraphs: [Int: [String]] = [:]
+    var linksInParagraphs: [Int: [InternalLink]] = [:]
+
+    /// A link to a place in the same file, as a paragraph holds it.
+    struct InternalLink {
+        var target: String
+        /// Its words are a mark (`[1]`, `*`, `(a)`, `12`), as a note's
+        /// reference is, and as a note's way back to it is.
+        var isMark: Bool
+    }
+
+    /// The most visible characters a note's mark has: `[12]`, `(*)`,
+    /// `return` (a note's way back).
+    static let maximumMarkCharacters = 6
 
     static let maximumItems = 2_000_000
     /// The most one paragraph gathers (past it, it is cut between two words),
@@ -66,12 +78,38 @@ struct HTMLBlocks {
         guard parsed == 0 else { return HTMLBlocks() }
         walker.finish()
         var result = walker.result
+        result.findNotesByTheirLinks()
         result.linkReferencesToNotes()
         return result
     }
 
     /// The most references to notes one paragraph keeps.
     static let maximumReferences = 64
+
+    /// A paragraph that a reference's mark links to, after the reference,
+    /// is a note whatever its markup says: when it links back to the
+    /// paragraph with the reference (its label, or a "return"), or when
+    /// the anchor names a note (`fn3`, `note-12`, `Fodnote_1`).
+    private mutating func findNotesByTheirLinks() {
+        for (index, links) in linksInParagraphs.sorted(by: { $0.key < $1.key }) {
+            for link in links where link.isMark {
+                guard let note = anchors[link.target], note > index, case let .block(block) = items[note],
+                      block.kind == .prose || block.kind == .lines
+                else { continue }
+                let linksBack = linksInParagraphs[note]?.contains { $0.isMark && anchors[$0.target] == index } ?? false
+                guard linksBack || Self.namesANote(link.target) else { continue }
+                let text = block.kind == .lines ? block.text.split(separator: "\n").joined(separator: " ") : block.text
+                items[note] = .block(TextBlock(.footnote, text, link: TerminalText.sanitize(link.target, singleLine: true)))
+                linksInParagraphs[note] = nil
+            }
+        }
+    }
+
+    /// An anchor whose name says it is a note's.
+    static func namesANote(_ anchor: String) -> Bool {
+        let name = anchor.lowercased()
+        return name.includes("note") || name.includes("foot") || name.includes("fodnote") || name.hasPrefix("fn")
+    }
 
     /// Each paragraph that links to notes gets their anchors (each note's
     /// own, whichever of its anchors the link named), space-separated, as
@@ -81,7 +119,7 @@ struct HTMLBlocks {
             guard case var .block(block) = items[index], block.link == nil else { continue }
             var notes: [String] = []
             var length = 0
-            for target in targets {
+            for target in targets.map(\.target) {
                 guard let note = anchors[target], case let .block(noteBlock) = items[note], noteBlock.kind == .footnote,
                       let anchor = noteBlock.link, !notes.contains(anchor), length + anchor.utf8.count + 1 <= TextBlock.maximumLinkLength
                 else { continue }
@@ -113,6 +151,11 @@ private final class HTMLWalker {
         var figure = false
         var caption = false
         var link: String?
+        /// Whether the link points further on (a contents entry does; a
+        /// note's way back to its reference does not).
+        var linkIsForward = false
+        /// The visible characters before the link began.
+        var linkStart = 0
     }
 
     /// A heading being gathered, apart from the block's text.
@@ -140,6 +183,7 @@ private final class HTMLWalker {
     private var figureDepth = 0
     private var captionDepth = 0
     private var linkDepth = 0
+    private var forwardLinkDepth = 0
 
     /// The block being gathered: its lines (a `<br>` or a verse line
     /// starts a new one). Unchecked: the walk is one thread's, and these
@@ -155,12 +199,20 @@ private final class HTMLWalker {
     /// links, and whether its text begins with one.
     private var linksInEntry = 0
     private var startsWithLink: Bool?
+    /// Visible characters of the entry inside marks that link back (a
+    /// note's label): an entry of nothing else is a note's label alone.
+    private var backMarkCharacters = 0
+    /// A note's label in a paragraph of its own, waiting for its note's
+    /// text (the next block), with the anchors that name the note.
+    private var pendingLabel: String?
     private var tableRowCount = 0
     private var tableContentsRows = 0
     /// Anchors met since the last item: they name the next one.
     private var pendingAnchors: [String] = []
+    /// The anchors that name the last item.
+    private var anchorsOfLastItem: [String] = []
     /// The internal links of the paragraph being gathered.
-    private var paragraphLinks: [String] = []
+    private var paragraphLinks: [HTMLBlocks.InternalLink] = []
     /// Characters other than white space read so far, pictures' captions
     /// aside.
     private var visibleSoFar = 0
@@ -262,14 +314,22 @@ private final class HTMLWalker {
             smallCapitalsDepth += 1
         }
         if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
-            frame.link = String(href.dropFirst())
+            let target = String(href.dropFirst())
+            frame.link = target
+            frame.linkStart = allCharacters
+            if linkedTargets.count < Self.maximumLinkTargets { linkedTargets.insert(target) }
+            frame.linkIsForward = result.anchors[target] == nil && !pendingAnchors.contains(target)
             linkDepth += 1
+            if frame.linkIsForward { forwardLinkDepth += 1 }
         }
         if name == "br" {
             lineBreak()
         }
         if name == "img" {
-            image(alt: attributes["alt"] ?? "", source: attributes["src"].flatMap(Self.pictureAddress))
+            let source = attributes["src"] ?? ""
+            // An alternative text that is the picture's file name says nothing.
+            let alt = attributes["alt"].flatMap { Self.isFileName($0, of: source) ? nil : $0 } ?? ""
+            image(alt: alt, source: Self.pictureAddress(source))
         }
         if verseDepth > 0, name == "span", let indent = classes.compactMap(Self.indent).first, lines[lines.count - 1].isEmpty {
             lines[lines.count - 1] = [UInt8](repeating: 0x20, count: indent)
@@ -306,7 +366,10 @@ private final class HTMLWalker {
         var traits = ClassTraits()
         if name == "pagenum" || name == "pageno" || name == "pg-boilerplate" { traits.insert(.skipped) }
         if name.includes("poem") || name.includes("stanza") || name.includes("verse") || name == "poetry" { traits.insert(.verse) }
-        if name.includes("footnote") || name == "fnote" || name == "note" || name.includes("tnote") || name.includes("transnote") {
+        // A transcriber's note (`tnote`, `trnote`, `transnote`) is the
+        // edition's text, not a note of the book's.
+        let transcribers = name.hasPrefix("tnote") || name.hasPrefix("trnote") || name.hasPrefix("transnote") || name.includes("transcriber")
+        if !transcribers && (name.includes("footnote") || name.includes("tnote") || name == "fnote" || name == "note") {
             traits.insert(.note)
         }
         if name.hasPrefix("fig") || name.includes("illus") { traits.insert(.figure) }
@@ -382,9 +445,23 @@ private final class HTMLWalker {
         if frame.note { noteDepth -= 1 }
         if let target = frame.link {
             linkDepth -= 1
-            linkTargets.append(target)
-            linksInEntry += 1
-            if heading == nil, captionDepth == 0, paragraphLinks.count < HTMLBlocks.maximumReferences { paragraphLinks.append(target) }
+            let label = max(0, allCharacters - frame.linkStart)
+            let isMark = label <= HTMLBlocks.maximumMarkCharacters
+            if frame.linkIsForward {
+                forwardLinkDepth -= 1
+            } else if isMark {
+                backMarkCharacters += label
+            } else {
+                // A contents list after the text links back to it in words.
+                linkCharacters += label
+            }
+            if frame.linkIsForward || !isMark {
+                linkTargets.append(target)
+                linksInEntry += 1
+            }
+            if heading == nil, captionDepth == 0, paragraphLinks.count < HTMLBlocks.maximumReferences {
+                paragraphLinks.append(HTMLBlocks.InternalLink(target: target, isMark: isMark))
+            }
         }
     }
 
@@ -410,8 +487,8 @@ private final class HTMLWalker {
         // sum without branches, which the compiler runs many bytes at once).
         var visible = 0
         for byte in bytes { visible &+= (byte > 0x20 ? 1 : 0) &- (byte & 0xC0 == 0x80 ? 1 : 0) }
-        if linkDepth > 0 { linkCharacters += visible }
-        if visible > 0, startsWithLink == nil { startsWithLink = linkDepth > 0 }
+        if forwardLinkDepth > 0 { linkCharacters += visible }
+        if visible > 0, startsWithLink == nil { startsWithLink = forwardLinkDepth > 0 }
         allCharacters += visible
         // A picture's caption between an anchor and its heading is no text
         // between them.
@@ -543,6 +620,15 @@ private final class HTMLWalker {
         }
     }
 
+    /// Whether `alt` is the name of the file `source` names (`{0010}` for
+    /// `images/{0010}.jpg`, `i_012` for `images/i_012.png`).
+    static func isFileName(_ alt: String, of source: String) -> Bool {
+        let name = alt.trimmingWhitespace()
+        guard !name.isEmpty, let file = source.split(separator: "/").last else { return false }
+        let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+        return name.lowercased() == file.lowercased() || (!stem.isEmpty && name.lowercased() == stem.lowercased())
+    }
+
     /// A picture's address as the edition writes it, kept when it is a
     /// path beside the edition or an address on gutenberg.org (nothing is
     /// fetched here; a picture elsewhere is never to be), cut to
@@ -609,7 +695,16 @@ private final class HTMLWalker {
         pendingSpace = false
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
+        let isLabelAlone = backMarkCharacters > 0 && backMarkCharacters == allCharacters && kept.count == 1
         guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
+        if isLabelAlone, pendingLabel == nil {
+            pendingLabel = kept[0]
+            return
+        }
+        if let label = pendingLabel {
+            pendingLabel = nil
+            kept[0] = kept[0].hasPrefix(" ") ? label + kept[0] : label + " " + kept[0]
+        }
         if noteDepth > 0 {
             emit(.footnote, [kept.joined(separator: " ")])
         } else if keepsIndent {
@@ -625,17 +720,51 @@ private final class HTMLWalker {
 
     /// An entry of a contents list (or a list of illustrations): links to
     /// places in the book make most of it, or it is short and begins with
-    /// one. A footnote's mark is a link too, but never begins its line.
+    /// one further on. A note's mark is a link too, but never begins its
+    /// line; a note begins with a mark that links back to its reference.
     private func isContentsEntry() -> Bool {
         guard linksInEntry > 0 else { return false }
         return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
     }
 
     private func startEntry() {
+        backMarkCharacters = 0
         linksInEntry = 0
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
+    }
+
+    /// The targets of the links met so far (at most `maximumLinkTargets`):
+    /// a heading one of them names is a section, not a contents list's own.
+    private var linkedTargets = Set<String>()
+    private static let maximumLinkTargets = 100_000
+    /// How many items there were after the last contents entry: a contents
+    /// entry after more is the first of a new list.
+    private var itemsAfterContentsEntry: Int?
+
+    /// The heading of a contents list (CONTENTS, ILLUSTRATIONS) goes with
+    /// it: the heading, or a line of a few words, straight before the
+    /// list's first entry, unless a link before names it (a chapter's own
+    /// list of its parts keeps its chapter).
+    private func dropContentsHeading() {
+        defer { itemsAfterContentsEntry = result.items.count }
+        guard itemsAfterContentsEntry != result.items.count, let last = result.items.last else { return }
+        let isHeading: Bool
+        switch last {
+        case .heading: isHeading = true
+        case let .block(block): isHeading = (block.kind == .prose || block.kind == .lines) && block.wordCount <= 4 && block.link == nil
+        }
+        let index = result.items.count - 1
+        let names = anchorsOfLastItem
+        guard isHeading, !names.contains(where: linkedTargets.contains), result.linksInParagraphs[index] == nil else { return }
+        result.items.removeLast()
+        result.textBeforeHeading[index] = nil
+        // Its anchors name what follows it.
+        for name in names {
+            result.anchors[name] = nil
+            if pendingAnchors.count < 64 { pendingAnchors.insert(name, at: 0) }
+        }
     }
 
     /// A contents list's targets are kept as the book's own outline, its
@@ -646,6 +775,7 @@ private final class HTMLWalker {
             startEntry()
         }
         guard isContents else { return false }
+        dropContentsHeading()
         result.contentsTargets.append(contentsOf: linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count)))
         return true
     }
@@ -679,6 +809,11 @@ private final class HTMLWalker {
     /// An item, named by the anchors met since the last one. In a flood
     /// (`TextBlocks.isFlood`), a paragraph joins the one before it.
     private func add(_ item: HTMLBlocks.Item) {
+        if let label = pendingLabel {
+            // A label whose note did not follow stays where it stood.
+            pendingLabel = nil
+            add(.block(TextBlock(noteDepth > 0 ? .footnote : .prose, label)))
+        }
         // A note is named by its anchor, the target of its references.
         if case let .block(block) = item, block.kind == .footnote, block.link == nil, let anchor = pendingAnchors.first {
             let link = TerminalText.sanitize(UpstreamText.capped(anchor, TextBlock.maximumLinkLength), singleLine: true)
@@ -699,8 +834,10 @@ private final class HTMLWalker {
             result.linksInParagraphs[result.items.count] = paragraphLinks
             paragraphLinks = []
         }
+        anchorsOfLastItem = []
         for anchor in pendingAnchors where result.anchors[anchor] == nil && result.anchors.count < HTMLBlocks.maximumItems {
             result.anchors[anchor] = result.items.count
+            anchorsOfLastItem.append(anchor)
         }
         pendingAnchors = []
         result.items.append(item)
@@ -715,6 +852,10 @@ private final class HTMLWalker {
         while let frame = stack.popLast() { close(frame) }
         finishHeading()
         flush()
+        if let label = pendingLabel {
+            pendingLabel = nil
+            add(.block(TextBlock(.prose, label)))
+        }
     }
 
     private static func headingLevel(_ name: String) -> Int? {
