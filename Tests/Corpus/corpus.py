@@ -202,7 +202,7 @@ def plain_body(text):
 # -- the HTML edition, read on its own ----------------------------------------
 
 PAGE_ANCHOR = re.compile(r"^(page|pg|p|pag|seite|sivu)[_\-.]?[0-9ivxlc]+[a-z]?$", re.I)
-BLOCKS = {"p", "div", "li", "tr", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "td", "th", "table",
+BLOCKS = {"p", "div", "li", "tr", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "table",
           "ul", "ol", "dl", "pre", "center", "body"}
 LISTS = {"ul", "ol", "dl", "blockquote"}
 SKIPPED = {"script", "style", "head", "title"}
@@ -326,9 +326,28 @@ class EditionReader(html.parser.HTMLParser):
 LABEL = re.compile(r"^[\[\(]?\s*([0-9]{1,4}|[*†‡§¶‖#]{1,4}|[a-zA-Z]|[ivxlc]{1,6})\s*[\]\)]?\.?$")
 
 
+def heading_at(blocks, index):
+    """Whether the first block with text from `index` on is a heading."""
+    for block in blocks[index:index + 12]:
+        if block["text"]:
+            return block["tag"] in ("h1", "h2", "h3", "h4", "h5", "h6")
+    return False
+
+
+def heading_before_prose(blocks, index):
+    """Whether a heading comes after `index` before a paragraph of prose
+    does (a chapter's headpiece stands between its anchor and heading)."""
+    for block in blocks[index:index + 20]:
+        if block["text"] and block["tag"] in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            return True
+        if len(words(block["text"])) > 12:
+            return False
+    return False
+
+
 def picture_at(blocks, index):
     """Whether the first block with text from `index` on shows a picture."""
-    for block in blocks[index:index + 3]:
+    for block in blocks[index:index + 12]:
         if block["picture"]:
             return True
         if block["text"]:
@@ -390,8 +409,11 @@ def study_html(text):
     contents_blocks = set()
     note_targets = set(notes)
     for index, block in enumerate(blocks):
+        # Links further on, or back to a heading (a contents list after
+        # the text), neither notes nor pages.
         forward = [(target, label) for target, label, _, _ in block["links"]
-                   if target not in note_targets and not PAGE_ANCHOR.match(target) and position.get(target, -1) > index]
+                   if target not in note_targets and not PAGE_ANCHOR.match(target) and target in position
+                   and (position[target] > index or heading_at(blocks, position[target]))]
         if not forward or not block["text"]:
             continue
         linked = sum(len(label) for _, label in forward)
@@ -402,11 +424,13 @@ def study_html(text):
         title = block["text"] if len(targets) == 1 else forward[0][1]
         title = re.sub(r"[\s.·…_]*[0-9ivxlc]+\s*$", "", title.strip(), flags=re.I) if len(words(title)) > 1 else title
         for target in targets:
-            if picture_at(blocks, position[target]):
+            if picture_at(blocks, position[target]) and not heading_before_prose(blocks, position[target]):
                 continue  # a list of illustrations
             label = title if len(targets) == 1 else next(label for t, label in forward if t == target)
             depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)] or [0])
-            contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index})
+            at = next((blocks[later]["text"] for later in range(position[target], min(len(blocks), position[target] + 12))
+                       if blocks[later]["text"]), "")
+            contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at})
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
@@ -480,20 +504,29 @@ CONTENTS_WORDS = {"contents", "table of contents", "illustrations", "list of ill
                   "inhoud", "index of illustrations", "list of plates", "plates", "sommaire"}
 
 
-def artifacts(study, document):
+def artifacts(study, document, plain_text):
+    """What the HTML edition's text holds that is not the book's: page
+    numbers (those the plain text holds too are the book's own, a citation's
+    `[p. 111]`), empty sections, captions as sections, contents headings."""
     found = collections.Counter()
     examples = []
     bracketed = re.compile(r"\[(\d+)\]")
+    marks = collections.Counter()
     for section, paragraph in paragraphs(document):
         text = paragraph["text"]
         for match in PAGE_MARK.finditer(text):
-            found["page number"] += 1
-            examples.append(match.group(0))
+            marks[re.sub(r"\s+", " ", match.group(0))] += 1
         if paragraph["kind"] != "footnote" and not paragraph.get("notes"):
             for match in bracketed.finditer(text):
                 if match.group(1) in study["page_numbers"]:
-                    found["page number"] += 1
-                    examples.append(match.group(0))
+                    marks[match.group(0)] += 1
+    in_plain = collections.Counter(re.sub(r"\s+", " ", match.group(0)) for match in PAGE_MARK.finditer(plain_text))
+    in_plain.update(match.group(0) for match in bracketed.finditer(plain_text))
+    for mark, count in (marks - in_plain).items():
+        found["page number"] += count
+        examples.append(mark)
+    for section, paragraph in paragraphs(document):
+        text = paragraph["text"]
         if paragraph["kind"] in ("heading", "prose", "paragraph", "lines") and text.strip().lower().rstrip(".:") in CONTENTS_WORDS:
             found["contents heading left"] += 1
             examples.append(text)
@@ -550,7 +583,8 @@ def outline_agreement(contents, document):
     cursor = 0
     for index, entry in enumerate(contents):
         for candidate in range(cursor, min(len(sections), cursor + 40)):
-            if similar(entry["title"], sections[candidate]["title"]):
+            title = sections[candidate]["title"]
+            if similar(entry["title"], title) or similar(entry["at"], title):
                 matched.append((index, candidate))
                 cursor = candidate + 1
                 break
@@ -576,12 +610,13 @@ def measure(comics, book, port):
     if "error" in html_document or "error" in text_document:
         return {"id": book.id, "error": html_document.get("error") or text_document.get("error")}
     study = study_html(decode(html_bytes))
-    plain = collections.Counter(words(plain_body(decode(text_bytes))))
+    body = plain_body(decode(text_bytes))
+    plain = collections.Counter(words(body))
     return {
         "id": book.id, "repo": book.repo, "language": book.language, "form": book.form, "part": book.part,
         "words": words_kept(plain, document_words(html_document), study["contents_words"]),
         "notes": note_figures(study, html_document),
-        "artifacts": artifacts(study, html_document),
+        "artifacts": artifacts(study, html_document, body),
         "outline_html": outline_agreement(study["contents"], html_document),
         "outline_text": outline_agreement(study["contents"], text_document),
         "html_sections": len(html_document.get("sections", [])) - 1,

@@ -160,11 +160,12 @@ public enum GutenbergHTML {
     /// A deeper heading that always comes straight after a heading above
     /// it, with no text between (a subtitle, a motto), divides nothing: it
     /// stays text, and names a bare `CHAPTER 1` above it; so does one in
-    /// the same tag straight after a bare `CHAPTER 1` or `SCENE I.` (a
+    /// the same tag or a larger one straight after a bare `CHAPTER 1` or
+    /// `SCENE I.` (a
     /// title or a setting the patterns do not read).
     private static func withoutSubtitles(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
         var followsParent = Set<Int>()
-        /// In the same tag as a bare `CHAPTER 1` or `SCENE I.` just above it.
+        /// Straight after a bare `CHAPTER 1` or `SCENE I.`, in its tag or a larger one.
         var namesTheOneAbove = Set<Int>()
         var byTag: [Int: Int] = [:]
         for (index, candidate) in candidates.enumerated() {
@@ -172,11 +173,16 @@ public enum GutenbergHTML {
             // What says it is a division (BOOK I, CHAPTER 2), and what has
             // headings under it, is no subtitle.
             guard index > 0, !candidate.targeted, candidate.pattern == nil else { continue }
-            if index + 1 < candidates.count, candidates[index + 1].tagLevel > candidate.tagLevel { continue }
             let parent = candidates[index - 1]
             guard words[candidate.item] == words[parent.item + 1] else { continue }
+            // A bare `CHAPTER I` is named by the heading straight after it,
+            // in whatever tag (`<h4>CHAPTER I</h4><h3>In Chancery</h3>`).
+            if parent.pattern != nil, parent.pattern?.title == nil, parent.tagLevel >= candidate.tagLevel {
+                namesTheOneAbove.insert(index)
+                continue
+            }
+            if index + 1 < candidates.count, candidates[index + 1].tagLevel > candidate.tagLevel { continue }
             if parent.tagLevel < candidate.tagLevel { followsParent.insert(index) }
-            if parent.tagLevel == candidate.tagLevel, parent.pattern != nil, parent.pattern?.title == nil { namesTheOneAbove.insert(index) }
         }
         var subtitleTags = Set<Int>()
         for (tag, count) in byTag {

@@ -11,6 +11,11 @@ struct HTMLBlocks {
         case block(TextBlock)
         /// `h1`…`h6`: its tag's level and its lines (split at `<br>`).
         case heading(tagLevel: Int, lines: [String])
+
+        var isHeading: Bool {
+            if case .heading = self { return true }
+            return false
+        }
     }
 
     var items: [Item] = []
@@ -96,7 +101,7 @@ struct HTMLBlocks {
                 guard let note = anchors[link.target], note > index, case let .block(block) = items[note],
                       block.kind == .prose || block.kind == .lines
                 else { continue }
-                let linksBack = linksInParagraphs[note]?.contains { $0.isMark && anchors[$0.target] == index } ?? false
+                let linksBack = linksInParagraphs[note]?.contains { anchors[$0.target] == index } ?? false
                 guard linksBack || Self.namesANote(link.target) else { continue }
                 let text = block.kind == .lines ? block.text.split(separator: "\n").joined(separator: " ") : block.text
                 items[note] = .block(TextBlock(.footnote, text, link: TerminalText.sanitize(link.target, singleLine: true)))
@@ -154,6 +159,8 @@ private final class HTMLWalker {
         /// Whether the link points further on (a contents entry does; a
         /// note's way back to its reference does not).
         var linkIsForward = false
+        /// Whether it points back to a reference (a note's label, "return").
+        var linkIsWayBack = false
         /// The visible characters before the link began.
         var linkStart = 0
     }
@@ -198,10 +205,16 @@ private final class HTMLWalker {
     /// Of the entry being gathered (a block, a table's row): its internal
     /// links, and whether its text begins with one.
     private var linksInEntry = 0
+    private var sectionLinksInEntry = 0
     private var startsWithLink: Bool?
-    /// Visible characters of the entry inside marks that link back (a
+    /// Visible characters of the entry inside links back to a reference (a
     /// note's label): an entry of nothing else is a note's label alone.
-    private var backMarkCharacters = 0
+    private var wayBackCharacters = 0
+    /// The anchors of links, and of anchors with no text between them and
+    /// a link: what a note's way back points to.
+    private var referenceAnchors = Set<String>()
+    /// The anchors met since the last visible text.
+    private var anchorsSinceText: [String] = []
     /// A note's label in a paragraph of its own, waiting for its note's
     /// text (the next block), with the anchors that name the note.
     private var pendingLabel: String?
@@ -250,6 +263,7 @@ private final class HTMLWalker {
         let id = attributes["id"] ?? ""
         for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty && pendingAnchors.count < 64 {
             pendingAnchors.append(anchor)
+            if anchorsSinceText.count < 64 { anchorsSinceText.append(anchor) }
             if result.textBeforeAnchor[anchor] == nil { result.textBeforeAnchor[anchor] = visibleSoFar }
         }
         if Self.skippedNames.contains(name) || traits.contains(.skipped) || id == "pg-header" || id == "pg-footer" {
@@ -319,6 +333,10 @@ private final class HTMLWalker {
             frame.linkStart = allCharacters
             if linkedTargets.count < Self.maximumLinkTargets { linkedTargets.insert(target) }
             frame.linkIsForward = result.anchors[target] == nil && !pendingAnchors.contains(target)
+            frame.linkIsWayBack = !frame.linkIsForward && referenceAnchors.contains(target)
+            // This link's own anchors, and those just before it, name a
+            // reference: a link back to one is a note's way back.
+            for anchor in anchorsSinceText where referenceAnchors.count < Self.maximumLinkTargets { referenceAnchors.insert(anchor) }
             linkDepth += 1
             if frame.linkIsForward { forwardLinkDepth += 1 }
         }
@@ -406,7 +424,7 @@ private final class HTMLWalker {
                 tableRowCount += 1
                 // A row that links to a place in the book (a chapter, a
                 // page of a list of illustrations) is a contents row.
-                if linksInEntry > 0 { tableContentsRows += 1 }
+                if sectionLinksInEntry > 0 { tableContentsRows += 1 }
             }
             startEntry()
             tableCells = []
@@ -449,15 +467,21 @@ private final class HTMLWalker {
             let isMark = label <= HTMLBlocks.maximumMarkCharacters
             if frame.linkIsForward {
                 forwardLinkDepth -= 1
-            } else if isMark {
-                backMarkCharacters += label
-            } else {
-                // A contents list after the text links back to it in words.
-                linkCharacters += label
+            } else if frame.linkIsWayBack {
+                wayBackCharacters += label
             }
-            if frame.linkIsForward || !isMark {
+            if !frame.linkIsWayBack {
+                // Back to a place: a contents list or an index after the
+                // text, a way back to the contents, a cross-reference.
+                if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
                 linksInEntry += 1
+                // A table's row that links to a section (a heading, or
+                // further on) is a contents row; one that links back to a
+                // paragraph cites it.
+                if frame.linkIsForward || (result.anchors[target].map { result.items.indices.contains($0) && result.items[$0].isHeading } ?? false) {
+                    sectionLinksInEntry += 1
+                }
             }
             if heading == nil, captionDepth == 0, paragraphLinks.count < HTMLBlocks.maximumReferences {
                 paragraphLinks.append(HTMLBlocks.InternalLink(target: target, isMark: isMark))
@@ -489,6 +513,7 @@ private final class HTMLWalker {
         for byte in bytes { visible &+= (byte > 0x20 ? 1 : 0) &- (byte & 0xC0 == 0x80 ? 1 : 0) }
         if forwardLinkDepth > 0 { linkCharacters += visible }
         if visible > 0, startsWithLink == nil { startsWithLink = forwardLinkDepth > 0 }
+        if visible > 0, !anchorsSinceText.isEmpty { anchorsSinceText = [] }
         allCharacters += visible
         // A picture's caption between an anchor and its heading is no text
         // between them.
@@ -695,7 +720,7 @@ private final class HTMLWalker {
         pendingSpace = false
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
-        let isLabelAlone = backMarkCharacters > 0 && backMarkCharacters == allCharacters && kept.count == 1
+        let isLabelAlone = wayBackCharacters > 0 && wayBackCharacters == allCharacters && kept.count == 1
         guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
         if isLabelAlone, pendingLabel == nil {
             pendingLabel = kept[0]
@@ -728,8 +753,9 @@ private final class HTMLWalker {
     }
 
     private func startEntry() {
-        backMarkCharacters = 0
+        wayBackCharacters = 0
         linksInEntry = 0
+        sectionLinksInEntry = 0
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
