@@ -34,7 +34,13 @@ public enum GutenbergHTML {
         let read = HTMLBlocks.read(text)
         let work = workRange(of: read.items)
         let items = Array(read.items[work])
-        let targeted = Set(read.contentsTargets.compactMap { heading(named: $0, in: read) }.filter { work.contains($0) }.map { $0 - work.lowerBound })
+        // Each heading the contents list names, with how deep its entry stands.
+        var namedHeadings: [Int: Int] = [:]
+        for (target, depth) in zip(read.contentsTargets, read.contentsDepths) {
+            guard let item = heading(named: target, in: read), work.contains(item), namedHeadings[item - work.lowerBound] == nil else { continue }
+            namedHeadings[item - work.lowerBound] = depth
+        }
+        let targeted = namedHeadings
         let blocks = items.map { item in
             switch item {
             case let .block(block): block
@@ -113,19 +119,28 @@ public enum GutenbergHTML {
         var tagLevel: Int
         var lines: [String]
         var pattern: HeadingLine?
-        var targeted: Bool
+        /// How deep the contents list's entry for it stands, if it names it.
+        var contentsDepth: Int?
         /// Ordered by tag, then by what the heading says it is.
         var rank = 0
 
         var title: String { SectionOutline.title(lines) }
+        var targeted: Bool { contentsDepth != nil }
+
+        /// What the heading says it is, as a rank (books above chapters);
+        /// nil for what names no division or stands beside them all.
+        var kindRank: Int? {
+            guard let kind = pattern?.kind, kind != .outermost, kind != .numeral else { return nil }
+            return kind.rawValue
+        }
     }
 
     /// The headings that open sections, and their levels from 0.
-    static func outline(_ items: [HTMLBlocks.Item], contentsTargets: Set<Int>) -> [Section] {
+    static func outline(_ items: [HTMLBlocks.Item], contentsTargets: [Int: Int]) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
             guard case let .heading(tagLevel, lines) = items[index] else { return nil }
             let pattern = lines.lazy.compactMap { HeadingPattern.match($0) }.first
-            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, targeted: contentsTargets.contains(index))
+            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, contentsDepth: contentsTargets[index])
         }
         var words = [Int](repeating: 0, count: items.count + 1)
         for (index, item) in items.enumerated() {
@@ -135,7 +150,8 @@ public enum GutenbergHTML {
         // chapter even where the contents list links to the number alone.
         candidates = withoutSubtitles(candidates, words: words)
         let targeted = candidates.filter(\.targeted)
-        if targeted.count >= 2, let firstTargeted = targeted.first?.item, let deepestTag = targeted.map(\.tagLevel).max() {
+        let byContents = targeted.count >= 2
+        if byContents, let firstTargeted = targeted.first?.item, let deepestTag = targeted.map(\.tagLevel).max() {
             // The book's own contents list names its sections; chapters it
             // leaves out under the parts it lists are still sections, and
             // so is one its list misses among others of its tag and kind.
@@ -146,10 +162,14 @@ public enum GutenbergHTML {
                 return candidate.tagLevel > deepestTag || listedKinds.contains("\(candidate.tagLevel) \(kind)")
             }
         }
-        rank(&candidates)
+        if byContents {
+            rankByContents(&candidates)
+        } else {
+            rank(&candidates)
+        }
         candidates = withoutEmptyHeadings(candidates, words: words, end: items.count)
         candidates = withoutLoneTitle(candidates)
-        besideTheFirstDivision(&candidates, words: words, end: items.count)
+        if !byContents { besideTheFirstDivision(&candidates, words: words, end: items.count) }
         let ranks = Array(Set(candidates.map(\.rank))).sorted()
         return candidates.map { candidate in
             // Six levels at most, as six heading tags give.
@@ -224,6 +244,48 @@ public enum GutenbergHTML {
         }
     }
 
+    /// Where the book's contents list names the sections, its nesting and
+    /// what its headings say (books above chapters) give their levels, not
+    /// the tags they happen to be in: an unnumbered entry (a preface, an
+    /// introduction, a finale) stands beside the next numbered one at its
+    /// depth. A heading the list leaves out under one it names (chapters
+    /// under listed books) takes the rank of a listed one of its tag and
+    /// kind, else stands below the listed one above it.
+    private static func rankByContents(_ candidates: inout [Candidate]) {
+        let chapter = HeadingLine.Kind.chapter.rawValue
+        var kindAfter: [Int: Int] = [:]
+        for index in candidates.indices.reversed() {
+            guard let depth = candidates[index].contentsDepth else { continue }
+            let kind = candidates[index].kindRank ?? kindAfter[depth] ?? chapter
+            kindAfter[depth] = kind
+            candidates[index].rank = depth * 16 + kind
+        }
+        var listedRanks: [String: Int] = [:]
+        for candidate in candidates where candidate.targeted {
+            if let kind = candidate.kindRank, listedRanks["\(candidate.tagLevel) \(kind)"] == nil {
+                listedRanks["\(candidate.tagLevel) \(kind)"] = candidate.rank
+            }
+        }
+        var listedAbove: Candidate?
+        for index in candidates.indices {
+            let candidate = candidates[index]
+            if candidate.targeted {
+                listedAbove = candidate
+                continue
+            }
+            if let kind = candidate.kindRank, let rank = listedRanks["\(candidate.tagLevel) \(kind)"] {
+                candidates[index].rank = rank
+            } else if let parent = listedAbove {
+                let depth = parent.contentsDepth ?? 0
+                if let kind = candidate.kindRank, let parentKind = parent.kindRank, kind > parentKind {
+                    candidates[index].rank = depth * 16 + kind
+                } else {
+                    candidates[index].rank = parent.rank + 1
+                }
+            }
+        }
+    }
+
     /// Front matter in a larger tag than the book's divisions (a PREFACE
     /// in `h1`, DRAMATIS PERSONAE in `h2` above acts in `h3`) stands beside
     /// the first division, not above them all: a heading before the first
@@ -256,9 +318,10 @@ public enum GutenbergHTML {
     }
 
     /// The book's title at the top of the markup, above every other
-    /// heading and alone at its level, divides nothing.
+    /// heading and alone at its level, divides nothing (unless the
+    /// contents list names it).
     private static func withoutLoneTitle(_ candidates: [Candidate]) -> [Candidate] {
-        guard candidates.count > 1, let top = candidates.map(\.rank).min(), candidates[0].rank == top,
+        guard candidates.count > 1, !candidates[0].targeted, let top = candidates.map(\.rank).min(), candidates[0].rank == top,
               candidates.count(where: { $0.rank == top }) == 1
         else { return candidates }
         return Array(candidates.dropFirst())

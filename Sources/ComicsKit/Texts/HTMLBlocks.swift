@@ -29,6 +29,9 @@ struct HTMLBlocks {
     /// The targets of the internal links of blocks that are mostly links
     /// (the contents list), in order; those blocks are not kept.
     var contentsTargets: [String] = []
+    /// How deep each of `contentsTargets` stands in its list: the lists it
+    /// is nested in, and the indent its classes give (`toc2`, `indent1`).
+    var contentsDepths: [Int] = []
     /// The internal links in each paragraph's text (by item), read after
     /// the walk as references to notes (`[1]` pointing at `#Footnote_1`).
     var linksInParagraphs: [Int: [InternalLink]] = [:]
@@ -163,6 +166,7 @@ private final class HTMLWalker {
         var linkIsWayBack = false
         /// The visible characters before the link began.
         var linkStart = 0
+        var list = false
     }
 
     /// A heading being gathered, apart from the block's text.
@@ -205,6 +209,10 @@ private final class HTMLWalker {
     /// Of the entry being gathered (a block, a table's row): its internal
     /// links, and whether its text begins with one.
     private var linksInEntry = 0
+    /// The largest contents indent the entry's classes give.
+    private var entryIndent = 0
+    /// The lists (`ul`, `ol`, `dl`, `blockquote`) open around the walk.
+    private var listDepth = 0
     private var sectionLinksInEntry = 0
     private var startsWithLink: Bool?
     /// Visible characters of the entry inside links back to a reference (a
@@ -259,7 +267,8 @@ private final class HTMLWalker {
         }
         let attributes = Self.attributes(attributes)
         let classes = attributes["class"]?.lowercased().split(separator: " ").map(String.init) ?? []
-        let traits = classes.reduce(into: ClassTraits()) { $0.formUnion(self.traits(of: $1)) }
+        let traits = classes.reduce(into: ClassTraits()) { $0.formUnion(self.facts(of: $1).traits) }
+        let classIndent = classes.lazy.map { self.facts(of: $0).indent }.max() ?? 0
         let id = attributes["id"] ?? ""
         for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty && pendingAnchors.count < 64 {
             pendingAnchors.append(anchor)
@@ -294,6 +303,10 @@ private final class HTMLWalker {
                     tableRows = []
                 }
             }
+        }
+        if name == "ul" || name == "ol" || name == "dl" || name == "blockquote" {
+            frame.list = true
+            listDepth += 1
         }
         if traits.contains(.verse) {
             frame.verse = true
@@ -352,6 +365,8 @@ private final class HTMLWalker {
         if verseDepth > 0, name == "span", let indent = classes.compactMap(Self.indent).first, lines[lines.count - 1].isEmpty {
             lines[lines.count - 1] = [UInt8](repeating: 0x20, count: indent)
         }
+        // After any flush above: the indent is the entry's that begins here.
+        entryIndent = max(entryIndent, classIndent)
         stack.append(frame)
     }
 
@@ -370,14 +385,23 @@ private final class HTMLWalker {
     /// The traits of the class names met so far: a book repeats a few
     /// names thousands of times, and a hostile one cannot grow this past
     /// its bound.
-    private var knownClasses: [String: ClassTraits] = [:]
+    private var knownClasses: [String: (traits: ClassTraits, indent: Int)] = [:]
     private static let maximumKnownClasses = 1_024
 
-    private func traits(of className: String) -> ClassTraits {
+    private func facts(of className: String) -> (traits: ClassTraits, indent: Int) {
         if let known = knownClasses[className] { return known }
-        let traits = Self.traits(of: className)
-        if knownClasses.count < Self.maximumKnownClasses { knownClasses[className] = traits }
-        return traits
+        let facts = (Self.traits(of: className), Self.contentsIndent(of: className))
+        if knownClasses.count < Self.maximumKnownClasses { knownClasses[className] = facts }
+        return facts
+    }
+
+    /// The level a contents list's class gives an entry: the digit after
+    /// `toc`, `indent`, `ind`, `level` or `sub` (`toc2`, `indent1`), else 0.
+    private static func contentsIndent(of name: String) -> Int {
+        for prefix in ["toc", "indent", "ind", "level", "sub"] where name.hasPrefix(prefix) {
+            if let digit = name.dropFirst(prefix.count).first?.wholeNumberValue { return digit }
+        }
+        return 0
     }
 
     private static func traits(of name: String) -> ClassTraits {
@@ -461,6 +485,7 @@ private final class HTMLWalker {
             if verseDepth == 0 { flush() }
         }
         if frame.note { noteDepth -= 1 }
+        if frame.list { listDepth -= 1 }
         if let target = frame.link {
             linkDepth -= 1
             let label = max(0, allCharacters - frame.linkStart)
@@ -753,6 +778,7 @@ private final class HTMLWalker {
     }
 
     private func startEntry() {
+        entryIndent = 0
         wayBackCharacters = 0
         linksInEntry = 0
         sectionLinksInEntry = 0
@@ -802,7 +828,9 @@ private final class HTMLWalker {
         }
         guard isContents else { return false }
         dropContentsHeading()
-        result.contentsTargets.append(contentsOf: linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count)))
+        let taken = linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count))
+        result.contentsTargets.append(contentsOf: taken)
+        result.contentsDepths.append(contentsOf: repeatElement(listDepth + entryIndent, count: taken.count))
         return true
     }
 
