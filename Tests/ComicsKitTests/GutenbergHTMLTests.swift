@@ -183,6 +183,50 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), [""])
     }
 
+    /// Where the book's contents list names the sections, its nesting (a
+    /// list in a list, `toc2` under `toc1`) or else its words (PART above
+    /// CHAPTER) give the levels, whatever tags the headings are in; a
+    /// preface and an epilogue stand beside the parts.
+    func testTheContentsListGivesTheLevelsWhateverTheTags() {
+        let words = String(repeating: "Words of the section run on here. ", count: 4)
+        let entries = [
+            (0, "pre", "Preface", 1), (0, "p1", "PART I. The Start", 3), (1, "c1", "CHAPTER I. One", 2), (1, "c2", "CHAPTER II. Two", 2),
+            (0, "p2", "PART II. The End", 3), (1, "c3", "CHAPTER III. Three", 2), (0, "epi", "Epilogue", 4),
+        ]
+        let expected = entries.map { "\($0.0) \($0.2)" }
+        var body = ""
+        for (_, id, title, tag) in entries { body += "<h\(tag) id=\"\(id)\">\(title)</h\(tag)><p>\(words)</p>" }
+        var nested = "<ul>"
+        for (index, entry) in entries.enumerated() {
+            if entry.0 == 1 && entries[index - 1].0 == 0 { nested += "<ul>" }
+            nested += "<li><a href=\"#\(entry.1)\">\(entry.2)</a>"
+            if entry.0 == 1 && (index + 1 == entries.count || entries[index + 1].0 == 0) { nested += "</li></ul>" }
+            nested += "</li>"
+        }
+        nested += "</ul>"
+        let classed = entries.map { "<p class=\"toc\($0.0 + 1)\"><a href=\"#\($0.1)\">\($0.2)</a></p>" }.joined()
+        let flat = entries.map { "<p><a href=\"#\($0.1)\">\($0.2)</a></p>" }.joined()
+        for (name, contents) in [("nested lists", nested), ("classes", classed), ("words", flat)] {
+            let html = "<html><body><h1>THE BOOK</h1><h2>CONTENTS</h2>\(contents)\(body)</body></html>"
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, expected, name)
+            XCTAssertFalse(content.blocks.contains { $0.text == "CONTENTS" }, name)
+        }
+    }
+
+    /// Page numbers of every style go with the anchors that name pages,
+    /// and only they: a citation's `[p. 111]` and the words an anchor
+    /// wraps stay.
+    func testPageNumbersOfEveryStyleGoAndOnlyThey() {
+        let marks = ["<a id=\"Page_12\">[pg 012]</a>", "<a name=\"pg13\">{13}</a>", "<span id=\"page-xiv\">[xiv]</span>",
+                     "<a id=\"p15\">[Pg 15]</a>", "<a name=\"Page_16\" id=\"Page_16\">16</a>", "<span class=\"pagenum\">[17]</span>"]
+        var html = "<html><body><h2>CHAPTER I.</h2>"
+        for mark in marks { html += "<p>Before the page \(mark) after the page, as Griesinger [p. 111] says.</p>" }
+        html += "<p><a name=\"page18\">Wrapped</a> words stay.</p></body></html>"
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks.filter { $0.kind == .prose }
+        XCTAssertEqual(blocks.map(\.text), Array(repeating: "Before the page after the page, as Griesinger [p. 111] says.", count: marks.count) + ["Wrapped words stay."])
+    }
+
     // MARK: - Generated books
 
     /// Books of one to three levels, headings in any tag, with and

@@ -207,18 +207,25 @@ BLOCKS = {"p", "div", "li", "tr", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6"
 LISTS = {"ul", "ol", "dl", "blockquote"}
 SKIPPED = {"script", "style", "head", "title"}
 WORDS_OF_KIND = [
-    (0, r"volume|vol|tome|band|osa|tomo|deel"),
-    (1, r"part|partie|teil|parte|livro"),
-    (2, r"book|livre|buch|libro|boek|kirja|liber"),
-    (3, r"chapter|chap|chapitre|kapitel|capitolo|cap[ií]tulo|hoofdstuk|luku|caput|stave|canto|letter|lettre|brief|"
-        r"scene|sc[eè]ne|szene|escena|scena|act|acte|akt|acto|atto|runo|section|article|poem|song"),
+    (0, r"volume|vol|tome|band|tomo|deel"),
+    (1, r"part|partie|teil|parte"),
+    (2, r"book|livre|buch|libro|livro|boek|kirja|liber|osa"),
+    (3, r"act|acte|akt|acto|atto|aufzug"),
+    (4, r"chapter|chap|chapitre|kapitel|capitolo|cap[ií]tulos?|hoofdstuk|luku|caput|stave|canto|letter|lettre|brief|"
+        r"runo|section|article|poem|song|adventure"),
+    (5, r"scene|sc[eè]ne|szene|escena|scena|auftritt"),
 ]
+
+
+NUMERAL = re.compile(r"[0-9]+|[ivxlc]+")
 
 
 def kind_rank(title):
     first = words(title)[:1]
     if not first:
         return None
+    if NUMERAL.fullmatch(first[0]):
+        return 4  # a numeral alone numbers chapters
     for rank, pattern in WORDS_OF_KIND:
         if re.fullmatch(pattern, first[0]):
             return rank
@@ -568,14 +575,41 @@ def outline_agreement(contents, document):
     sections = [section for section in document.get("sections", []) if section.get("section") != 0]
     if not contents:
         return None
-    # Levels the contents gives: nesting first, then the entries' words
-    # (an unnumbered entry takes the kind of the next numbered one).
-    ranks = [kind_rank(entry["title"]) for entry in contents]
-    for index in range(len(ranks) - 1, -1, -1):
-        if ranks[index] is None:
-            following = next((ranks[later] for later in range(index + 1, len(ranks))
-                              if contents[later]["depth"] == contents[index]["depth"] and ranks[later] is not None), None)
-            ranks[index] = following if following is not None else 3
+    # Levels the contents gives: nesting first, then the entries' words;
+    # one or two unnumbered entries take the kind of the numbered one
+    # beside them at their depth, a longer run of them are chapters.
+    ranks = [kind_rank(entry["title"]) if kind_rank(entry["title"]) is not None else kind_rank(entry["at"]) for entry in contents]
+    depths = [entry["depth"] for entry in contents]
+
+    def beside(start, step, depth):
+        position = start
+        while 0 <= position < len(ranks) and depths[position] >= depth:
+            if depths[position] == depth and known[position] is not None:
+                return known[position]
+            position += step
+        return None
+    known = list(ranks)
+    start = 0
+    while start < len(ranks):
+        if known[start] is not None:
+            start += 1
+            continue
+        end = start
+        while end < len(ranks) and depths[end] == depths[start] and known[end] is None:
+            end += 1
+        kind = beside(end, 1, depths[start])
+        if kind is None:
+            kind = beside(start - 1, -1, depths[start])
+        for position in range(start, end):
+            ranks[position] = (kind if kind is not None else 4) if end - start <= 2 else 4
+        start = end
+    # Volumes, parts and books nest in the order the book first names them
+    # (a treatise's BOOK I holds its PART I; a novel's PART FIRST its BOOK I).
+    divisions = []
+    for rank in ranks:
+        if rank <= 2 and rank not in divisions:
+            divisions.append(rank)
+    ranks = [divisions.index(rank) if rank <= 2 else rank for rank in ranks]
     keys = [(entry["depth"], rank) for entry, rank in zip(contents, ranks)]
     # Entries found in order: each matched to the next section that reads
     # the same, looking a little ahead.

@@ -252,13 +252,40 @@ public enum GutenbergHTML {
     /// under listed books) takes the rank of a listed one of its tag and
     /// kind, else stands below the listed one above it.
     private static func rankByContents(_ candidates: inout [Candidate]) {
-        let chapter = HeadingLine.Kind.chapter.rawValue
-        var kindAfter: [Int: Int] = [:]
-        for index in candidates.indices.reversed() {
-            guard let depth = candidates[index].contentsDepth else { continue }
-            let kind = candidates[index].kindRank ?? kindAfter[depth] ?? chapter
-            kindAfter[depth] = kind
-            candidates[index].rank = depth * 16 + kind
+        /// A numeral alone (`I. THE EVE OF THE WAR`) numbers chapters.
+        func kindRank(_ candidate: Candidate) -> Int? {
+            candidate.pattern?.kind == .numeral ? HeadingLine.Kind.chapter.rawValue : candidate.kindRank
+        }
+        let listed = candidates.indices.filter { candidates[$0].targeted }
+        let depths = listed.map { candidates[$0].contentsDepth ?? 0 }
+        /// The kind of the nearest listed entry at `depth` from `start` on
+        /// in `steps`, past deeper ones, before any shallower one.
+        func kindBeside(_ start: Int, by step: Int, depth: Int) -> Int? {
+            var position = start
+            while position >= 0, position < listed.count, depths[position] >= depth {
+                if depths[position] == depth, let kind = kindRank(candidates[listed[position]]) { return kind }
+                position += step
+            }
+            return nil
+        }
+        // One or two unnumbered entries (a preface, an epilogue) take the
+        // kind of the numbered one beside them at their depth, the next
+        // else the one before; a longer run of them numbers nothing, and
+        // stands as chapters.
+        var runStart = 0
+        while runStart < listed.count {
+            let depth = depths[runStart]
+            if let kind = kindRank(candidates[listed[runStart]]) {
+                candidates[listed[runStart]].rank = depth * 16 + kind
+                runStart += 1
+                continue
+            }
+            var runEnd = runStart
+            while runEnd < listed.count, depths[runEnd] == depth, kindRank(candidates[listed[runEnd]]) == nil { runEnd += 1 }
+            let beside = kindBeside(runEnd, by: 1, depth: depth) ?? kindBeside(runStart - 1, by: -1, depth: depth)
+            let kind = runEnd - runStart <= 2 ? beside ?? HeadingLine.Kind.chapter.rawValue : HeadingLine.Kind.chapter.rawValue
+            for position in runStart..<runEnd { candidates[listed[position]].rank = depth * 16 + kind }
+            runStart = runEnd
         }
         var listedRanks: [String: Int] = [:]
         for candidate in candidates where candidate.targeted {

@@ -167,6 +167,9 @@ private final class HTMLWalker {
         /// The visible characters before the link began.
         var linkStart = 0
         var list = false
+        /// An anchor that names a page (`Page_12`, `pg012`): a page
+        /// number in it (`[pg 12]`, `{12}`) is the print's, not the text.
+        var pageAnchor = false
     }
 
     /// A heading being gathered, apart from the block's text.
@@ -194,6 +197,7 @@ private final class HTMLWalker {
     private var figureDepth = 0
     private var captionDepth = 0
     private var linkDepth = 0
+    private var pageAnchorDepth = 0
     private var forwardLinkDepth = 0
 
     /// The block being gathered: its lines (a `<br>` or a verse line
@@ -339,6 +343,10 @@ private final class HTMLWalker {
         if traits.contains(.smallCapitals) {
             frame.smallCapitals = true
             smallCapitalsDepth += 1
+        }
+        if name == "a" || name == "span", attributes["href"] == nil, [attributes["id"], attributes["name"]].contains(where: { $0.map(Self.namesAPage) ?? false }) {
+            frame.pageAnchor = true
+            pageAnchorDepth += 1
         }
         if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
             let target = String(href.dropFirst())
@@ -486,6 +494,7 @@ private final class HTMLWalker {
         }
         if frame.note { noteDepth -= 1 }
         if frame.list { listDepth -= 1 }
+        if frame.pageAnchor { pageAnchorDepth -= 1 }
         if let target = frame.link {
             linkDepth -= 1
             let label = max(0, allCharacters - frame.linkStart)
@@ -522,7 +531,7 @@ private final class HTMLWalker {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard skippedDepth == 0 else { return }
+        guard skippedDepth == 0, pageAnchorDepth == 0 || !Self.isPageNumber(bytes) else { return }
         if smallCapitalsDepth > 0 {
             let upper = Array(String(decoding: bytes, as: UTF8.self).uppercased().utf8)
             upper.withUnsafeBufferPointer { gathered($0) }
@@ -915,6 +924,32 @@ private final class HTMLWalker {
     private static func headingLevel(_ name: String) -> Int? {
         guard name.utf8.count == 2, name.hasPrefix("h"), let digit = name.last?.wholeNumberValue, (1...6).contains(digit) else { return nil }
         return digit
+    }
+
+    /// `Page_12`, `page-xiv`, `pg012`, `p12a`: an anchor's name that names
+    /// a page of the print.
+    static func namesAPage(_ anchor: String) -> Bool {
+        var rest = Substring(anchor.lowercased())
+        guard let prefix = ["page", "pag", "pg", "seite", "sivu", "p"].first(where: { rest.hasPrefix($0) }) else { return false }
+        rest = rest.dropFirst(prefix.count)
+        if let first = rest.first, "_-.".contains(first) { rest = rest.dropFirst() }
+        if let last = rest.last, last.isLetter, !"ivxlcdm".contains(last) { rest = rest.dropLast() }
+        return !rest.isEmpty && rest.count <= 8 && (rest.allSatisfy { ("0"..."9").contains($0) } || rest.allSatisfy { "ivxlcdm".contains($0) })
+    }
+
+    /// A page number as a page's anchor holds it: `12`, `[12]`, `[pg 12]`,
+    /// `{xiv}`, `[Pg 012]`, `(p. 12)`, and nothing else.
+    static func isPageNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var text = Substring(String(decoding: bytes, as: UTF8.self).trimmingWhitespace().lowercased())
+        guard !text.isEmpty, text.utf8.count <= 24 else { return false }
+        if let first = text.first, "[({".contains(first) { text = text.dropFirst() }
+        if let last = text.last, "])}".contains(last) { text = text.dropLast() }
+        for prefix in ["page", "pag.", "pg", "p."] where text.hasPrefix(prefix) {
+            text = text.dropFirst(prefix.count)
+            break
+        }
+        text = text.drop { $0 == " " || $0 == "." || $0 == "\u{A0}" }
+        return !text.isEmpty && text.count <= 8 && (text.allSatisfy { ("0"..."9").contains($0) } || text.allSatisfy { "ivxlcdm".contains($0) })
     }
 
     /// `i2`, `i10`: a verse line indented by that many ems, as spaces.
