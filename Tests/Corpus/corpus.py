@@ -224,6 +224,8 @@ def kind_rank(title):
     first = words(title)[:1]
     if not first:
         return None
+    if re.match(r"\s*[a-z]\)", title):
+        return 5  # `a)`, `b)` letter a chapter's parts
     if NUMERAL.fullmatch(first[0]):
         return 4  # a numeral alone numbers chapters
     for rank, pattern in WORDS_OF_KIND:

@@ -268,23 +268,39 @@ public enum GutenbergHTML {
             }
             return nil
         }
-        // One or two unnumbered entries (a preface, an epilogue) take the
-        // kind of the numbered one beside them at their depth, the next
-        // else the one before; a longer run of them numbers nothing, and
-        // stands as chapters.
+        // A prologue, an epilogue, an introduction stand beside the
+        // outermost divisions listed at their depth.
+        var outermostKind: [Int: Int] = [:]
+        for (position, index) in listed.enumerated() {
+            if let kind = kindRank(candidates[index]) { outermostKind[depths[position]] = min(kind, outermostKind[depths[position]] ?? kind) }
+        }
+        // One or two unnumbered entries (a preface) take the kind of the
+        // numbered one beside them at their depth, the next else the one
+        // before, or stand under the one before when their headings are in
+        // a deeper tag; a longer run of them numbers nothing, and stands
+        // as chapters.
+        let chapter = HeadingLine.Kind.chapter.rawValue
         var runStart = 0
         while runStart < listed.count {
             let depth = depths[runStart]
-            if let kind = kindRank(candidates[listed[runStart]]) {
+            let candidate = candidates[listed[runStart]]
+            if let kind = kindRank(candidate) ?? (candidate.pattern?.kind == .outermost ? outermostKind[depth] ?? chapter : nil) {
                 candidates[listed[runStart]].rank = depth * 16 + kind
                 runStart += 1
                 continue
             }
             var runEnd = runStart
-            while runEnd < listed.count, depths[runEnd] == depth, kindRank(candidates[listed[runEnd]]) == nil { runEnd += 1 }
-            let beside = kindBeside(runEnd, by: 1, depth: depth) ?? kindBeside(runStart - 1, by: -1, depth: depth)
-            let kind = runEnd - runStart <= 2 ? beside ?? HeadingLine.Kind.chapter.rawValue : HeadingLine.Kind.chapter.rawValue
-            for position in runStart..<runEnd { candidates[listed[position]].rank = depth * 16 + kind }
+            while runEnd < listed.count, depths[runEnd] == depth, candidates[listed[runEnd]].pattern == nil { runEnd += 1 }
+            runEnd = max(runEnd, runStart + 1)
+            let run = runStart..<runEnd
+            let before = runStart > 0 && depths[runStart - 1] == depth ? candidates[listed[runStart - 1]] : nil
+            if let before, run.allSatisfy({ candidates[listed[$0]].tagLevel > before.tagLevel }) {
+                for position in run { candidates[listed[position]].rank = before.rank + 1 }
+            } else {
+                let beside = kindBeside(runEnd, by: 1, depth: depth) ?? kindBeside(runStart - 1, by: -1, depth: depth)
+                let kind = run.count <= 2 ? beside ?? chapter : chapter
+                for position in run { candidates[listed[position]].rank = depth * 16 + kind }
+            }
             runStart = runEnd
         }
         var listedRanks: [String: Int] = [:]
