@@ -271,8 +271,13 @@ private final class HTMLWalker {
         }
         let attributes = Self.attributes(attributes)
         let classes = attributes["class"]?.lowercased().split(separator: " ").map(String.init) ?? []
-        let traits = classes.reduce(into: ClassTraits()) { $0.formUnion(self.facts(of: $1).traits) }
-        let classIndent = classes.lazy.map { self.facts(of: $0).indent }.max() ?? 0
+        var traits = ClassTraits()
+        var classIndent = 0
+        for className in classes {
+            let facts = facts(of: className)
+            traits.formUnion(facts.traits)
+            classIndent = max(classIndent, facts.indent)
+        }
         let id = attributes["id"] ?? ""
         for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty && pendingAnchors.count < 64 {
             pendingAnchors.append(anchor)
