@@ -618,12 +618,16 @@ def outline_agreement(contents, document):
     matched = []
     cursor = 0
     for index, entry in enumerate(contents):
-        for candidate in range(cursor, min(len(sections), cursor + 40)):
-            title = sections[candidate]["title"]
-            if similar(entry["title"], title) or similar(entry["at"], title):
-                matched.append((index, candidate))
-                cursor = candidate + 1
-                break
+        window = range(cursor, min(len(sections), cursor + 40))
+        # The section that reads the same as the words at the anchor, else
+        # the first that is like them or like the entry.
+        exact = [candidate for candidate in window if words(sections[candidate]["title"]) in (words(entry["at"]), words(entry["title"]))]
+        like = [candidate for candidate in window
+                if similar(entry["title"], sections[candidate]["title"]) or similar(entry["at"], sections[candidate]["title"])]
+        if exact or like:
+            candidate = (exact or like)[0]
+            matched.append((index, candidate))
+            cursor = candidate + 1
     truth = dense([keys[index] for index, _ in matched])
     levels = dense([sections[candidate]["level"] for _, candidate in matched])
     right = sum(1 for a, b in zip(truth, levels) if a == b)
