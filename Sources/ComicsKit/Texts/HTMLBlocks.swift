@@ -685,12 +685,16 @@ private final class HTMLWalker {
     }
 
     /// Whether `alt` is the name of the file `source` names (`{0010}` for
-    /// `images/{0010}.jpg`, `i_012` for `images/i_012.png`).
+    /// `images/{0010}.jpg` or `images/0010.jpg`, `i_012` for `images/i_012.png`).
     static func isFileName(_ alt: String, of source: String) -> Bool {
-        let name = alt.trimmingWhitespace()
+        var name = Substring(alt.trimmingWhitespace())
+        if name.count > 2, let first = name.first, let last = name.last, "{[(".contains(first), "}])".contains(last) {
+            name = name.dropFirst().dropLast()
+        }
         guard !name.isEmpty, let file = source.split(separator: "/").last else { return false }
         let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
-        return name.lowercased() == file.lowercased() || (!stem.isEmpty && name.lowercased() == stem.lowercased())
+        let bare = name.lowercased()
+        return [file.lowercased(), stem.lowercased()].contains { !$0.isEmpty && (bare == $0 || alt.trimmingWhitespace().lowercased() == $0) }
     }
 
     /// A picture's address as the edition writes it, kept when it is a
