@@ -40,7 +40,7 @@ public enum GutenbergHTML {
             guard let item = heading(named: target, in: read), work.contains(item), namedHeadings[item - work.lowerBound] == nil else { continue }
             namedHeadings[item - work.lowerBound] = depth
         }
-        let targeted = namedHeadings
+        let targeted = namedHeadings  // a constant: the outline's closure may run on another thread
         let blocks = items.map { item in
             switch item {
             case let .block(block): block
@@ -181,8 +181,7 @@ public enum GutenbergHTML {
     /// it, with no text between (a subtitle, a motto), divides nothing: it
     /// stays text, and names a bare `CHAPTER 1` above it; so does one in
     /// the same tag or a larger one straight after a bare `CHAPTER 1` or
-    /// `SCENE I.` (a
-    /// title or a setting the patterns do not read).
+    /// `SCENE I.` (a title or a setting the patterns do not read).
     private static func withoutSubtitles(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
         var followsParent = Set<Int>()
         /// Straight after a bare `CHAPTER 1` or `SCENE I.`, in its tag or a larger one.
@@ -246,11 +245,11 @@ public enum GutenbergHTML {
 
     /// Where the book's contents list names the sections, its nesting and
     /// what its headings say (books above chapters) give their levels, not
-    /// the tags they happen to be in: an unnumbered entry (a preface, an
-    /// introduction, a finale) stands beside the next numbered one at its
-    /// depth. A heading the list leaves out under one it names (chapters
-    /// under listed books) takes the rank of a listed one of its tag and
-    /// kind, else stands below the listed one above it.
+    /// the tags they happen to be in; a prologue or an epilogue stands
+    /// beside the outermost divisions, a preface beside the numbered entry
+    /// next to it. A heading the list leaves out under one it names
+    /// (chapters under listed books) takes the rank of a listed one of its
+    /// tag and kind, else stands below the listed one above it.
     private static func rankByContents(_ candidates: inout [Candidate]) {
         /// A numeral alone (`I. THE EVE OF THE WAR`) numbers chapters.
         func kindRank(_ candidate: Candidate) -> Int? {
