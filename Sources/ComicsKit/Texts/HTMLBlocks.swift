@@ -687,14 +687,14 @@ private final class HTMLWalker {
     /// Whether `alt` is the name of the file `source` names (`{0010}` for
     /// `images/{0010}.jpg` or `images/0010.jpg`, `i_012` for `images/i_012.png`).
     static func isFileName(_ alt: String, of source: String) -> Bool {
-        var name = Substring(alt.trimmingWhitespace())
-        if name.count > 2, let first = name.first, let last = name.last, "{[(".contains(first), "}])".contains(last) {
-            name = name.dropFirst().dropLast()
+        let written = alt.trimmingWhitespace().lowercased()
+        var bare = Substring(written)
+        if bare.count > 2, let first = bare.first, let last = bare.last, "{[(".contains(first), "}])".contains(last) {
+            bare = bare.dropFirst().dropLast()
         }
-        guard !name.isEmpty, let file = source.split(separator: "/").last else { return false }
+        guard !bare.isEmpty, let file = source.split(separator: "/").last?.lowercased() else { return false }
         let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
-        let bare = name.lowercased()
-        return [file.lowercased(), stem.lowercased()].contains { !$0.isEmpty && (bare == $0 || alt.trimmingWhitespace().lowercased() == $0) }
+        return [file, stem].contains { !$0.isEmpty && ($0 == bare || $0 == written) }
     }
 
     /// A picture's address as the edition writes it, kept when it is a
@@ -949,6 +949,8 @@ private final class HTMLWalker {
     /// A page number as a page's anchor holds it: `12`, `[12]`, `[pg 12]`,
     /// `{xiv}`, `[Pg 012]`, `(p. 12)`, and nothing else.
     static func isPageNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Text a page anchor wraps is read as a page number only when short.
+        guard bytes.count <= 64 else { return false }
         var text = Substring(String(decoding: bytes, as: UTF8.self).trimmingWhitespace().lowercased())
         guard !text.isEmpty, text.utf8.count <= 24 else { return false }
         if let first = text.first, "[({".contains(first) { text = text.dropFirst() }
