@@ -214,6 +214,31 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A contents table indents a row by leaving its first cells empty:
+    /// the row is as deep as its link stands right of the leftmost row's.
+    /// A number in a row's first cell is no indent of the rows without one.
+    func testAContentsTableIndentsByEmptyLeadingCells() {
+        let words = "<p>" + String(repeating: "Words of the section run on here. ", count: 4) + "</p>"
+        var rows = "", body = ""
+        for chapter in 1...2 {
+            rows += "<tr><td class=\"num\"></td><td colspan=\"3\"><a href=\"#c\(chapter)\">Hoofdstuk \(chapter).</a></td><td><a href=\"#c\(chapter)\">\(chapter)</a></td></tr>"
+            body += "<div id=\"c\(chapter)\"><h2>Hoofdstuk \(chapter).</h2></div>"
+            for part in ["I.", "II."] {
+                rows += "<tr><td></td><td></td><td colspan=\"2\"><a href=\"#c\(chapter)\(part)\">\(part)</a></td><td>7</td></tr>"
+                body += "<h3 id=\"c\(chapter)\(part)\">\(part)</h3>\(words)"
+            }
+        }
+        let indented = "<html><body><h1>THE BOOK</h1>\(body)<h2>Inhoud</h2><table>\(rows)</table></body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(indented.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 Hoofdstuk 1.", "1 I.", "1 II.", "0 Hoofdstuk 2.", "1 I.", "1 II."])
+        let numbered = "<tr><td></td><td><a href=\"#pre\">Preface</a></td></tr>"
+            + (1...3).map { "<tr><td>\($0).</td><td><a href=\"#c\($0)\">The \($0) Title</a></td></tr>" }.joined()
+        let chapters = "<h2 id=\"pre\">Preface</h2>\(words)" + (1...3).map { "<h2 id=\"c\($0)\">The \($0) Title</h2>\(words)" }.joined()
+        let flat = "<html><body><h1>THE BOOK</h1><table>\(numbered)</table>\(chapters)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(flat.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 Preface", "0 The 1 Title", "0 The 2 Title", "0 The 3 Title"])
+    }
+
     /// Page numbers of every style go with the anchors that name pages,
     /// and only they: a citation's `[p. 111]` and the words an anchor
     /// wraps stay.

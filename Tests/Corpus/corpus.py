@@ -249,10 +249,15 @@ class EditionReader(html.parser.HTMLParser):
         self.captions = []
         self.caption_depth = 0
         self.stack = []
+        self.tables = 0           # tables opened so far: a row's indent is measured within its table
+        self.table = []           # the open tables' numbers
+        self.columns = 0          # columns the open row has opened
+        self.cell = 0             # the column the open cell began at
         self.new_block("body", [])
 
     def new_block(self, tag, classes):
-        self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes, "tag": tag, "picture": False}
+        self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes, "tag": tag, "picture": False,
+                        "table": self.table[-1] if self.table and tag == "tr" else None, "column": None}
         self.blocks.append(self.current)
 
     def handle_starttag(self, tag, attributes):
@@ -283,6 +288,14 @@ class EditionReader(html.parser.HTMLParser):
             self.current["picture"] = True
         if tag in LISTS:
             self.lists += 1
+        if tag == "table":
+            self.tables += 1
+            self.table.append(self.tables)
+        if tag == "tr":
+            self.columns = 0
+        if tag in ("td", "th"):
+            self.cell = self.columns
+            self.columns += min(50, max(1, int(attributes.get("colspan") or 1) if (attributes.get("colspan") or "1").isdigit() else 1))
         if tag in BLOCKS:
             self.new_block(tag, classes)
         if tag == "sup":
@@ -313,6 +326,8 @@ class EditionReader(html.parser.HTMLParser):
                 self.link = None
             if name in LISTS:
                 self.lists -= 1
+            if name == "table" and self.table:
+                self.table.pop()
             if name == "sup":
                 self.sup -= 1
             if name in BLOCKS:
@@ -321,6 +336,9 @@ class EditionReader(html.parser.HTMLParser):
     def handle_data(self, data):
         if self.skip:
             return
+        # A table row's first text, when it is a link: the column it stands in.
+        if self.current["table"] is not None and data.strip() and not "".join(self.current["text"]).strip():
+            self.current["column"] = self.cell if self.link is not None else None
         self.current["text"].append(data)
         if self.link is not None:
             self.link[1].append(data)
@@ -378,6 +396,15 @@ def study_html(text):
         if index <= first or index >= last:
             block["links"] = []
     position = {anchor: block for anchor, (block, _) in anchors.items()}
+    # A contents table's row is as deep as its first text stands right of
+    # the leftmost row's (an indented row leaves its first cells empty).
+    leftmost = {}
+    for block in blocks:
+        if block["column"] is not None and any(target in position for target, _, _, _ in block["links"]):
+            leftmost[block["table"]] = min(block["column"], leftmost.get(block["table"], block["column"]))
+    for block in blocks:
+        if block["column"] is not None and block["table"] in leftmost:
+            block["depth"] += block["column"] - leftmost[block["table"]]
     # Notes: a short label's link to a place after it that links back, or
     # that calls itself a note.
     links = [(index, target, label.strip(), own, sup) for index, block in enumerate(blocks)

@@ -210,6 +210,14 @@ private final class HTMLWalker {
     private var linkCharacters = 0
     private var allCharacters = 0
     private var linkTargets: [String] = []
+    /// For each of `linkTargets`: the column its table row's first text
+    /// stands in, when that text is the link (an indented row of a
+    /// contents table leaves its first cells empty); nil elsewhere.
+    private var linkTargetColumns: [Int?] = []
+    /// The columns the open table row has opened so far (a cell spans
+    /// its `colspan`), and the column the open cell began at.
+    private var rowColumns = 0
+    private var cellColumn = 0
     /// Of the entry being gathered (a block, a table's row): its internal
     /// links, and whether its text begins with one.
     private var linksInEntry = 0
@@ -300,7 +308,10 @@ private final class HTMLWalker {
         } else if Self.blockNames.contains(name) {
             if tableDepth > 0, name != "table" {
                 // Inside a table, a cell's paragraphs run together.
-                if name == "tr" { tableCells = [] }
+                if name == "tr" {
+                    tableCells = []
+                    rowColumns = 0
+                }
                 pendingSpace = true
             } else if name == "pre" {
                 flush()
@@ -312,6 +323,10 @@ private final class HTMLWalker {
                     tableRows = []
                 }
             }
+        }
+        if tableDepth > 0, name == "td" || name == "th" {
+            cellColumn = rowColumns
+            rowColumns += min(50, max(1, attributes["colspan"].flatMap { Int($0) } ?? 1))
         }
         if name == "ul" || name == "ol" || name == "dl" || name == "blockquote" {
             frame.list = true
@@ -514,6 +529,7 @@ private final class HTMLWalker {
                 // text, a way back to the contents, a cross-reference.
                 if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
+                linkTargetColumns.append(tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil)
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
@@ -731,6 +747,7 @@ private final class HTMLWalker {
         pendingSpace = false
         // A heading that links back to the contents is no contents entry.
         linkTargets = []
+        linkTargetColumns = []
         startEntry()
     }
 
@@ -842,13 +859,19 @@ private final class HTMLWalker {
     private func takeContentsLinks(_ isContents: Bool) -> Bool {
         defer {
             linkTargets = []
+            linkTargetColumns = []
             startEntry()
         }
         guard isContents else { return false }
         dropContentsHeading()
         let taken = linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count))
         result.contentsTargets.append(contentsOf: taken)
-        result.contentsDepths.append(contentsOf: repeatElement(listDepth + entryIndent, count: taken.count))
+        // A table's rows are as deep as their first text stands right of
+        // the leftmost row's.
+        let leftmost = linkTargetColumns.lazy.compactMap { $0 }.min() ?? 0
+        for column in linkTargetColumns.prefix(taken.count) {
+            result.contentsDepths.append(listDepth + entryIndent + (column.map { $0 - leftmost } ?? 0))
+        }
         return true
     }
 
