@@ -239,6 +239,32 @@ final class GutenbergHTMLTests: XCTestCase {
                        ["0 Preface", "0 The 1 Title", "0 The 2 Title", "0 The 3 Title"])
     }
 
+    /// Books and parts nest in the order the book first names them: a
+    /// treatise's BOOK I holds its PART I, a novel's PART FIRST its BOOK I,
+    /// though every heading sits in one tag and a flat contents list names
+    /// them all (or there is none, and its chapters say CHAPTER).
+    func testBooksAndPartsNestInTheOrderTheBookNamesThem() {
+        let words = "<p>" + String(repeating: "Words of the section run on here. ", count: 4) + "</p>"
+        for (outer, inner) in [("BOOK", "PART"), ("PART", "BOOK")] {
+            for section in ["SECT.", "CHAPTER"] {
+                var expected: [String] = [], body = "", contents = ""
+                for (number, heading) in ["\(outer) I. OF ONE", "\(inner) I. OF TWO", "\(section) I. OF THREE", "\(section) II. OF FOUR",
+                                           "\(section) III. OF FIVE", "\(inner) II. OF SIX", "\(section) I. OF SEVEN", "\(section) II. OF EIGHT",
+                                           "\(section) III. OF NINE", "\(outer) II. OF TEN", "\(inner) I. OF ELEVEN", "\(section) I. OF TWELVE",
+                                           "\(section) II. OF THIRTEEN", "\(section) III. OF FOURTEEN"].enumerated() {
+                    let level = heading.hasPrefix(outer) ? 0 : heading.hasPrefix(inner) ? 1 : 2
+                    body += "<h2 id=\"s\(number)\">\(heading)</h2>" + (level == 2 ? words : "")
+                    contents += "<p class=\"toc\"><a href=\"#s\(number)\">\(heading)</a></p>"
+                    expected.append("\(level) \(heading)")
+                }
+                let listed = section == "SECT." ? "<h2>CONTENTS</h2>\(contents)" : ""
+                let html = "<html><body><h1>A TREATISE</h1>\(listed)\(body)</body></html>"
+                XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }, expected,
+                               "\(outer) above \(inner), \(section)")
+            }
+        }
+    }
+
     /// Page numbers of every style go with the anchors that name pages,
     /// and only they: a citation's `[p. 111]` and the words an anchor
     /// wraps stay.

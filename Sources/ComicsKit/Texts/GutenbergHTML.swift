@@ -142,6 +142,10 @@ public enum GutenbergHTML {
             let pattern = lines.lazy.compactMap { HeadingPattern.match($0) }.first
             return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, contentsDepth: contentsTargets[index])
         }
+        let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })
+        for index in candidates.indices {
+            if let kind = candidates[index].pattern?.kind, let read = divisions[kind] { candidates[index].pattern?.kind = read }
+        }
         var words = [Int](repeating: 0, count: items.count + 1)
         for (index, item) in items.enumerated() {
             if case let .block(block) = item { words[index + 1] = words[index] + block.wordCount } else { words[index + 1] = words[index] }

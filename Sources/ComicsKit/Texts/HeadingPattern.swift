@@ -5,11 +5,24 @@ struct HeadingLine: Equatable, Sendable {
     enum Kind: Int, Comparable, Sendable {
         /// Prologues and epilogues stand beside the outermost divisions.
         case outermost = -1
-        case volume = 0, book, act, chapter, scene
+        case volume = 0, part, book, act, chapter, scene
         /// A numeral alone on its line (sonnets, short chapters).
         case numeral
 
         static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+
+        /// Volumes, parts and books nest in the order a book first names
+        /// them (a treatise's BOOK I holds its PART I; a novel's PART FIRST
+        /// its BOOK I): the kinds to read each of them as, the first named
+        /// outermost. Other kinds stay as they are.
+        static func divisionsInOrder(of kinds: some Sequence<Kind>) -> [Kind: Kind] {
+            var named: [Kind] = []
+            for kind in kinds where kind <= .book && kind >= .volume && !named.contains(kind) {
+                named.append(kind)
+                if named.count == 3 { break }
+            }
+            return Dictionary(uniqueKeysWithValues: zip(named, named.sorted()))
+        }
     }
 
     var kind: Kind
@@ -178,10 +191,8 @@ enum HeadingPattern {
     private static let keywords: [String: HeadingLine.Kind] = {
         var table: [String: HeadingLine.Kind] = [:]
         for word in ["VOLUME", "VOL", "TOME", "TOMO", "BAND", "VOLUMEN", "DEEL"] { table[word] = .volume }
-        for word in ["BOOK", "PART", "LIVRE", "BUCH", "TEIL", "LIBRO", "PARTE", "BOEK", "KIRJA", "KNIGA", "PARTIE",
-                     "LIVRO", "LIBER", "PARS", "OSA"] {
-            table[word] = .book
-        }
+        for word in ["PART", "TEIL", "PARTE", "PARTIE", "PARS"] { table[word] = .part }
+        for word in ["BOOK", "LIVRE", "BUCH", "LIBRO", "BOEK", "KIRJA", "KNIGA", "LIVRO", "LIBER", "OSA"] { table[word] = .book }
         for word in ["ACT", "ACTE", "AKT", "ATTO", "ACTO", "AUFZUG"] { table[word] = .act }
         for word in ["CHAPTER", "CHAP", "CHAPITRE", "KAPITEL", "CAPÍTULO", "CAPITULO", "CAPITOLO", "HOOFDSTUK",
                      "KAPITTEL", "KAPITOLA", "ROZDZIAŁ", "GLAVA", "LETTER", "STAVE", "CANTO", "RUNO", "LAULU",

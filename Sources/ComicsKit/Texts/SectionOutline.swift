@@ -98,8 +98,10 @@ enum SectionOutline {
         var lastNumeral = 0
         var lastChapter: (kind: HeadingLine.Kind, number: Int)?
         var parents: [HeadingLine.Kind: Int] = [:]
+        let divisions = HeadingLine.Kind.divisionsInOrder(of: headingLines.lazy.compactMap { $0?.kind })
         for (index, paragraph) in paragraphs.enumerated() {
             guard var heading = headingLines[index], let line = candidateLine(of: paragraph) else { continue }
+            heading.kind = divisions[heading.kind] ?? heading.kind
             if heading.kind == .numeral {
                 // A titled numeral that goes on from the chapters before it
                 // (`ADVENTURE VI.`, then `VII. THE ADVENTURE OF …`) is one of them.
