@@ -239,6 +239,24 @@ final class GutenbergHTMLTests: XCTestCase {
                        ["0 Preface", "0 The 1 Title", "0 The 2 Title", "0 The 3 Title"])
     }
 
+    /// A whole contents list in one paragraph, a line an entry, each line
+    /// beginning with its link and going on with the chapter's title, goes
+    /// whole with its heading, and names the sections.
+    func testAContentsListInOneParagraphGoesWhole() {
+        let words = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 4) + "</p>"
+        let titles = ["The Bertolini", "In Santa Croce with No Baedeker"] + (3...12).map { "Where the \($0) Chapter Goes On at Some Length" }
+        var lines = "<br /> <a href=\"#part1\"><b>Part One:</b></a>&nbsp;&nbsp; <br /><br />", body = "<h1 id=\"part1\">PART ONE</h1>"
+        for (index, title) in titles.enumerated() {
+            lines += "<a href=\"#ch\(index + 1)\"> Chapter \(index + 1): </a>&nbsp;&nbsp;\(title) <br /><br />"
+            body += "<h2 id=\"ch\(index + 1)\">Chapter \(index + 1): \(title)</h2>\(words)"
+        }
+        let html = "<html><body><h1>A ROOM</h1><h2>By Someone</h2><p class=\"toc\"><b>CONTENTS</b></p><p>\(lines)</p>\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, ["0 PART ONE"] + titles.enumerated().map { "1 Chapter \($0.offset + 1): \($0.element)" })
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("CONTENTS") }, "\(content.blocks.map(\.text))")
+        XCTAssertEqual(content.blocks.filter { $0.text.contains("Bertolini") }.count, 1, "the heading alone")
+    }
+
     /// Books and parts nest in the order the book first names them: a
     /// treatise's BOOK I holds its PART I, a novel's PART FIRST its BOOK I,
     /// though every heading sits in one tag and a flat contents list names

@@ -505,7 +505,7 @@ def document_words(document):
 
 def words_kept(plain, html_words, contents_words):
     plain = plain - contents_words
-    html_words = html_words - contents_words
+    # What comics keeps of the printed contents is added, not forgiven.
     common = sum((plain & html_words).values())
     return {"recall": common / max(1, sum(plain.values())), "precision": common / max(1, sum(html_words.values())),
             "lost": (plain - html_words).most_common(12), "added": (html_words - plain).most_common(12),

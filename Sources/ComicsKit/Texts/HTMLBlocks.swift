@@ -227,6 +227,11 @@ private final class HTMLWalker {
     private var listDepth = 0
     private var sectionLinksInEntry = 0
     private var startsWithLink: Bool?
+    /// Of the entry's lines (a `<br>` ends one): those with text, those
+    /// that begin with a link further on, and whether the open one does.
+    private var linesInEntry = 0
+    private var linesStartingWithLink = 0
+    private var lineStartsWithLink: Bool?
     /// Visible characters of the entry inside links back to a reference (a
     /// note's label): an entry of nothing else is a note's label alone.
     private var wayBackCharacters = 0
@@ -383,6 +388,7 @@ private final class HTMLWalker {
         }
         if name == "br" {
             lineBreak()
+            lineStartsWithLink = nil
         }
         if name == "img" {
             let source = attributes["src"] ?? ""
@@ -568,6 +574,11 @@ private final class HTMLWalker {
         for byte in bytes { visible &+= (byte > 0x20 ? 1 : 0) &- (byte & 0xC0 == 0x80 ? 1 : 0) }
         if forwardLinkDepth > 0 { linkCharacters += visible }
         if visible > 0, startsWithLink == nil { startsWithLink = forwardLinkDepth > 0 }
+        if visible > 0, lineStartsWithLink == nil {
+            lineStartsWithLink = forwardLinkDepth > 0
+            linesInEntry += 1
+            if forwardLinkDepth > 0 { linesStartingWithLink += 1 }
+        }
         if visible > 0, !anchorsSinceText.isEmpty { anchorsSinceText = [] }
         allCharacters += visible
         // A picture's caption between an anchor and its heading is no text
@@ -805,11 +816,14 @@ private final class HTMLWalker {
 
     /// An entry of a contents list (or a list of illustrations): links to
     /// places in the book make most of it, or it is short and begins with
-    /// one further on. A note's mark is a link too, but never begins its
-    /// line; a note begins with a mark that links back to its reference.
+    /// one further on, or it is a whole list in one paragraph, nearly every
+    /// line of it beginning with one. A note's mark is a link too, but
+    /// never begins its line; a note begins with a mark that links back to
+    /// its reference.
     private func isContentsEntry() -> Bool {
         guard linksInEntry > 0 else { return false }
         return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
+            || (linesInEntry >= 3 && linesStartingWithLink * 10 >= linesInEntry * 8)
     }
 
     private func startEntry() {
@@ -820,6 +834,9 @@ private final class HTMLWalker {
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
+        linesInEntry = 0
+        linesStartingWithLink = 0
+        lineStartsWithLink = nil
     }
 
     /// The targets of the links met so far (at most `maximumLinkTargets`):
