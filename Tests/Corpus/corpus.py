@@ -607,7 +607,7 @@ def outline_agreement(contents, document):
     # Levels the contents gives: nesting first, then the entries' words;
     # one or two unnumbered entries take the kind of the numbered one
     # beside them at their depth, a longer run of them are chapters.
-    ranks = [kind_rank(entry["title"]) if kind_rank(entry["title"]) is not None else kind_rank(entry["at"]) for entry in contents]
+    ranks = [kind_rank(entry["at"]) if kind_rank(entry["at"]) is not None else kind_rank(entry["title"]) for entry in contents]
     depths = [entry["depth"] for entry in contents]
 
     def beside(start, step, depth):
