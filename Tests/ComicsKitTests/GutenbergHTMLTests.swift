@@ -257,6 +257,26 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.text.contains("Bertolini") }.count, 1, "the heading alone")
     }
 
+    /// A heading of a number alone (`7`) numbers a chapter, named by the
+    /// heading after it past a picture, whatever tag its part is in.
+    func testANumberAloneInAHeadingNumbersAChapter() {
+        let words = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 4) + "</p>"
+        let picture = "<div class=\"fig\"><img src=\"images/0029m.jpg\" alt=\"0029m \" /></div>"
+        var contents = "", body = "", expected: [String] = []
+        for (part, tag, chapters) in [("PART ONE—The Old Buccaneer", 1, 1...3), ("PART TWO—The Sea-cook", 2, 4...6)] {
+            contents += "<a href=\"#p\(tag)\"><b>\(part)</b></a><br />"
+            body += "<h\(tag) id=\"p\(tag)\">\(part)</h\(tag)>"
+            expected.append("0 \(part)")
+            for chapter in chapters {
+                contents += "<a href=\"#c\(chapter)\"> \(chapter). The \(chapter) Title </a><br />"
+                body += "<p><a id=\"c\(chapter)\"></a></p><h2>\(chapter)</h2>\(picture)<h3>The \(chapter) Title</h3>\(words)"
+                expected.append("1 \(chapter). The \(chapter) Title")
+            }
+        }
+        let html = "<html><body><h1>TREASURE ISLAND</h1><p>\(contents)</p>\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }, expected)
+    }
+
     /// Books and parts nest in the order the book first names them: a
     /// treatise's BOOK I holds its PART I, a novel's PART FIRST its BOOK I,
     /// though every heading sits in one tag and a flat contents list names

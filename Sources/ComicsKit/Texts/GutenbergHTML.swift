@@ -139,7 +139,7 @@ public enum GutenbergHTML {
     static func outline(_ items: [HTMLBlocks.Item], contentsTargets: [Int: Int]) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
             guard case let .heading(tagLevel, lines) = items[index] else { return nil }
-            let pattern = lines.lazy.compactMap { HeadingPattern.match($0) }.first
+            let pattern = lines.lazy.compactMap { HeadingPattern.match($0) }.first ?? lines.first.flatMap(HeadingPattern.numberAlone)
             return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, contentsDepth: contentsTargets[index])
         }
         let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })

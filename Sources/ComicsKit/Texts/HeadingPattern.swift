@@ -220,6 +220,14 @@ enum HeadingPattern {
 
     private static func ordinal(_ word: Substring) -> Int? { SpelledNumbers.ordinal(trimmedPunctuation(String(word))) }
 
+    /// A number alone (`7`, `12.`): a chapter's number where markup says
+    /// the line is a heading; in plain text, a page's or a verse's.
+    static func numberAlone(_ line: some StringProtocol) -> HeadingLine? {
+        let trimmed = line.trimmingWhitespace()
+        guard !trimmed.contains(" "), let number = plainNumber(Substring(trimmed)), number > 0 else { return nil }
+        return HeadingLine(kind: .numeral, number: number, title: nil)
+    }
+
     private static func plainNumber(_ word: Substring) -> Int? {
         let digits = trimmedPunctuation(String(word))
         guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
