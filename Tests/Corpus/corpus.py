@@ -467,6 +467,12 @@ def study_html(text):
             at = next((blocks[later]["text"] for later in range(position[target], min(len(blocks), position[target] + 12))
                        if blocks[later]["text"]), "")
             contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at})
+    # A link alone to the contents list itself (INDICE at the front of a
+    # book whose contents stand at its end) is no entry.
+    def alone(index):
+        return not any(other in contents_blocks for other in range(index - 3, index + 4) if other != index)
+    contents = [entry for entry in contents
+                if not (alone(entry["block"]) and any(later in contents_blocks for later in range(position[entry["target"]] + 1, position[entry["target"]] + 5)))]
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
