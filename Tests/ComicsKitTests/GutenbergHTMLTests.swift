@@ -277,6 +277,29 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }, expected)
     }
 
+    /// Listed headings without a number or words of their own, each
+    /// straight before a numbered one, hold what follows them (INFERNO
+    /// above its cantos); one alone is the book's title, no division.
+    func testUnnumberedHeadingsWithoutWordsHoldTheNumberedOnesAfterThem() {
+        let words = "<p>" + String(repeating: "Nel mezzo del cammin di nostra vita. ", count: 4) + "</p>"
+        func book(_ divisions: [String]) -> String {
+            var contents = "", body = ""
+            for (number, division) in divisions.enumerated() {
+                contents += "<tr><td><a href=\"#d\(number)\"><b>\(division)</b></a></td></tr>"
+                body += "<div class=\"chapter\"><h2><a name=\"d\(number)\"></a>\(division)</h2></div>"
+                for canto in ["I", "II"] {
+                    contents += "<tr><td><a href=\"#c\(number)\(canto)\">Canto \(canto).</a></td></tr>"
+                    body += "<h3><a name=\"c\(number)\(canto)\"></a>\(division.capitalized)<br />Canto \(canto)</h3>\(words)"
+                }
+            }
+            return "<html><body><h1>LA DIVINA COMMEDIA</h1><h2>Contents</h2><table>\(contents)</table>\(body)</body></html>"
+        }
+        XCTAssertEqual(GutenbergHTML.content(of: Array(book(["INFERNO", "PURGATORIO"]).utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 INFERNO", "1 Inferno. Canto I", "1 Inferno. Canto II", "0 PURGATORIO", "1 Purgatorio. Canto I", "1 Purgatorio. Canto II"])
+        XCTAssertEqual(GutenbergHTML.content(of: Array(book(["IVANHOE."]).utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 Ivanhoe. Canto I", "0 Ivanhoe. Canto II"])
+    }
+
     /// Books and parts nest in the order the book first names them: a
     /// treatise's BOOK I holds its PART I, a novel's PART FIRST its BOOK I,
     /// though every heading sits in one tag and a flat contents list names

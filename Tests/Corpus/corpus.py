@@ -476,6 +476,11 @@ def study_html(text):
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
+    # The words from an entry's place to the next entry's.
+    for entry, following in zip(contents, contents[1:] + [None]):
+        start = position[entry["target"]]
+        end = position[following["target"]] if following else len(blocks)
+        entry["own_words"] = sum(len(words(blocks[index]["text"])) for index in range(start + 1, max(start + 1, end)))
     contents_words = collections.Counter()
     for index in contents_blocks:
         contents_words.update(words(blocks[index]["text"]))
@@ -623,6 +628,14 @@ def outline_agreement(contents, document):
                 return known[position]
             position += step
         return None
+    # Unnumbered entries with no words of their own before the next entry,
+    # a numbered one at their depth, hold them (INFERNO, PURGATORIO above
+    # their cantos); one alone is a title (IVANHOE. before chapter I).
+    holding = [index for index in range(len(ranks) - 1)
+               if ranks[index] is None and contents[index]["own_words"] < 12 and depths[index + 1] == depths[index]
+               and ranks[index + 1] is not None]
+    for index in holding if len(holding) >= 2 else []:
+        ranks[index] = ranks[index + 1] - 0.5
     known = list(ranks)
     start = 0
     while start < len(ranks):

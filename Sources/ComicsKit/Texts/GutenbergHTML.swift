@@ -167,7 +167,7 @@ public enum GutenbergHTML {
             }
         }
         if byContents {
-            rankByContents(&candidates)
+            rankByContents(&candidates, words: words)
         } else {
             rank(&candidates)
         }
@@ -254,13 +254,29 @@ public enum GutenbergHTML {
     /// next to it. A heading the list leaves out under one it names
     /// (chapters under listed books) takes the rank of a listed one of its
     /// tag and kind, else stands below the listed one above it.
-    private static func rankByContents(_ candidates: inout [Candidate]) {
+    private static func rankByContents(_ candidates: inout [Candidate], words: [Int]) {
         /// A numeral alone (`I. THE EVE OF THE WAR`) numbers chapters.
         func kindRank(_ candidate: Candidate) -> Int? {
             candidate.pattern?.kind == .numeral ? HeadingLine.Kind.chapter.rawValue : candidate.kindRank
         }
+        /// Depth first, then kind; odd ranks fall between two kinds.
+        func rank(_ depth: Int, _ kind: Int) -> Int { depth * 32 + kind * 2 }
         let listed = candidates.indices.filter { candidates[$0].targeted }
         let depths = listed.map { candidates[$0].contentsDepth ?? 0 }
+        // Unnumbered entries with no words of their own, each straight
+        // before a numbered one at its depth, hold what follows them
+        // (INFERNO, PURGATORIO above their cantos); one alone is a title
+        // (IVANHOE. before chapter I).
+        var holding = Set(listed.indices.dropLast().filter { position in
+            let candidate = candidates[listed[position]]
+            let next = candidates[listed[position] + 1]
+            return candidate.pattern == nil && words[next.item] - words[candidate.item + 1] < emptyWords
+                && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position] && kindRank(next) != nil
+        })
+        if holding.count < 2 { holding = [] }
+        for position in holding {
+            candidates[listed[position]].rank = rank(depths[position], kindRank(candidates[listed[position + 1]]) ?? 0) - 1
+        }
         /// The kind of the nearest listed entry at `depth` from `start` on
         /// in `steps`, past deeper ones, before any shallower one.
         func kindBeside(_ start: Int, by step: Int, depth: Int) -> Int? {
@@ -287,13 +303,17 @@ public enum GutenbergHTML {
         while runStart < listed.count {
             let depth = depths[runStart]
             let candidate = candidates[listed[runStart]]
+            if holding.contains(runStart) {
+                runStart += 1
+                continue
+            }
             if let kind = kindRank(candidate) ?? (candidate.pattern?.kind == .outermost ? outermostKind[depth] ?? chapter : nil) {
-                candidates[listed[runStart]].rank = depth * 16 + kind
+                candidates[listed[runStart]].rank = rank(depth, kind)
                 runStart += 1
                 continue
             }
             var runEnd = runStart
-            while runEnd < listed.count, depths[runEnd] == depth, candidates[listed[runEnd]].pattern == nil { runEnd += 1 }
+            while runEnd < listed.count, depths[runEnd] == depth, candidates[listed[runEnd]].pattern == nil, !holding.contains(runEnd) { runEnd += 1 }
             runEnd = max(runEnd, runStart + 1)
             let run = runStart..<runEnd
             let before = runStart > 0 && depths[runStart - 1] == depth ? candidates[listed[runStart - 1]] : nil
@@ -302,7 +322,7 @@ public enum GutenbergHTML {
             } else {
                 let beside = kindBeside(runEnd, by: 1, depth: depth) ?? kindBeside(runStart - 1, by: -1, depth: depth)
                 let kind = run.count <= 2 ? beside ?? chapter : chapter
-                for position in run { candidates[listed[position]].rank = depth * 16 + kind }
+                for position in run { candidates[listed[position]].rank = rank(depth, kind) }
             }
             runStart = runEnd
         }
@@ -324,7 +344,7 @@ public enum GutenbergHTML {
             } else if let parent = listedAbove {
                 let depth = parent.contentsDepth ?? 0
                 if let kind = candidate.kindRank, let parentKind = parent.kindRank, kind > parentKind {
-                    candidates[index].rank = depth * 16 + kind
+                    candidates[index].rank = rank(depth, kind)
                 } else {
                     candidates[index].rank = parent.rank + 1
                 }
