@@ -300,6 +300,26 @@ final class GutenbergHTMLTests: XCTestCase {
                        ["0 Ivanhoe. Canto I", "0 Ivanhoe. Canto II"])
     }
 
+    /// A flat contents list's longer run of unnumbered entries between two
+    /// chapters is the first one's parts (a treatise's topics), and a
+    /// chapter heading too long for a pattern still says CHAPTER.
+    func testARunBetweenTwoChaptersIsTheChaptersParts() {
+        let words = "<p>" + String(repeating: "When a man reasoneth, hee does nothing els. ", count: 4) + "</p>"
+        let long = "CHAPTER II. " + String(repeating: "SHOWING HOW DODSON AND FOGG WERE MEN OF BUSINESS; ", count: 3)
+        let entries = [("CHAPTER I. OF SENSE", 0), (long.trimmingWhitespace(), 0), ("Memory", 1), ("Dreams", 1), ("Apparitions Or Visions", 1),
+                       ("CHAPTER III. OF SPEECH", 0), ("Originall Of Speech", 1), ("The Use Of Speech", 1), ("Abuses Of Speech", 1),
+                       ("CHAPTER IV. OF REASON", 0)]
+        var contents = "", body = ""
+        for (number, (title, level)) in entries.enumerated() {
+            contents += "<p class=\"toc\"><a href=\"#e\(number)\"> \(title) </a></p>"
+            // Chapters II and III begin with their first topic.
+            body += "<p><a name=\"e\(number)\"></a></p><h2>\(title)</h2>" + (level == 0 && number > 0 && number < 9 ? "" : words)
+        }
+        let html = "<html><body><h1>LEVIATHAN</h1>\(contents)\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       entries.map { "\($0.1) \($0.0)" })
+    }
+
     /// Books and parts nest in the order the book first names them: a
     /// treatise's BOOK I holds its PART I, a novel's PART FIRST its BOOK I,
     /// though every heading sits in one tag and a flat contents list names

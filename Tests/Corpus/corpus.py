@@ -648,8 +648,16 @@ def outline_agreement(contents, document):
         kind = beside(end, 1, depths[start])
         if kind is None:
             kind = beside(start - 1, -1, depths[start])
+        # A longer run between two chapters is the
+        # chapter's parts: a treatise's topics under CHAPTER IV.
+        before = known[start - 1] if start > 0 and depths[start - 1] == depths[start] else None
+        after = known[end] if end < len(ranks) and depths[end] == depths[start] else None
+        if end - start > 2 and before is not None and before >= 4 and after == before:
+            longer = before + 0.5
+        else:
+            longer = 4
         for position in range(start, end):
-            ranks[position] = (kind if kind is not None else 4) if end - start <= 2 else 4
+            ranks[position] = (kind if kind is not None else 4) if end - start <= 2 else longer
         start = end
     # Volumes, parts and books nest in the order the book first names them
     # (a treatise's BOOK I holds its PART I; a novel's PART FIRST its BOOK I).

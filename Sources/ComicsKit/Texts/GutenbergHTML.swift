@@ -139,7 +139,7 @@ public enum GutenbergHTML {
     static func outline(_ items: [HTMLBlocks.Item], contentsTargets: [Int: Int]) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
             guard case let .heading(tagLevel, lines) = items[index] else { return nil }
-            let pattern = lines.lazy.compactMap { HeadingPattern.match($0) }.first ?? lines.first.flatMap(HeadingPattern.numberAlone)
+            let pattern = lines.lazy.compactMap(readHeading).first ?? lines.first.flatMap(HeadingPattern.numberAlone)
             return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, contentsDepth: contentsTargets[index])
         }
         let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })
@@ -179,6 +179,15 @@ public enum GutenbergHTML {
             // Six levels at most, as six heading tags give.
             Section(item: candidate.item, level: min(5, ranks.firstIndex(of: candidate.rank) ?? 0), title: candidate.title)
         }
+    }
+
+    /// What a heading's line says it is. Markup says the line is a
+    /// heading, so a long one (`CHAPTER XXXVI. THE CHIEF FEATURES OF
+    /// WHICH …`, 180 characters) is read by its first words.
+    private static func readHeading(_ line: String) -> HeadingLine? {
+        guard line.count > HeadingPattern.longest else { return HeadingPattern.match(line) }
+        let start = line.prefix(HeadingPattern.longest)
+        return HeadingPattern.match(start.lastIndex(of: " ").map { start[..<$0] } ?? start)
     }
 
     /// A deeper heading that always comes straight after a heading above
@@ -319,6 +328,11 @@ public enum GutenbergHTML {
             let before = runStart > 0 && depths[runStart - 1] == depth ? candidates[listed[runStart - 1]] : nil
             if let before, run.allSatisfy({ candidates[listed[$0]].tagLevel > before.tagLevel }) {
                 for position in run { candidates[listed[position]].rank = before.rank + 1 }
+            } else if let before, let kind = kindRank(before), kind >= chapter, run.count > 2, runEnd < listed.count,
+                      depths[runEnd] == depth, kindRank(candidates[listed[runEnd]]) == kind {
+                // A longer run between two chapters is the chapter's parts
+                // (a treatise's topics under CHAPTER IV).
+                for position in run { candidates[listed[position]].rank = rank(depth, kind) + 1 }
             } else {
                 let beside = kindBeside(runEnd, by: 1, depth: depth) ?? kindBeside(runStart - 1, by: -1, depth: depth)
                 let kind = run.count <= 2 ? beside ?? chapter : chapter
