@@ -320,6 +320,30 @@ final class GutenbergHTMLTests: XCTestCase {
                        entries.map { "\($0.1) \($0.0)" })
     }
 
+    /// A contents list set in heading tags (`<h4>Chapter II.<br><a
+    /// href="#p1-02">Of The Voice.</a></h4>`) is a contents list: its
+    /// entries name the sections and none of them is a section itself.
+    func testAContentsListInHeadingTagsIsNoOutline() {
+        let words = "<p>" + String(repeating: "The voice is the organ of the sentiment. ", count: 4) + "</p>"
+        var contents = "<h2>Contents.</h2><h4><a href=\"#bio\">Biographical Sketch</a></h4>", body = "<div id=\"bio\"><h3>François Delsarte.</h3>\(words)</div>"
+        var expected = ["0 François Delsarte."]
+        for (part, ordinal) in [(1, "First"), (2, "Second")] {
+            contents += "<h3><a href=\"#p\(part)\">Part \(ordinal).</a><br />Voice</h3>"
+            body += "<div class=\"part\" id=\"p\(part)\"><h2>Part \(ordinal).<br />Voice</h2>"
+            expected.append("0 Part \(ordinal). Voice")
+            for chapter in 1...3 {
+                contents += "<h4>Chapter \(chapter).<br /> <a href=\"#p\(part)-\(chapter)\">Of The \(chapter) Voice.</a></h4>"
+                body += "<div class=\"chapter\" id=\"p\(part)-\(chapter)\"><h3>Chapter \(chapter).<br />Of The \(chapter) Voice.</h3>\(words)</div>"
+                expected.append("1 Chapter \(chapter). Of The \(chapter) Voice.")
+            }
+            body += "</div>"
+        }
+        let html = "<html><body><h1>Delsarte System of Oratory</h1>\(contents)\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, expected)
+        XCTAssertEqual(content.blocks.filter { $0.text.contains("Of The 1 Voice") }.count, 2, "the two chapters' headings alone")
+    }
+
     /// Books and parts nest in the order the book first names them: a
     /// treatise's BOOK I holds its PART I, a novel's PART FIRST its BOOK I,
     /// though every heading sits in one tag and a flat contents list names

@@ -446,9 +446,11 @@ def study_html(text):
     note_targets = set(notes)
     for index, block in enumerate(blocks):
         # Links further on, or back to a heading (a contents list after
-        # the text), neither notes nor pages.
+        # the text), neither notes nor pages (an anchor named like a page's
+        # that a heading follows names the heading: `id="p1"`, Part First).
         forward = [(target, label) for target, label, _, _ in block["links"]
-                   if target not in note_targets and not PAGE_ANCHOR.match(target) and target in position
+                   if target not in note_targets and target in position
+                   and not (PAGE_ANCHOR.match(target) and not heading_at(blocks, position[target]))
                    and (position[target] > index or heading_at(blocks, position[target]))]
         if not forward or not block["text"]:
             continue

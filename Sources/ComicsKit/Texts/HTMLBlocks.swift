@@ -226,6 +226,8 @@ private final class HTMLWalker {
     /// The lists (`ul`, `ol`, `dl`, `blockquote`) open around the walk.
     private var listDepth = 0
     private var sectionLinksInEntry = 0
+    /// Links of the entry further on whose words are more than a mark's.
+    private var forwardTitleLinksInEntry = 0
     private var startsWithLink: Bool?
     /// Of the entry's lines (a `<br>` ends one): those with text, those
     /// that begin with a link further on, and whether the open one does.
@@ -527,6 +529,7 @@ private final class HTMLWalker {
             let isMark = label <= HTMLBlocks.maximumMarkCharacters
             if frame.linkIsForward {
                 forwardLinkDepth -= 1
+                if !isMark { forwardTitleLinksInEntry += 1 }
             } else if frame.linkIsWayBack {
                 wayBackCharacters += label
             }
@@ -747,6 +750,12 @@ private final class HTMLWalker {
             titleLines = [open.alt]
             pictureIsTitle = true
         }
+        // A heading whose words are mostly a link further on is a contents
+        // list's entry set in heading tags.
+        if forwardTitleLinksInEntry > 0, linkCharacters * 10 >= allCharacters * 3, takeContentsLinks(true) {
+            pendingSpace = false
+            return
+        }
         if !titleLines.isEmpty {
             result.textBeforeHeading[result.items.count] = open.textBefore
             add(.heading(tagLevel: open.tagLevel, lines: titleLines.map { UpstreamText.capped($0, 200) }))
@@ -831,6 +840,7 @@ private final class HTMLWalker {
         wayBackCharacters = 0
         linksInEntry = 0
         sectionLinksInEntry = 0
+        forwardTitleLinksInEntry = 0
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
