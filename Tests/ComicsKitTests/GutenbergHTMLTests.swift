@@ -344,6 +344,17 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.text.contains("Of The 1 Voice") }.count, 2, "the two chapters' headings alone")
     }
 
+    /// A heading that links back to its contents entry is a heading, however
+    /// many entries the list has.
+    func testHeadingsLinkingBackToALongContentsListAreHeadings() {
+        let words = "<p>" + String(repeating: "All for one, one for all. ", count: 4) + "</p>"
+        let chapters = 1...80
+        let contents = chapters.map { "<li><p><a href=\"#c\($0)\" id=\"toc\($0)\">\($0) THE \($0) TITLE</a></p></li>" }.joined()
+        let body = chapters.map { "<div id=\"c\($0)\"><h2><a href=\"#toc\($0)\"><span>\($0) THE \($0) TITLE</span></a></h2>\(words)</div>" }.joined()
+        let html = "<html><body><h2>CONTENTS</h2><ul>\(contents)</ul>\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map(\.title), chapters.map { "\($0) THE \($0) TITLE" })
+    }
+
     /// Books and parts nest in the order the book first names them: a
     /// treatise's BOOK I holds its PART I, a novel's PART FIRST its BOOK I,
     /// though every heading sits in one tag and a flat contents list names

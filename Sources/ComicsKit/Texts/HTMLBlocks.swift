@@ -294,10 +294,17 @@ private final class HTMLWalker {
             classIndent = max(classIndent, facts.indent)
         }
         let id = attributes["id"] ?? ""
-        for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty && pendingAnchors.count < 64 {
+        for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty {
+            // Every anchor met is known (a link to it goes back), however
+            // many wait for an item to name.
+            if result.textBeforeAnchor[anchor] == nil, result.textBeforeAnchor.count < Self.maximumLinkTargets {
+                result.textBeforeAnchor[anchor] = visibleSoFar
+            }
+            // The newest name the next item (a long contents list's own
+            // anchors wait with it, and give way).
+            if pendingAnchors.count >= 64 { pendingAnchors.removeFirst() }
             pendingAnchors.append(anchor)
             if anchorsSinceText.count < 64 { anchorsSinceText.append(anchor) }
-            if result.textBeforeAnchor[anchor] == nil { result.textBeforeAnchor[anchor] = visibleSoFar }
         }
         if Self.skippedNames.contains(name) || traits.contains(.skipped) || id == "pg-header" || id == "pg-footer" {
             stack.append(Frame(name: name, skipped: true))
@@ -380,7 +387,7 @@ private final class HTMLWalker {
             frame.link = target
             frame.linkStart = allCharacters
             if linkedTargets.count < Self.maximumLinkTargets { linkedTargets.insert(target) }
-            frame.linkIsForward = result.anchors[target] == nil && !pendingAnchors.contains(target)
+            frame.linkIsForward = result.textBeforeAnchor[target] == nil
             frame.linkIsWayBack = !frame.linkIsForward && referenceAnchors.contains(target)
             // This link's own anchors, and those just before it, name a
             // reference: a link back to one is a note's way back.
