@@ -459,6 +459,9 @@ def study_html(text):
             continue
         contents_blocks.add(index)
         targets = list(dict.fromkeys(target for target, _ in forward))
+        # A row's page number beside its title's link is the same entry.
+        if any(not PAGE_ANCHOR.match(target) for target in targets):
+            targets = [target for target in targets if not PAGE_ANCHOR.match(target)]
         title = block["text"] if len(targets) == 1 else forward[0][1]
         title = re.sub(r"[\s.·…_]*[0-9ivxlc]+\s*$", "", title.strip(), flags=re.I) if len(words(title)) > 1 else title
         for target in targets:
@@ -469,12 +472,13 @@ def study_html(text):
             at = next((blocks[later]["text"] for later in range(position[target], min(len(blocks), position[target] + 12))
                        if blocks[later]["text"]), "")
             contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at})
-    # A link alone to the contents list itself (INDICE at the front of a
-    # book whose contents stand at its end) is no entry.
-    def alone(index):
-        return not any(other in contents_blocks for other in range(index - 3, index + 4) if other != index)
-    contents = [entry for entry in contents
-                if not (alone(entry["block"]) and any(later in contents_blocks for later in range(position[entry["target"]] + 1, position[entry["target"]] + 5)))]
+    # A link alone is no list: a cross-reference in the text (a poem's
+    # motto linking to its source), or a link to the contents list itself
+    # (INDICE at the front of a book whose contents stand at its end).
+    def alone(index, reach):
+        return not any(other in contents_blocks for other in range(index - reach, index + reach + 1) if other != index)
+    contents = [entry for entry in contents if not alone(entry["block"], 12) and not (
+        alone(entry["block"], 3) and any(later in contents_blocks for later in range(position[entry["target"]] + 1, position[entry["target"]] + 5)))]
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
