@@ -58,7 +58,8 @@ final class HTMLEditionTests: EndToEndTestCase {
         XCTAssertEqual(try comics.run(["config", "set", "texts.edition", "epub"]).status, 2)
     }
 
-    /// An HTML edition whose markup marks no chapters, or that is missing,
+    /// An HTML edition whose markup marks no chapters, that is only an
+    /// index of the files the book is split into, or that is missing,
     /// gives way to the plain text; the older `N-h.htm` editions are read
     /// by their own bytes.
     func testThePlainTextServesWhenTheMarkupMarksNoChaptersOrIsMissing() throws {
@@ -70,6 +71,13 @@ final class HTMLEditionTests: EndToEndTestCase {
             "/ebooks/844.html.images", "/cache/epub/844/pg844-images.html", "/ebooks/844.txt.utf-8", "/cache/epub/844/pg844.txt",
         ])
         XCTAssertEqual(try comics.run(["get", "2600"]).stdout, "got books:2600: plain text, 3.2 MiB, 382 sections, 563286 words\n", "no HTML file: 404")
+        // An edition split into files, here only as their index.
+        func rows(_ file: String) -> String {
+            (1...6).map { "<tr><td><a href=\"./\(file).html#s\($0)\">De cómo el arçipreste fué enamorado, la \($0) vez</a></td><td>\($0 * 7)</td></tr>" }.joined()
+        }
+        let index = "<html><body><h1>TOMO PRIMERO</h1><table>\(rows("i"))</table><h1>TOMO SEGUNDO</h1><table>\(rows("ii"))</table></body></html>"
+        try postHTML(1342, Array(index.utf8))
+        XCTAssertEqual(try comics.run(["get", "1342"]).stdout, "got books:1342: plain text, 754.3 KiB, 61 sections, 127160 words\n")
 
         let latin1 = "<html><head><meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\"></head><body>"
             + "<h1>LE LIVRE</h1><p><a href=\"#c1\">Chapitre premier</a></p><p><a href=\"#c2\">Chapitre deuxième</a></p>"

@@ -41,6 +41,7 @@ public enum GutenbergHTML {
             namedHeadings[item - work.lowerBound] = depth
         }
         let targeted = namedHeadings  // a constant: the outline's closure may run on another thread
+        let isIndexOfFiles = isIndexOfOtherFiles(read, items: items)
         let blocks = items.map { item in
             switch item {
             case let .block(block): block
@@ -50,10 +51,21 @@ public enum GutenbergHTML {
         return TextDraft(blocks: blocks, encoding: encoding) { blocks in
             var sections = outline(items, contentsTargets: targeted).sorted { $0.item < $1.item }
                 .map { TextSection(level: $0.level, title: $0.title, firstBlock: $0.item) }
-            let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections
+            let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections && !isIndexOfFiles
             if sections.count > SectionOutline.maximumSections { sections = [] }
             return OutlinedText(blocks: blocks, sections: sections, hasOutline: hasOutline)
         }
+    }
+
+    /// An edition split into files is here only as their index: it links
+    /// to other files of the book ten times or more, and has fewer than a
+    /// hundred words of its own for each such link.
+    static func isIndexOfOtherFiles(_ read: HTMLBlocks, items: [HTMLBlocks.Item]) -> Bool {
+        guard read.linksToOtherFiles >= 10 else { return false }
+        let words = items.reduce(0) { total, item in
+            if case let .block(block) = item { return total + block.wordCount } else { return total }
+        }
+        return words < read.linksToOtherFiles * 100
     }
 
     /// The heading an anchor names: the one it stands in, or the next one

@@ -32,6 +32,9 @@ struct HTMLBlocks {
     /// How deep each of `contentsTargets` stands in its list: the lists it
     /// is nested in, and the indent its classes give (`toc2`, `indent1`).
     var contentsDepths: [Int] = []
+    /// Links to other HTML files beside this one (`ii.html#canto3`): an
+    /// edition split into files links to them from an index.
+    var linksToOtherFiles = 0
     /// The internal links in each paragraph's text (by item), read after
     /// the walk as references to notes (`[1]` pointing at `#Footnote_1`).
     var linksInParagraphs: [Int: [InternalLink]] = [:]
@@ -382,6 +385,7 @@ private final class HTMLWalker {
             frame.pageAnchor = true
             pageAnchorDepth += 1
         }
+        if name == "a", let href = attributes["href"], Self.isOtherFile(href) { result.linksToOtherFiles += 1 }
         if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
             let target = String(href.dropFirst())
             frame.link = target
@@ -445,6 +449,13 @@ private final class HTMLWalker {
             if let digit = name.dropFirst(prefix.count).first?.wholeNumberValue { return digit }
         }
         return 0
+    }
+
+    /// A relative address of an HTML file (`i.html`, `./ii.htm#intro`).
+    private static func isOtherFile(_ href: String) -> Bool {
+        guard !href.contains(":") else { return false }
+        let path = href.prefix { $0 != "#" && $0 != "?" }.lowercased()
+        return path.hasSuffix(".html") || path.hasSuffix(".htm")
     }
 
     private static func traits(of name: String) -> ClassTraits {
