@@ -740,6 +740,14 @@ private final class HTMLWalker {
         if bare.count > 2, let first = bare.first, let last = bare.last, "{[(".contains(first), "}])".contains(last) {
             bare = bare.dropFirst().dropLast()
         }
+        // `bookcover.jpg (153K)`: the file's name and size.
+        if bare.last == ")", let open = bare.lastIndex(of: "(") {
+            let size = bare[bare.index(after: open)..<bare.index(before: bare.endIndex)]
+            let digits = size.prefix { $0.isNumber || $0 == "." || $0 == "," }
+            if !digits.isEmpty, ["k", "kb", "m", "mb", "b"].contains(String(size.dropFirst(digits.count)).trimmingWhitespace()) {
+                bare = Substring(String(bare[..<open]).trimmingWhitespace())
+            }
+        }
         guard !bare.isEmpty, let file = source.split(separator: "/").last?.lowercased() else { return false }
         let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
         return [file, stem].contains { !$0.isEmpty && ($0 == bare || $0 == written) }
