@@ -143,6 +143,9 @@ final class GutenbergHTMLTests: XCTestCase {
                 let reference = blocks.first { $0.kind != .footnote && $0.text.contains(note.referenceWord) }
                 XCTAssertEqual(reference?.link?.split(separator: " ").contains(Substring(anchor)), true,
                                "\(note.referenceWord) does not reach \(anchor): \(reference?.link ?? "no link") \(context)")
+                // Whatever its style, the reference's mark is a Tab stop.
+                XCTAssertTrue(reference.map { NoteMarks.marks(in: $0.text).contains { $0.label == note.mark } } ?? false,
+                              "no mark [\(note.mark)] in \(reference?.text ?? "") \(context)")
             }
         }
     }
@@ -645,6 +648,12 @@ struct GeneratedNotes {
         /// A word only the note holds, and one only its reference's paragraph.
         var word: String
         var referenceWord: String
+        /// The label its reference's mark is written with: `[label]`.
+        var mark: String
+    }
+
+    private static func bare(_ label: String) -> String {
+        label.hasPrefix("[") || label.hasPrefix("(") ? String(label.dropFirst().dropLast()) : label
     }
 
     var html: String
@@ -653,6 +662,7 @@ struct GeneratedNotes {
     static func random(using generator: inout SeededGenerator) -> GeneratedNotes {
         let style = Int.random(in: 0..<6, using: &generator)
         let placement = Int.random(in: 0..<3, using: &generator)  // after the paragraph, the chapter, the book
+        let labelStyle = Int.random(in: 0..<7, using: &generator)
         let words = String(repeating: "Words of the story run on here. ", count: 6)
         var html = "<html><body>"
         var notes: [Note] = []
@@ -661,9 +671,11 @@ struct GeneratedNotes {
             html += "<h2>CHAPTER \(chapter).</h2>"
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 let number = notes.count + 1
-                let note = Note(word: "noteword\(number)x", referenceWord: "referenceword\(number)x")
-                notes.append(note)
-                let label = ["[\(number)]", "\(number)", String(repeating: "*", count: (number - 1) % 3 + 1), "†\(number)"][style % 4]
+                let note = (word: "noteword\(number)x", referenceWord: "referenceword\(number)x")
+                let label = [
+                    "[\(number)]", "\(number)", String(repeating: "*", count: (number - 1) % 3 + 1), "†\(number)", "(\(number))",
+                    ["(*)", "(+)", "(‡)"][(number - 1) % 3], ["†", "‡", "§"][(number - 1) % 3],
+                ][labelStyle]
                 let reference: String
                 let body: String
                 switch style {
@@ -686,6 +698,7 @@ struct GeneratedNotes {
                     reference = "<a id=\"ref\(number)\" href=\"#note\(number)\"><sup>\(label)</sup></a>"
                     body = "<p class=\"footnote\"><a id=\"note\(number)\" href=\"#ref\(number)\" class=\"label\">\(label)</a> A note with \(note.word) ends here.</p>"
                 }
+                notes.append(Note(word: note.word, referenceWord: note.referenceWord, mark: Self.bare(label)))
                 html += "<p>\(words) \(note.referenceWord)\(reference) \(words)</p>"
                 if placement == 0 { html += body } else { pending.append(body) }
             }

@@ -71,4 +71,32 @@ final class ReaderNotesTests: EndToEndTestCase {
         try session.send("q")
         try quitReader(session)
     }
+
+    /// A mark of any style (a superscript number, `(*)`, `†`) that links
+    /// to a note is a Tab stop, written `[label]` in the reader and `read`.
+    func testAMarkOfAnyStyleIsATabStop() throws {
+        try server.postBook(70031, formats: [("text/html", "https://www.gutenberg.org/ebooks/70031.html.images")])
+        let html = "<html><body><h2>CHAPTER I</h2><p>A claim in superscript.<sup><a id=\"r1\" href=\"#fn1\">1</a></sup> "
+            + "One starred<a id=\"r2\" href=\"#fn2\">(*)</a> and one crossed.<a id=\"r3\" href=\"#fn3\">†</a></p>"
+            + "<h2>NOTES</h2><div class=\"footnote\"><p id=\"fn1\">1. The superscript's note.</p>"
+            + "<p id=\"fn2\">(*) The starred note.</p><p id=\"fn3\">† The crossed note.</p></div></body></html>"
+        try server.serveHTML(70031, Array(html.utf8))
+        XCTAssertEqual(try comics.run(["get", "70031"]).status, 0)
+        let printed = try comics.run(["read", "70031"])
+        XCTAssertTrue(printed.stdout.contains("A claim in superscript.[1] One starred[*] and one crossed.[†]"), printed.stdout)
+        let session = try TerminalSession(comics, ["read", "70031"], rows: 24, columns: 80)
+        XCTAssertTrue(try session.wait(for: "crossed.[†]"), session.screen.joined(separator: "\n"))
+        for label in ["1", "*", "†"] {
+            try session.send("\t")
+            XCTAssertTrue(try session.wait(for: "note [\(label)]: Enter shows it"), session.screen.joined(separator: "\n"))
+        }
+        try session.send("\r")
+        XCTAssertTrue(try session.wait(for: "│ † The crossed note."), session.screen.joined(separator: "\n"))
+        try session.send("q")
+        XCTAssertTrue(try session.wait(whileShowing: "┌ note"))
+        try session.send("\u{1B}[Z\r")
+        XCTAssertTrue(try session.wait(for: "│ (*) The starred note."), session.screen.joined(separator: "\n"))
+        try session.send("q")
+        try quitReader(session)
+    }
 }

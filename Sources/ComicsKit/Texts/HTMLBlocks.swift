@@ -16,6 +16,11 @@ struct HTMLBlocks {
             if case .heading = self { return true }
             return false
         }
+
+        var isFootnote: Bool {
+            if case let .block(block) = self { return block.kind == .footnote }
+            return false
+        }
     }
 
     var items: [Item] = []
@@ -45,7 +50,17 @@ struct HTMLBlocks {
         /// Its words are a mark (`[1]`, `*`, `(a)`, `12`), as a note's
         /// reference is, and as a note's way back to it is.
         var isMark: Bool
+        /// Its words stand between `markOpen` and `markClose` in the
+        /// paragraph's text, to be written `[label]` if it is a note's.
+        var isWrapped = false
     }
+
+    /// Around a mark's words while the walk cannot yet tell whether it
+    /// refers to a note (noncharacters: the text's own are taken out).
+    static let markOpen = Unicode.Scalar(UInt32(0xFDD0))!
+    static let markClose = Unicode.Scalar(UInt32(0xFDD1))!
+    /// The items whose text holds wrapped marks.
+    var itemsWithMarks = Set<Int>()
 
     /// The most visible characters a note's mark has: `[12]`, `(*)`,
     /// `return` (a note's way back).
@@ -90,8 +105,72 @@ struct HTMLBlocks {
         walker.finish()
         var result = walker.result
         result.findNotesByTheirLinks()
+        result.writeMarks()
         result.linkReferencesToNotes()
         return result
+    }
+
+    /// A mark whose link reaches a note is written `[label]`, whatever its
+    /// style (`¹`, `(*)`, `†`, `[<a>1</a>]`): the reader's Tab stops at it
+    /// and finds its note by it. Any other keeps its words.
+    private mutating func writeMarks() {
+        for index in itemsWithMarks.sorted() where items.indices.contains(index) {
+            guard case var .block(block) = items[index] else { continue }
+            let reachesNote = (linksInParagraphs[index] ?? []).filter(\.isWrapped).map { link in
+                anchors[link.target].map { items.indices.contains($0) && items[$0].isFootnote } ?? false
+            }
+            block.text = Self.writingMarks(in: block.text, reachesNote: reachesNote)
+            items[index] = .block(TextBlock(block.kind, block.text, link: block.link))
+        }
+        itemsWithMarks = []
+    }
+
+    /// `text` with each wrapped mark written `[label]` where `reachesNote`
+    /// says so (in order; past its end, no), brackets around it taken in;
+    /// as it was otherwise.
+    static func writingMarks(in text: String, reachesNote: [Bool]) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var written = String.UnicodeScalarView()
+        var index = 0
+        var ordinal = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            if scalar == markClose { continue }
+            guard scalar == markOpen else {
+                written.append(scalar)
+                continue
+            }
+            guard let close = scalars[index...].firstIndex(where: { $0 == markOpen || $0 == markClose }), scalars[close] == markClose else {
+                continue
+            }
+            let words = String(String.UnicodeScalarView(scalars[index..<close]))
+            index = close + 1
+            let bare = unbracketed(words.trimmingWhitespace())
+            defer { ordinal += 1 }
+            guard ordinal < reachesNote.count, reachesNote[ordinal], NoteMarks.isLabel(bare) else {
+                written.append(contentsOf: words.unicodeScalars)
+                continue
+            }
+            // `[<a>1</a>]` and `(<a>*</a>)`: the brackets are the mark's.
+            if let opener = written.last, let closer = closing[opener], index < scalars.count, scalars[index] == closer {
+                written.removeLast()
+                index += 1
+            }
+            written.append(contentsOf: "[\(bare)]".unicodeScalars)
+        }
+        return String(written)
+    }
+
+    private static let closing: [Unicode.Scalar: Unicode.Scalar] = ["[": "]", "(": ")"]
+
+    /// A mark's label without the one pair of brackets around it: `[1]`,
+    /// `(*)`, `{a}`.
+    static func unbracketed(_ label: String) -> String {
+        guard let first = label.first, let last = label.last, label.count > 2,
+              (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
+        else { return label }
+        return String(label.dropFirst().dropLast()).trimmingWhitespace()
     }
 
     /// The most references to notes one paragraph keeps.
@@ -169,10 +248,20 @@ private final class HTMLWalker {
         var linkIsWayBack = false
         /// The visible characters before the link began.
         var linkStart = 0
+        /// Where in the paragraph's text a link further on began: its
+        /// words may be a note's mark, to be wrapped.
+        var markStart: MarkStart?
         var list = false
         /// An anchor that names a page (`Page_12`, `pg012`): a page
         /// number in it (`[pg 12]`, `{12}`) is the print's, not the text.
         var pageAnchor = false
+    }
+
+    /// A place in `lines`, while they hold the same block (`generation`).
+    private struct MarkStart {
+        var line: Int
+        var byte: Int
+        var generation: Int
     }
 
     /// A heading being gathered, apart from the block's text.
@@ -207,6 +296,10 @@ private final class HTMLWalker {
     /// starts a new one). Unchecked: the walk is one thread's, and these
     /// are passed `inout` for every piece of text.
     @exclusivity(unchecked) private var lines: [[UInt8]] = [[]]
+    /// How many times `lines` were taken: a block's own count.
+    private var generation = 0
+    /// Marks wrapped since the last block was added.
+    private var marksWrapped = 0
     @exclusivity(unchecked) private var pendingSpace = false
     private var italicOpen = false
     private var italicWritten = false
@@ -398,6 +491,9 @@ private final class HTMLWalker {
             for anchor in anchorsSinceText where referenceAnchors.count < Self.maximumLinkTargets { referenceAnchors.insert(anchor) }
             linkDepth += 1
             if frame.linkIsForward { forwardLinkDepth += 1 }
+            if frame.linkIsForward, heading == nil, captionDepth == 0, figureDepth == 0, tableDepth == 0, preDepth == 0 {
+                frame.markStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation)
+            }
         }
         if name == "br" {
             lineBreak()
@@ -566,10 +662,30 @@ private final class HTMLWalker {
                 }
             }
             if heading == nil, captionDepth == 0, paragraphLinks.count < HTMLBlocks.maximumReferences {
-                paragraphLinks.append(HTMLBlocks.InternalLink(target: target, isMark: isMark))
+                let isWrapped = isMark && frame.markStart.map(wrapMark) == true
+                paragraphLinks.append(HTMLBlocks.InternalLink(target: target, isMark: isMark, isWrapped: isWrapped))
             }
         }
     }
+
+    /// Wraps the words written since `start`, when they are a mark's
+    /// (`12`, `[12]`, `(*)`, `†`), in `markOpen` and `markClose`.
+    private func wrapMark(from start: MarkStart) -> Bool {
+        guard start.generation == generation, start.line == lines.count - 1 else { return false }
+        let line = lines.count - 1
+        var from = start.byte
+        while from < lines[line].count, lines[line][from] == 0x20 { from += 1 }
+        guard from < lines[line].count else { return false }
+        let words = String(decoding: lines[line][from...], as: UTF8.self)
+        guard NoteMarks.isLabel(HTMLBlocks.unbracketed(words)) else { return false }
+        lines[line].insert(contentsOf: Self.markOpenBytes, at: from)
+        lines[line] += Self.markCloseBytes
+        marksWrapped += 1
+        return true
+    }
+
+    private static let markOpenBytes = Array(String(HTMLBlocks.markOpen).utf8)
+    private static let markCloseBytes = Array(String(HTMLBlocks.markClose).utf8)
 
     private func closeItalic() {
         guard italicOpen else { return }
@@ -580,6 +696,10 @@ private final class HTMLWalker {
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard skippedDepth == 0, pageAnchorDepth == 0 || !Self.isPageNumber(bytes) else { return }
+        // The text's own noncharacters would read as a mark's wrapping.
+        if ByteScan.contains(0xEF, in: bytes), let clean = Self.withoutMarkWrapping(bytes) {
+            return clean.withUnsafeBufferPointer { characters($0) }
+        }
         if smallCapitalsDepth > 0 {
             let upper = Array(String(decoding: bytes, as: UTF8.self).uppercased().utf8)
             upper.withUnsafeBufferPointer { gathered($0) }
@@ -635,6 +755,23 @@ private final class HTMLWalker {
             Self.appendFolded(bytes, to: &lines[lines.count - 1], pendingSpace: &pendingSpace, openingItalic: &opening)
             if italicOpen && !opening { italicWritten = true }
         }
+    }
+
+    /// `bytes` without `markOpen` and `markClose`; nil when it has none.
+    private static func withoutMarkWrapping(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        var kept: [UInt8] = []
+        var index = 0
+        var found = false
+        while index < bytes.count {
+            if index + 2 < bytes.count, bytes[index] == 0xEF, bytes[index + 1] == 0xB7, bytes[index + 2] == 0x90 || bytes[index + 2] == 0x91 {
+                found = true
+                index += 3
+                continue
+            }
+            kept.append(bytes[index])
+            index += 1
+        }
+        return found ? kept : nil
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
@@ -802,6 +939,7 @@ private final class HTMLWalker {
         closeItalicForBlockEnd()
         let text = Self.text(of: Array(lines.filter { !$0.isEmpty }.joined(separator: [0x20])))
         lines = [[]]
+        generation += 1
         pendingSpace = false
         return text
     }
@@ -823,6 +961,8 @@ private final class HTMLWalker {
         let keepsIndent = preDepth > 0 || verseDepth > 0
         var kept = lines.map { keepsIndent ? Self.trimmedEnd(Self.text(of: $0, folding: false)) : Self.text(of: $0) }
         lines = [[]]
+        generation += 1
+        defer { marksWrapped = 0 }
         pendingSpace = false
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
@@ -969,13 +1109,16 @@ private final class HTMLWalker {
         }
         if case let .block(block) = item {
             textBytes += block.text.utf8.count
+            let holdsMarks = marksWrapped > 0 && block.text.unicodeScalars.contains(HTMLBlocks.markOpen)
             if block.kind == .prose, pendingAnchors.isEmpty, TextBlocks.isFlood(blocks: result.items.count, textBytes: textBytes),
                joinsTheLast(block), case var .block(joined) = result.items.removeLast() {
                 // Taken out and put back: the text grows in place.
                 joined.text += " " + block.text
                 result.items.append(.block(joined))
+                if holdsMarks { result.itemsWithMarks.insert(result.items.count - 1) }
                 return
             }
+            if holdsMarks, result.items.count < HTMLBlocks.maximumItems { result.itemsWithMarks.insert(result.items.count) }
         }
         guard result.items.count < HTMLBlocks.maximumItems else { return }
         if case let .block(block) = item, block.kind != .footnote, block.kind != .illustration, !paragraphLinks.isEmpty {
