@@ -186,6 +186,29 @@ final class ReaderModelTests: XCTestCase {
         }
     }
 
+    /// A note's lines hang under its first word, past its label, at every
+    /// width, losing no word; a note with no label (or one too wide for
+    /// the column) wraps as prose.
+    func testANoteWrapsUnderItsFirstWord() {
+        var generator = SystemRandomNumberGenerator()
+        let words = ["The", "note", "says", "more", "of", "Pangloss,", "précepteur", "de", "la", "maison;", "longword" + String(repeating: "x", count: 30)]
+        for _ in 0..<300 {
+            let width = Int.random(in: 20...60, using: &generator)
+            let label = ["[1]", "12.", "(*)", "†", "[Footnote 3:", "[A]", "Note"].randomElement(using: &generator)!
+            let note = label + " " + (0..<Int.random(in: 1...30, using: &generator)).map { _ in words.randomElement(using: &generator)! }.joined(separator: " ")
+            let terminal = Terminal(isTerminal: false, width: width, height: nil, cellSize: nil, colorForbidden: true)
+            let laid = TextLayout(width: width, terminal: terminal).lines(of: TextBlock(.footnote, note))
+            XCTAssertTrue(laid.allSatisfy { DisplayWidth.of($0) <= width }, "\(width): \(laid)")
+            XCTAssertEqual(laid.flatMap { $0.split(separator: " ") }.joined(), note.split(separator: " ").joined(), "no word lost")
+            // A label as wide as a third of the column hangs nothing.
+            let indent = label == "Note" || DisplayWidth.of(label) >= width / 3 ? 0 : DisplayWidth.of(label) + 1
+            XCTAssertTrue(laid[0].hasPrefix(indent > 0 ? label + " " : label), "\(laid)")
+            for continuation in laid.dropFirst() {
+                XCTAssertEqual(continuation.prefix { $0 == " " }.count, indent, "under its first word: \(laid)")
+            }
+        }
+    }
+
     /// A failed download: r tries again; leaving `comics read` unread
     /// keeps why, for the command to fail with.
     func testAFailedDownloadIsTriedAgainOrLeftWithItsReason() {

@@ -54,9 +54,10 @@ public enum NoteMarks {
         (0x30...0x39).contains(byte)
     }
 
-    /// Whether `label` (a link's words, brackets taken off) is a mark's:
-    /// an HTML edition's reference to a note is written `[label]` then.
-    static func isLabel(_ label: String) -> Bool {
+    /// Whether `label` (brackets taken off) is a mark's: an HTML edition's
+    /// reference to a note is written `[label]` then, and a note that opens
+    /// with it wraps under its words.
+    public static func isLabel(_ label: String) -> Bool {
         isLabel(ArraySlice(label.utf8))
     }
 

@@ -103,7 +103,7 @@ enum BrowseView {
             let title = fit(title, max(0, width - 2))
             return left + title + String(repeating: "─", count: max(0, width - 2 - DisplayWidth.of(title))) + right
         }
-        var body = box.note.map { DisplayWidth.wrap($0.text, width: inner) } ?? [box.failure ?? "finding the note…"]
+        var body = box.note.map { TextLayout.noteLines($0.text, width: inner) } ?? [box.failure ?? "finding the note…"]
         let room = max(1, height - 4)
         if body.count > room { body = Array(body.prefix(room - 1)) + ["…"] }
         let rows = body.map { "│ " + $0 + String(repeating: " ", count: max(0, inner - DisplayWidth.of($0))) + " │" }

@@ -60,7 +60,10 @@ enum ReaderLayout {
                 case .prose, .lines: italicized(text, italic: &italic)
                 }
                 lines.append(ReaderLine(block: number, offset: min(offset, block.text.utf8.count), runs: runs))
-                if !text.isEmpty { offset += text.utf8.count + 1 }
+                // A note's lines hang under its first word: the indent is
+                // not its text.
+                let words = block.kind == .footnote ? text.drop { $0 == " " } : Substring(text)
+                if !words.isEmpty { offset += words.utf8.count + 1 }
             }
         }
         return ReaderPassage(firstBlock: passage.firstBlock, endBlock: passage.endBlock, width: width, wordsBefore: wordsBefore, lines: lines)

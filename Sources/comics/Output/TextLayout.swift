@@ -42,8 +42,10 @@ struct TextLayout {
     func lines(of block: TextBlock) -> [String] {
         let text = TerminalText.sanitize(block.text)
         switch block.kind {
-        case .prose, .footnote:
+        case .prose:
             return styled(DisplayWidth.wrap(text, width: width))
+        case .footnote:
+            return styled(Self.noteLines(text, width: width))
         case .illustration:
             let caption = text.isEmpty ? "[Illustration]" : "[Illustration: \(text)]"
             return DisplayWidth.wrap(caption, width: width).map(terminal.dim)
@@ -70,6 +72,32 @@ struct TextLayout {
     }
 
     static let hangingIndent = 4
+
+    /// A note wrapped under its first word, past its label (`[1]`, `12.`,
+    /// `(*)`, `†`, `[Footnote 3:`), so the label stands out at its left.
+    static func noteLines(_ text: String, width: Int) -> [String] {
+        guard let label = noteLabel(of: text), DisplayWidth.of(label) < width / 3 else { return DisplayWidth.wrap(text, width: width) }
+        let hanging = String(repeating: " ", count: DisplayWidth.of(label) + 1)
+        let body = text.dropFirst(label.count).drop { $0 == " " }
+        let lines = DisplayWidth.wrap(String(body), width: width - hanging.count)
+        return [label + " " + lines[0]] + lines.dropFirst().map { hanging + $0 }
+    }
+
+    /// The label a note opens with, when what follows it is its words.
+    private static func noteLabel(of text: String) -> String? {
+        if text.hasPrefix("[Footnote "), let colon = text.prefix(16).firstIndex(where: { $0 == ":" || $0 == "]" }) {
+            let label = String(text[...colon])
+            return text[colon...].dropFirst().first == " " ? label : nil
+        }
+        guard let space = text.prefix(10).firstIndex(of: " ") else { return nil }
+        let label = String(text[..<space])
+        var bare = label
+        if bare.count > 1, let last = bare.last, last == "." || last == ":" || (last == ")" && !bare.hasPrefix("(")) { bare.removeLast() }
+        if bare.count > 2, let first = bare.first, let last = bare.last, (first == "[" && last == "]") || (first == "(" && last == ")") {
+            bare = String(bare.dropFirst().dropLast())
+        }
+        return NoteMarks.isLabel(bare) ? label : nil
+    }
 
     /// `_italics_` in italics on a terminal that takes colour; the pair may
     /// span lines, so the state runs on from one line to the next.
