@@ -215,7 +215,10 @@ final class GutenbergHTMLTests: XCTestCase {
             let content = GutenbergHTML.content(of: Array(html.utf8)).content
             XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, expected, name)
             XCTAssertFalse(content.blocks.contains { $0.text == "CONTENTS" }, name)
+            XCTAssertEqual(GutenbergHTML.draft(of: Array(html.utf8)).outlined().origin, .contents, name)
         }
+        let unlisted = "<html><body><h1>THE BOOK</h1>\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.draft(of: Array(unlisted.utf8)).outlined().origin, .headings)
     }
 
     /// A contents table indents a row by leaving its first cells empty:

@@ -171,6 +171,9 @@ final class ContentsListTests: XCTestCase {
             }
             let expected = titles.enumerated().map { "0 " + (numbered ? "\(Self.roman($0.offset + 1)). \($0.element)" : $0.element) }
             XCTAssertEqual(outline(text), expected, "round \(round):\n\(text.prefix(1_500))")
+            if !numbered {
+                XCTAssertEqual(GutenbergText.draft(of: Array(text.utf8)).outlined().origin, .contents, "round \(round): show says where")
+            }
         }
     }
 

@@ -222,8 +222,9 @@ final class SQLiteCacheStoreTests: XCTestCase {
         let chunks = SQLiteCacheStore.chunks(of: content.blocks)
         XCTAssertGreaterThan(chunks.count, 1)
         try DatabaseProbe.execute(on: path, """
-            DELETE FROM schema_migrations WHERE name IN ('texts-in-zstd', 'cursors-inside-a-page', 'search-index-keeps-lists-apart', 'items-absent-upstream', 'text-pictures', 'bookmarks-carry-notes');
-            ALTER TABLE cursors DROP COLUMN shown_rows; DROP TABLE absences; DROP TABLE text_pictures; ALTER TABLE bookmarks DROP COLUMN note; PRAGMA user_version = 19;
+            DELETE FROM schema_migrations WHERE name IN ('texts-in-zstd', 'cursors-inside-a-page', 'search-index-keeps-lists-apart', 'items-absent-upstream', 'text-pictures', 'bookmarks-carry-notes', 'texts-say-their-outline');
+            ALTER TABLE cursors DROP COLUMN shown_rows; DROP TABLE absences; DROP TABLE text_pictures; ALTER TABLE bookmarks DROP COLUMN note;
+            ALTER TABLE texts DROP COLUMN outline_origin; ALTER TABLE texts DROP COLUMN passed_over; PRAGMA user_version = 19;
             """)
         let database = try SQLiteDatabase(path: path)
         for (number, chunk) in chunks.enumerated() {

@@ -26,9 +26,11 @@ final class HTMLEditionTests: EndToEndTestCase {
             "CHAPTER I.", "Down the Rabbit-Hole", "Alice was beginning to get very tired of sitting by her sister on the bank, and",
         ])
         let shown = try comics.run(["--offline", "show", "books:11"])
-        XCTAssertTrue(shown.stdout.contains("Text:           downloaded, HTML edition, 189.7 KiB, 12 sections, 26453 words"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("Text:           downloaded, HTML edition, 189.7 KiB, 12 sections from its contents, 26453 words"), shown.stdout)
         let record = try JSONValue.parse(try comics.run(["--offline", "show", "books:11", "-f", "json"]).stdout)
         XCTAssertEqual(record["text"]?["edition"], .string("html"))
+        XCTAssertEqual(record["text"]?["outline_from"], .string("contents"))
+        XCTAssertEqual(record["text"]?["passed_over"], .null)
         let info = try JSONValue.parse(try comics.run(["info", "-f", "json"]).stdout)
         XCTAssertEqual(info["texts"]?["html_editions"], .int(1))
         XCTAssertTrue(try comics.run(["info"]).stdout.contains("1 book (1 from HTML editions)"))
@@ -67,6 +69,11 @@ final class HTMLEditionTests: EndToEndTestCase {
         let got = try comics.run(["get", "844", "-v"])
         XCTAssertEqual(got.stdout, "got books:844: plain text, 139.0 KiB, 3 sections, 20719 words\n", got.stderr)
         XCTAssertTrue(got.stderr.contains("the HTML edition of books:844 marks no chapters; trying its plain text"), got.stderr)
+        let shown = try comics.run(["--offline", "show", "books:844"])
+        XCTAssertTrue(shown.stdout.contains("downloaded, plain text (its HTML edition marks no chapters), 139.0 KiB, 3 sections"), shown.stdout)
+        let record = try JSONValue.parse(try comics.run(["--offline", "show", "books:844", "-f", "json"]).stdout)
+        XCTAssertEqual(record["text"]?["passed_over"], .string("html"))
+        XCTAssertEqual(record["text"]?["outline_from"], .string("headings"))
         XCTAssertEqual(try server.requests().suffix(4), [
             "/ebooks/844.html.images", "/cache/epub/844/pg844-images.html", "/ebooks/844.txt.utf-8", "/cache/epub/844/pg844.txt",
         ])
@@ -90,6 +97,8 @@ final class HTMLEditionTests: EndToEndTestCase {
         XCTAssertEqual(try server.requests().last, "/files/70010/70010-h/70010-h.htm")
         let toc = try comics.run(["toc", "70010"]).stdoutLines
         XCTAssertEqual(toc.count, 3, "\(toc)")
+        let shownOld = try comics.run(["--offline", "show", "books:70010"]).stdout
+        XCTAssertTrue(shownOld.contains("2 sections from its contents"), shownOld)
         XCTAssertTrue(toc.last?.contains("Chapitre deuxième") ?? false, "\(toc)")
         XCTAssertTrue(try comics.run(["read", "70010"]).stdout.contains("Déjà “vu”, et la suite"))
     }

@@ -31,6 +31,12 @@ public struct TextInfo: Equatable, Sendable {
     /// Its edition's pictures: kept (their bytes are in `storedBytes`),
     /// skipped, or still to fetch.
     public var pictures: TextPictureCount
+    /// Where its sections were found; nil for none, or a text kept before
+    /// comics said.
+    public var outlineOrigin: OutlineOrigin?
+    /// The edition passed over for this one (an HTML edition that marks
+    /// no chapters), if any.
+    public var passedOver: TextEdition?
 
     public var edition: TextEdition { TextEdition(url: url) }
 
@@ -44,7 +50,8 @@ public struct TextInfo: Equatable, Sendable {
 
     public init(
         ref: ItemRef, url: String, encoding: String, fetchedAt: Date, readAt: Date? = nil, originalBytes: Int,
-        storedBytes: Int = 0, sectionCount: Int, wordCount: Int, pictures: TextPictureCount = TextPictureCount()
+        storedBytes: Int = 0, sectionCount: Int, wordCount: Int, pictures: TextPictureCount = TextPictureCount(),
+        outlineOrigin: OutlineOrigin? = nil, passedOver: TextEdition? = nil
     ) {
         self.ref = ref
         self.url = url
@@ -56,6 +63,8 @@ public struct TextInfo: Equatable, Sendable {
         self.sectionCount = sectionCount
         self.wordCount = wordCount
         self.pictures = pictures
+        self.outlineOrigin = outlineOrigin
+        self.passedOver = passedOver
     }
 }
 

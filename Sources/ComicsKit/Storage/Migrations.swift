@@ -321,6 +321,12 @@ enum Migrations {
         Migration(name: "bookmarks-carry-notes", sql: """
             ALTER TABLE bookmarks ADD COLUMN note TEXT;
             """),
+        // Where a text's sections were found (its contents, its headings)
+        // and the edition passed over for it: `show` says both.
+        Migration(name: "texts-say-their-outline", sql: """
+            ALTER TABLE texts ADD COLUMN outline_origin TEXT;
+            ALTER TABLE texts ADD COLUMN passed_over TEXT;
+            """),
     ]
 
     private static func replaceLoneC1Controls(_ database: SQLiteDatabase) throws {
@@ -437,6 +443,7 @@ enum Migrations {
         "362caa0d10f7b2db2d1384afdc5dfeacf13b889b8bf06ee57a31d4225fdbebea",
         "ccd565b5133ed5305380759c72631efbe6c9a7145f94a640810148386a564616",
         "084e5117c58545c8f0a0ac35e8dd39e3a3aa3600b0ba8734a25599f1bdd4bada",
+        "610462938e768f3f192d7250f4ffde65baf93eb72cdc6ed3bbb404940c88bcd9",
     ]
 
     /// A file whose schema differs from the one the migrations make for its

@@ -68,12 +68,13 @@ extension SQLiteCacheStore: TextStore {
         try database.run("DELETE FROM text_sections WHERE source = ? AND id = ?", Self.key(ref))
         try database.run("""
             INSERT OR REPLACE INTO texts (source, id, url, encoding, rules_version, fetched_at, read_at,
-                original_bytes, body_bytes, word_count, section_count)
-            VALUES (?, ?, ?, ?, ?, ?, (SELECT read_at FROM texts WHERE source = ?1 AND id = ?2), ?, ?, ?, ?)
+                original_bytes, body_bytes, word_count, section_count, outline_origin, passed_over)
+            VALUES (?, ?, ?, ?, ?, ?, (SELECT read_at FROM texts WHERE source = ?1 AND id = ?2), ?, ?, ?, ?, ?, ?)
             """, Self.key(ref) + [
                 .text(info.url), .text(info.encoding), .integer(Int64(GutenbergText.rulesVersion)), .date(info.fetchedAt),
                 .integer(Int64(info.originalBytes)), .integer(Int64(chunks.reduce(0) { $0 + $1.body.count })),
                 .integer(Int64(info.wordCount)), .integer(Int64(text.outline.count)),
+                info.outlineOrigin.map { .text($0.rawValue) } ?? .null, info.passedOver.map { .text($0.rawValue) } ?? .null,
             ])
         try Self.insertChunks(chunks, compressed: compressed, of: Self.key(ref), in: database)
         let insert = try database.prepare("""
@@ -170,7 +171,7 @@ extension SQLiteCacheStore: TextStore {
             try database.query("""
                 SELECT source, id, url, encoding, fetched_at, read_at, original_bytes,
                        (SELECT total(length(body)) FROM text_chunks c WHERE c.source = texts.source AND c.id = texts.id),
-                       section_count, word_count, p.kept, p.bytes, p.skipped, p.missing
+                       section_count, word_count, p.kept, p.bytes, p.skipped, p.missing, outline_origin, passed_over
                 FROM texts LEFT JOIN (
                     SELECT source, id, count(*) FILTER (WHERE state = 'kept') AS kept, total(length(body)) AS bytes,
                            count(*) FILTER (WHERE state = 'skipped') AS skipped, count(*) FILTER (WHERE state = 'wanted') AS missing
@@ -188,7 +189,8 @@ extension SQLiteCacheStore: TextStore {
                     fetchedAt: row[4].timeOrEpoch, readAt: row[5].time,
                     originalBytes: row[6].int(in: Self.byteRange) ?? 0, storedBytes: (row[7].int(in: Self.byteRange) ?? 0) + pictureBytes,
                     sectionCount: row[8].int(in: 0...SectionOutline.maximumSections) ?? 0, wordCount: row[9].int(in: Self.byteRange) ?? 0,
-                    pictures: pictures)
+                    pictures: pictures, outlineOrigin: row[14].text.flatMap(OutlineOrigin.init(rawValue:)),
+                    passedOver: row[15].text.flatMap(TextEdition.init(rawValue:)))
             }
         }
     }

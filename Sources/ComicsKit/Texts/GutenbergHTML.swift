@@ -53,7 +53,10 @@ public enum GutenbergHTML {
                 .map { TextSection(level: $0.level, title: $0.title, firstBlock: $0.item) }
             let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections && !isIndexOfFiles
             if sections.count > SectionOutline.maximumSections { sections = [] }
-            return OutlinedText(blocks: blocks, sections: sections, hasOutline: hasOutline)
+            // From the contents when most sections open where its links point.
+            let listed = sections.count { targeted[$0.firstBlock] != nil }
+            let origin: OutlineOrigin = listed * 2 > sections.count ? .contents : .headings
+            return OutlinedText(blocks: blocks, sections: sections, origin: hasOutline ? origin : nil)
         }
     }
 

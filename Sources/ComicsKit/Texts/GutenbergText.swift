@@ -34,13 +34,13 @@ public enum GutenbergText {
         }
         let headingLines = read.map(\.heading)
         return TextDraft(blocks: read.map(\.block), encoding: encoding) { blocks in
-            let (headings, sections) = SectionOutline.outline(paragraphs, headingLines: headingLines)
+            let (headings, sections, fromContents) = SectionOutline.outline(paragraphs, headingLines: headingLines)
             var blocks = blocks
             for (index, titleLines) in headings where paragraphs[index].kind != .illustration
                 && titleLines.count > paragraphs[index].lines.count && index + 1 < blocks.count && blocks[index + 1].kind != .illustration {
                 blocks[index + 1].kind = .heading
             }
-            return OutlinedText(blocks: blocks, sections: sections, hasOutline: sections.count >= 2)
+            return OutlinedText(blocks: blocks, sections: sections, origin: sections.count < 2 ? nil : fromContents ? .contents : .headings)
         }
     }
 }

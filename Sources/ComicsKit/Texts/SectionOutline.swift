@@ -42,10 +42,11 @@ enum SectionOutline {
     }
 
     /// `headingLines`: each paragraph's `headingLine(of:)`, worked out
-    /// beforehand on every core.
+    /// beforehand on every core. `fromContents`: the text's contents list
+    /// gave the sections.
     static func outline(
         _ paragraphs: [TextBlocks.Paragraph], headingLines: [HeadingLine?]
-    ) -> (headings: [Int: [String]], sections: [TextSection]) {
+    ) -> (headings: [Int: [String]], sections: [TextSection], fromContents: Bool) {
         var candidates = found(in: paragraphs, headingLines: headingLines)
         var words = paragraphs.map { paragraph in paragraph.lines.reduce(0) { $0 + TextBlock(.prose, $1).wordCount } }
         for candidate in candidates where candidate.hasSubtitle(in: paragraphs) {
@@ -56,10 +57,12 @@ enum SectionOutline {
         candidates = kept
         contentsNamed.removeAll { entry in candidates.contains { $0.paragraph == entry.paragraph } }
         candidates = (candidates + contentsNamed).sorted { $0.paragraph < $1.paragraph }
+        var fromContents = false
         if let listed = ContentsList.outline(paragraphs, toBeat: candidates.count), listed.count > candidates.count {
             candidates = contentsCandidates(listed)
+            fromContents = true
         }
-        guard !candidates.isEmpty, candidates.count <= maximumSections else { return ([:], []) }
+        guard !candidates.isEmpty, candidates.count <= maximumSections else { return ([:], [], false) }
         assignLevels(&candidates)
         var headings: [Int: [String]] = [:]
         var sections: [TextSection] = []
@@ -67,7 +70,7 @@ enum SectionOutline {
             headings[candidate.paragraph] = candidate.titleLines
             sections.append(TextSection(level: candidate.level, title: title(candidate.titleLines), firstBlock: candidate.paragraph))
         }
-        return (headings, sections)
+        return (headings, sections, fromContents)
     }
 
     /// The line of a paragraph that could be a heading (the paragraph's

@@ -17,16 +17,26 @@ public struct TextDraft: Sendable {
     public func outlined() -> OutlinedText { findOutline(blocks) }
 }
 
+/// Where a text's sections were found, as `show` says.
+public enum OutlineOrigin: String, Sendable {
+    /// The book's own contents: an HTML edition's links to its chapters,
+    /// a plain text's list of them.
+    case contents
+    /// Its headings: tags, or lines that read as headings.
+    case headings
+}
+
 public struct OutlinedText: Sendable {
     public var content: BookContent
-    /// Whether two sections or more were found: a book without them is
-    /// read as one section, named by its first line.
-    public var hasOutline: Bool
+    /// Where two sections or more were found; nil when none were: a book
+    /// without them is read as one section, named by its first line.
+    public var origin: OutlineOrigin?
+    public var hasOutline: Bool { origin != nil }
 
     /// `blocks` with those that open `sections` marked as headings (an
     /// illustration whose caption names a chapter stays one); a text
     /// without sections is one, named by its first line.
-    init(blocks: [TextBlock], sections: [TextSection], hasOutline: Bool) {
+    init(blocks: [TextBlock], sections: [TextSection], origin: OutlineOrigin?) {
         var blocks = blocks
         for section in sections where blocks.indices.contains(section.firstBlock) && blocks[section.firstBlock].kind != .illustration {
             blocks[section.firstBlock].kind = .heading
@@ -37,6 +47,6 @@ public struct OutlinedText: Sendable {
             placed = [TextSection(level: 0, title: UpstreamText.capped(line.isEmpty ? "Text" : line, 80), firstBlock: 0)]
         }
         content = BookContent(blocks: blocks, sections: placed)
-        self.hasOutline = hasOutline
+        self.origin = origin
     }
 }

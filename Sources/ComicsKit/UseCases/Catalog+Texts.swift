@@ -434,6 +434,7 @@ extension Catalog {
     private func downloadText(_ ref: ItemRef, only: TextEdition? = nil) throws -> TextInfo {
         let addresses = try textAddresses(ref, only: only)
         guard let texts else { throw ComicsError.network("comics cannot download texts here") }
+        var passedOver: TextEdition?
         for (index, address) in addresses.enumerated() {
             let isLast = index == addresses.count - 1
             log?("downloading the \(address.edition == .html ? "HTML edition" : "plain text") of \(ref) from \(MessageText.withoutCredentials(address.url))")
@@ -446,18 +447,20 @@ extension Catalog {
             }
             let draft = address.edition == .html ? GutenbergHTML.draft(of: bytes) : GutenbergText.draft(of: bytes)
             let mayFallBack = address.edition == .html && !isLast
-            let fetchedAt = clock.now
+            let fetchedAt = clock.now, passedFor = passedOver
             let saved = try store.saveText(draft.blocks, of: ref) {
                 let outlined = draft.outlined()
                 if mayFallBack && !outlined.hasOutline { return nil }
                 let outline = outlined.content.outline()
                 let info = TextInfo(
                     ref: ref, url: address.url, encoding: draft.encoding.rawValue, fetchedAt: fetchedAt, originalBytes: bytes.count,
-                    sectionCount: outline.count, wordCount: outlined.content.wordCount)
+                    sectionCount: outline.count, wordCount: outlined.content.wordCount, outlineOrigin: outlined.origin,
+                    passedOver: passedFor)
                 return FinishedText(content: outlined.content, outline: outline, info: info)
             }
             guard let saved else {
                 log?("the HTML edition of \(ref) marks no chapters; trying its plain text")
+                passedOver = address.edition
                 continue
             }
             let links = address.edition == .html ? draft.blocks.compactMap { $0.kind == .illustration ? $0.link : nil } : []

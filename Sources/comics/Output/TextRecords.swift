@@ -14,6 +14,8 @@ enum TextRecords {
     static func text(_ info: TextInfo) -> JSONValue {
         .object([
             ("edition", .string(info.edition.rawValue)), ("bytes", .int(info.originalBytes)), ("stored_bytes", .int(info.storedBytes)), ("sections", .int(info.sectionCount)),
+            ("outline_from", info.outlineOrigin.map { .string($0.rawValue) } ?? .null),
+            ("passed_over", info.passedOver.map { .string($0.rawValue) } ?? .null),
             ("words", .int(info.wordCount)), ("fetched_at", .string(CivilTime.timestamp(info.fetchedAt))),
             ("pictures", .object([
                 ("kept", .int(info.pictures.kept)), ("bytes", .int(info.pictures.bytes)),
@@ -40,10 +42,27 @@ enum TextRecords {
         return fields(ref, info: info, position: position, sectionTitle: title)
     }
 
+    /// The edition, and the one passed over for it.
+    private static func editionPhrase(_ info: TextInfo) -> String {
+        let edition = GetCommand.editionPhrase(info.edition)
+        guard let passed = info.passedOver, passed != info.edition else { return edition }
+        return "\(edition) (its \(GetCommand.editionPhrase(passed)) marks no chapters)"
+    }
+
+    /// The sections, and where they were found.
+    private static func sectionsPhrase(_ info: TextInfo) -> String {
+        let sections = GetCommand.sectionsPhrase(info.sectionCount)
+        switch info.outlineOrigin {
+        case .contents: return sections + " from its contents"
+        case .headings: return sections + " from its headings"
+        case nil: return sections
+        }
+    }
+
     private static func fields(_ ref: ItemRef, info: TextInfo?, position: ReadingPosition?, sectionTitle: String?) -> [(String, String)] {
         var fields: [(String, String)] = []
         if let info {
-            fields.append(("Text", "downloaded, \(GetCommand.editionPhrase(info.edition)), \(ByteCount.describe(info.originalBytes)), \(GetCommand.sectionsPhrase(info.sectionCount)), \(info.wordCount) words\(GetCommand.picturesPhrase(info.pictures))"))
+            fields.append(("Text", "downloaded, \(editionPhrase(info)), \(ByteCount.describe(info.originalBytes)), \(sectionsPhrase(info)), \(info.wordCount) words\(GetCommand.picturesPhrase(info.pictures))"))
         } else {
             fields.append(("Text", "not downloaded ('comics get \(ref)')"))
         }
