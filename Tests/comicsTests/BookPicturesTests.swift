@@ -24,7 +24,9 @@ final class BookPicturesTests: EndToEndTestCase {
         XCTAssertEqual(try pictureStates(), ["kept": 101])
 
         let shown = try comics.run(["--offline", "show", "books:1342"])
-        XCTAssertTrue(shown.stdout.contains("126474 words, 101 pictures (397.2"), shown.stdout)
+        // A field's value wraps under itself at 100 columns.
+        let unwrapped = shown.stdout.replacingOccurrences(of: "\n" + String(repeating: " ", count: 16), with: " ")
+        XCTAssertTrue(unwrapped.contains("62 sections from its contents, 126474 words, 101 pictures (397.2 KiB)"), shown.stdout)
         let record = try JSONValue.parse(try comics.run(["--offline", "show", "books:1342", "-f", "json"]).stdout)
         XCTAssertEqual(record["text"]?["pictures"]?["kept"], .int(101))
         XCTAssertEqual(record["text"]?["pictures"]?["bytes"], .int(406_760))

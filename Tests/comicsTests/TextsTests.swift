@@ -212,7 +212,7 @@ final class ReadingPositionTests: EndToEndTestCase {
 
         let shown = try comics.run(["show", "books:11"])
         XCTAssertTrue(shown.stdoutLines.contains { $0.hasPrefix("Reading:        0%, 20") }, "--from-start read from the front matter: \(shown.stdout)")
-        XCTAssertTrue(shown.stdoutLines.contains("Text:           downloaded, plain text, 169.5 KiB, 12 sections, 26449 words"), shown.stdout)
+        XCTAssertTrue(shown.stdoutLines.contains("Text:           downloaded, plain text, 169.5 KiB, 12 sections from its headings, 26449 words"), shown.stdout)
 
         XCTAssertEqual(try readOnTerminal("11 --section 3").status, 0)
         XCTAssertEqual(try comics.run(["fav", "add", "books:11"]).status, 0)
