@@ -187,6 +187,37 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), ["", "", ""])
     }
 
+    /// A contents list in groups (a heading each) goes with the heading
+    /// above its first group's, an ornament between them, when what follows
+    /// the list is a heading at that heading's level or the end; a book's
+    /// title above its contents, followed by its chapters, stays. In a list
+    /// its class calls the contents, an entry linked by its page number
+    /// alone is an entry.
+    func testAContentsListInGroupsGoesWithItsOwnHeading() {
+        let words = String(repeating: "Words of the story run on here. ", count: 10)
+        let stories = "<h2 id=\"a\">THE FIRST</h2><p>\(words)</p><h2 id=\"b\">THE SECOND</h2><p>\(words)</p>"
+        let grouped = """
+            <html><body><h2>INHOUD.</h2><h3>OP ZEE.</h3><table><tr><td><a href="#a">The first</a></td><td>3</td></tr></table>
+            <h3>AAN WAL.</h3><table><tr><td><a href="#b">The second</a></td><td>9</td></tr></table>\(stories)</body></html>
+            """
+        let atTheEnd = """
+            <html><body>\(stories)<h2>INDICE</h2><div class="figcenter"><img src="images/deco.jpg" alt=""></div><h3>Racconti</h3>
+            <ul class="TOC"><li>The first<span class="tocright">pag. <a href="#a">5</a></span></li>
+            <li>The second<span class="tocright">» <a href="#b">63</a></span></li></ul>
+            <h2>Nota del Trascrittore</h2><p>Spelling kept as printed.</p></body></html>
+            """
+        for html in [grouped, atTheEnd] {
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            let texts = content.blocks.map(\.text)
+            for heading in ["INHOUD.", "OP ZEE.", "AAN WAL.", "INDICE", "Racconti"] { XCTAssertFalse(texts.contains(heading), "\(texts)") }
+            XCTAssertFalse(texts.contains { $0.hasPrefix("The first") }, "\(texts)")
+            XCTAssertEqual(Array(content.sections.map(\.title).prefix(2)), ["THE FIRST", "THE SECOND"])
+            XCTAssertEqual(GutenbergHTML.draft(of: Array(html.utf8)).outlined().origin, .contents)
+        }
+        let titled = "<html><body><h1>THE BOOK</h1><h2>CONTENTS</h2><p><a href=\"#a\">The first</a></p><p><a href=\"#b\">The second</a></p>\(stories)</body></html>"
+        XCTAssertTrue(GutenbergHTML.content(of: Array(titled.utf8)).content.blocks.contains { $0.text == "THE BOOK" })
+    }
+
     /// Where the book's contents list names the sections, its nesting (a
     /// list in a list, `toc2` under `toc1`) or else its words (PART above
     /// CHAPTER) give the levels, whatever tags the headings are in; a

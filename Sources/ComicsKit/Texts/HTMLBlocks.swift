@@ -238,6 +238,7 @@ private final class HTMLWalker {
         var smallCapitals = false
         var verse = false
         var note = false
+        var contents = false
         var figure = false
         var caption = false
         var link: String?
@@ -283,6 +284,8 @@ private final class HTMLWalker {
     private var skippedDepth = 0
     private var verseDepth = 0
     private var noteDepth = 0
+    /// Elements open whose class says they hold the contents list.
+    private var contentsClassDepth = 0
     private var smallCapitalsDepth = 0
     private var preDepth = 0
     private var tableDepth = 0
@@ -450,6 +453,10 @@ private final class HTMLWalker {
             frame.note = true
             noteDepth += 1
         }
+        if traits.contains(.contents) {
+            frame.contents = true
+            contentsClassDepth += 1
+        }
         if name == "figure" || traits.contains(.figure) {
             if figureDepth == 0 {
                 flush()
@@ -523,6 +530,8 @@ private final class HTMLWalker {
         static let figure = ClassTraits(rawValue: 1 << 3)
         static let caption = ClassTraits(rawValue: 1 << 4)
         static let smallCapitals = ClassTraits(rawValue: 1 << 5)
+        /// A contents list (`toc`, `toc2`, `contents`).
+        static let contents = ClassTraits(rawValue: 1 << 6)
     }
 
     /// The traits of the class names met so far: a book repeats a few
@@ -566,6 +575,7 @@ private final class HTMLWalker {
         }
         if name.hasPrefix("fig") || name.includes("illus") { traits.insert(.figure) }
         if name == "caption" { traits.insert(.caption) }
+        if name == "toc" || name == "contents" || (name.hasPrefix("toc") && contentsIndent(of: name) > 0) { traits.insert(.contents) }
         if name == "smcap" || name == "sc" || name == "smallcaps" || name == "small-caps" { traits.insert(.smallCapitals) }
         return traits
     }
@@ -635,6 +645,7 @@ private final class HTMLWalker {
             if verseDepth == 0 { flush() }
         }
         if frame.note { noteDepth -= 1 }
+        if frame.contents { contentsClassDepth -= 1 }
         if frame.list { listDepth -= 1 }
         if frame.pageAnchor { pageAnchorDepth -= 1 }
         if let target = frame.link {
@@ -997,6 +1008,9 @@ private final class HTMLWalker {
     /// its reference.
     private func isContentsEntry() -> Bool {
         guard linksInEntry > 0 else { return false }
+        // In a list its class calls the contents, any link to a section
+        // (a page number's, `I Fatali pag. 5`) makes an entry.
+        if contentsClassDepth > 0 && sectionLinksInEntry > 0 && allCharacters <= 300 { return true }
         return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
             || (linesInEntry >= 3 && linesStartingWithLink * 10 >= linesInEntry * 8)
     }
@@ -1045,6 +1059,49 @@ private final class HTMLWalker {
             result.anchors[name] = nil
             if pendingAnchors.count < 64 { pendingAnchors.insert(name, at: 0) }
         }
+        if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
+    }
+
+    /// A heading above the heading of a contents list's first group
+    /// (`INHOUD.` over `OP ZEE.`), a picture without words between them at
+    /// most: the contents' own heading if the list is all it holds.
+    private var outerContentsHeading: (index: Int, tagLevel: Int)?
+
+    private func findOuterContentsHeading(above tagLevel: Int) {
+        guard let index = result.items.lastIndex(where: { !Self.isDecoration($0) }),
+              case let .heading(outerLevel, _) = result.items[index], outerLevel < tagLevel
+        else { return }
+        let names = result.anchors.filter { $0.value == index }.map(\.key)
+        guard !names.contains(where: linkedTargets.contains) else { return }
+        outerContentsHeading = (index, outerLevel)
+    }
+
+    /// What comes after a contents list decides its outer heading: a
+    /// heading at its level or above (or the end) ends what it held, so
+    /// it goes; text is what it holds, so it stays.
+    private func settleOuterContentsHeading(before item: HTMLBlocks.Item?) {
+        guard let outer = outerContentsHeading else { return }
+        switch item {
+        case let .heading(level, _)? where level > outer.tagLevel: return
+        case let item? where Self.isDecoration(item): return
+        case .heading?, nil: break
+        case .block?:
+            outerContentsHeading = nil
+            return
+        }
+        outerContentsHeading = nil
+        guard result.items.indices.contains(outer.index), result.items[(outer.index + 1)...].allSatisfy(Self.isDecoration) else { return }
+        for index in outer.index..<result.items.count { result.textBeforeHeading[index] = nil }
+        result.items.removeSubrange(outer.index...)
+        result.anchors = result.anchors.filter { $0.value < outer.index }
+        anchorsOfLastItem = []
+    }
+
+    /// A picture without words (an ornament) between a heading and what
+    /// it heads.
+    private static func isDecoration(_ item: HTMLBlocks.Item) -> Bool {
+        if case let .block(block) = item { return block.kind == .illustration && block.text.isEmpty }
+        return false
     }
 
     /// A contents list's targets are kept as the book's own outline, its
@@ -1097,6 +1154,7 @@ private final class HTMLWalker {
     /// An item, named by the anchors met since the last one. In a flood
     /// (`TextBlocks.isFlood`), a paragraph joins the one before it.
     private func add(_ item: HTMLBlocks.Item) {
+        settleOuterContentsHeading(before: item)
         if let label = pendingLabel {
             // A label whose note did not follow stays where it stood.
             pendingLabel = nil
@@ -1147,6 +1205,7 @@ private final class HTMLWalker {
             pendingLabel = nil
             add(.block(TextBlock(.prose, label)))
         }
+        settleOuterContentsHeading(before: nil)
     }
 
     private static func headingLevel(_ name: String) -> Int? {
