@@ -253,6 +253,7 @@ class EditionReader(html.parser.HTMLParser):
         self.current = None
         self.captions = []
         self.caption_depth = 0
+        self.contents_class = 0   # elements open whose class calls them the contents (`toc`, `contents`)
         self.stack = []
         self.tables = 0           # tables opened so far: a row's indent is measured within its table
         self.table = []           # the open tables' numbers
@@ -262,13 +263,14 @@ class EditionReader(html.parser.HTMLParser):
 
     def new_block(self, tag, classes):
         self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes, "tag": tag, "picture": False,
+                        "in_contents": self.contents_class > 0,
                         "table": self.table[-1] if self.table and tag == "tr" else None, "column": None}
         self.blocks.append(self.current)
 
     def handle_starttag(self, tag, attributes):
         attributes = dict(attributes)
         classes = (attributes.get("class") or "").lower().split()
-        if tag in SKIPPED or "pagenum" in classes or attributes.get("id") in ("pg-header", "pg-footer"):
+        if tag in SKIPPED or "pagenum" in classes or "pageno" in classes or attributes.get("id") in ("pg-header", "pg-footer"):
             if tag not in ("br", "img", "hr"):
                 self.stack.append((tag, True))
                 self.skip += 1
@@ -284,9 +286,12 @@ class EditionReader(html.parser.HTMLParser):
                     self.captions.append(attributes["alt"])
             return
         caption = "caption" in classes or tag == "figcaption"
-        self.stack.append((tag, False, caption))
+        contents = any(name in ("toc", "contents") or re.fullmatch(r"toc\d", name) for name in classes)
+        self.stack.append((tag, False, caption, contents))
         if caption:
             self.caption_depth += 1
+        if contents:
+            self.contents_class += 1
         if self.skip:
             return
         if tag == "figure" or any(name.startswith("fig") or "illus" in name for name in classes):
@@ -322,6 +327,8 @@ class EditionReader(html.parser.HTMLParser):
                 continue
             if entry[2]:
                 self.caption_depth -= 1
+            if entry[3]:
+                self.contents_class -= 1
             if self.skip:
                 continue
             name = entry[0]
@@ -460,7 +467,10 @@ def study_html(text):
         if not forward or not block["text"]:
             continue
         linked = sum(len(label) for _, label in forward)
-        if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])):
+        # In a list its class calls the contents, a link to a place further
+        # on makes an entry, on its page number alone (`I Fatali pag. 5`).
+        if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])) \
+                and not (block["in_contents"] and len(block["text"]) <= 300):
             continue
         contents_blocks.add(index)
         targets = list(dict.fromkeys(target for target, _ in forward))
@@ -468,7 +478,9 @@ def study_html(text):
         if any(not PAGE_ANCHOR.match(target) for target in targets):
             targets = [target for target in targets if not PAGE_ANCHOR.match(target)]
         title = block["text"] if len(targets) == 1 else forward[0][1]
-        title = re.sub(r"[\s.·…_]*[0-9ivxlc]+\s*$", "", title.strip(), flags=re.I) if len(words(title)) > 1 else title
+        # Without its page number (`… 12`, `pag. 5`, `» 63`).
+        bare = re.sub(r"(?:pag\.?|\b(?:page|p|s|bladz)\.?)?[\s.·…_»]*[0-9ivxlc]+\s*$", "", title.strip(), flags=re.I)
+        title = bare if words(bare) else title
         for target in targets:
             if picture_at(blocks, position[target]) and not heading_before_prose(blocks, position[target]):
                 continue  # a list of illustrations
