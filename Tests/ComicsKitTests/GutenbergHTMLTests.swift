@@ -218,6 +218,31 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(GutenbergHTML.content(of: Array(titled.utf8)).content.blocks.contains { $0.text == "THE BOOK" })
     }
 
+    /// A link alone at the front to the contents at the end is the way
+    /// to them: the contents' heading goes with its list all the same. A
+    /// heading linked from a list too (a volume the contents name) stays.
+    func testALinkAloneToTheContentsDoesNotKeepTheirHeading() {
+        let words = String(repeating: "Words of the story run on here. ", count: 10)
+        let stories = "<h2 id=\"a\">THE FIRST</h2><p>\(words)</p><h2 id=\"b\">THE SECOND</h2><p>\(words)</p>"
+        let html = """
+            <html><body><p class="center"><a href="#indice" id="front">INDICE</a></p>\(stories)
+            <h2><a id="indice" href="#front">INDICE</a></h2><table><tr><td>I</td><td><a href="#a">The first</a></td></tr>
+            <tr><td>II</td><td><a href="#b">The second</a></td></tr></table><h2>Nota del Trascrittore</h2><p>Kept as printed.</p></body></html>
+            """
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("INDICE") }, "\(content.blocks.map(\.text))")
+        XCTAssertEqual(content.sections.map(\.title), ["THE FIRST", "THE SECOND"])
+        let volumes = """
+            <html><body><table><tr><td><a href="#v1">VOLUME I</a></td></tr><tr><td><a href="#v2">VOLUME II</a></td></tr></table>
+            <h2 id="v1">VOLUME I</h2><table><tr><td><a href="#a">The first</a></td></tr><tr><td><a href="#v2">Go to volume II</a></td></tr></table>
+            <h2 id="a">THE FIRST</h2><p>\(words)</p><p><a href="#v2">Go to volume II</a></p>
+            <h2 id="v2">VOLUME II</h2><table><tr><td><a href="#b">The second</a></td></tr><tr><td><a href="#c">The third</a></td></tr></table>
+            <h2 id="b">THE SECOND</h2><p>\(words)</p><h2 id="c">THE THIRD</h2><p>\(words)</p></body></html>
+            """
+        let volumeBlocks = GutenbergHTML.content(of: Array(volumes.utf8)).content.blocks.map(\.text)
+        XCTAssertTrue(volumeBlocks.contains("VOLUME II"), "\(volumeBlocks)")
+    }
+
     /// Where the book's contents list names the sections, its nesting (a
     /// list in a list, `toc2` under `toc1`) or else its words (PART above
     /// CHAPTER) give the levels, whatever tags the headings are in; a

@@ -490,7 +490,11 @@ private final class HTMLWalker {
             let target = String(href.dropFirst())
             frame.link = target
             frame.linkStart = allCharacters
-            if linkedTargets.count < Self.maximumLinkTargets { linkedTargets.insert(target) }
+            if linkedTargets.contains(target) {
+                if linkedAgain.count < Self.maximumLinkTargets { linkedAgain.insert(target) }
+            } else if linkedTargets.count < Self.maximumLinkTargets {
+                linkedTargets.insert(target)
+            }
             frame.linkIsForward = result.textBeforeAnchor[target] == nil
             frame.linkIsWayBack = !frame.linkIsForward && referenceAnchors.contains(target)
             // This link's own anchors, and those just before it, name a
@@ -1051,16 +1055,27 @@ private final class HTMLWalker {
         }
         let index = result.items.count - 1
         let names = anchorsOfLastItem
-        guard isHeading, !names.contains(where: linkedTargets.contains), result.linksInParagraphs[index] == nil else { return }
+        // A link that is a list of its own (INDICE at the front of a book
+        // whose contents stand at its end) is the way to the contents.
+        let isNamed = names.contains { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) }
+        guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
         result.items.removeLast()
         result.textBeforeHeading[index] = nil
-        // Its anchors name what follows it.
+        // Its anchors name what follows it, unless they name the contents.
         for name in names {
             result.anchors[name] = nil
-            if pendingAnchors.count < 64 { pendingAnchors.insert(name, at: 0) }
+            if pendingAnchors.count < 64, !loneContentsTargets.contains(name) { pendingAnchors.insert(name, at: 0) }
         }
         if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
     }
+
+    /// The contents list being read: its entries, and its first targets.
+    private var contentsRunEntries = 0
+    private var contentsRunTargets: [String] = []
+    /// The targets of contents lists of one entry and one link.
+    private var loneContentsTargets = Set<String>()
+    /// The targets linked to more than once.
+    private var linkedAgain = Set<String>()
 
     /// A heading above the heading of a contents list's first group
     /// (`INHOUD.` over `OP ZEE.`), a picture without words between them at
@@ -1113,6 +1128,16 @@ private final class HTMLWalker {
             startEntry()
         }
         guard isContents else { return false }
+        if itemsAfterContentsEntry != result.items.count {
+            // A new list: the last one was a link alone if it had one entry.
+            if contentsRunEntries == 1, contentsRunTargets.count == 1, loneContentsTargets.count < 1_000 {
+                loneContentsTargets.insert(contentsRunTargets[0])
+            }
+            contentsRunEntries = 0
+            contentsRunTargets = []
+        }
+        contentsRunEntries += 1
+        if contentsRunTargets.count < 2 { contentsRunTargets += linkTargets.prefix(2) }
         dropContentsHeading()
         let taken = linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count))
         result.contentsTargets.append(contentsOf: taken)
