@@ -243,6 +243,28 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(volumeBlocks.contains("VOLUME II"), "\(volumeBlocks)")
     }
 
+    /// An edition of the 2000s: the contents one paragraph, each entry a
+    /// link and its chapter's summary under it, a blank line between; the
+    /// chapters' headings in paragraphs of their own, a picture before
+    /// each. The contents go whole; the paragraphs they point to that read
+    /// as their entries are the chapters; a picture's caption is none.
+    func testChaptersInParagraphsAreFoundByTheContentsThatPointToThem() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        var contents = "<h2>CONTENTS.</h2><p>"
+        var body = ""
+        for number in ["I", "II", "III", "IV"] {
+            contents += "<a href=\"#c\(number)\">CHAPTER \(number).</a><br /> Huck and the Judge.&mdash;Superstition.&mdash;Civilizing Huck.&mdash;Miss Watson.&mdash;Tom Sawyer Waits.<br /> <br /> "
+            body += "<p><a name=\"c\(number)\"></a></p><div class=\"fig\"><img src=\"images/c\(number).jpg\" alt=\"c\(number).jpg (72K)\"></div>"
+                + "<p>CHAPTER \(number).</p><p>\(words)</p>"
+        }
+        contents += "</p><h2>ILLUSTRATIONS.</h2><p><a href=\"#pic\">The Widow</a></p>"
+        body += "<div class=\"fig\"><a name=\"pic\"></a><img src=\"images/w.jpg\" alt=\"\"></div><p>The Widow</p><p>\(words)</p>"
+        let html = "<html><body>\(contents)\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I.", "CHAPTER II.", "CHAPTER III.", "CHAPTER IV."])
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("Superstition") || $0.text == "CONTENTS." }, "\(content.blocks.map(\.text))")
+    }
+
     /// Where the book's contents list names the sections, its nesting (a
     /// list in a list, `toc2` under `toc1`) or else its words (PART above
     /// CHAPTER) give the levels, whatever tags the headings are in; a

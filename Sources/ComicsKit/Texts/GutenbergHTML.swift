@@ -33,14 +33,21 @@ public enum GutenbergHTML {
         let (text, encoding) = TextDecoding.decodeHTML(bytes)
         let read = HTMLBlocks.read(text)
         let work = workRange(of: read.items)
-        let items = Array(read.items[work])
+        var namedItems = Array(read.items[work])
         // Each heading the contents list names, with how deep its entry stands.
         var namedHeadings: [Int: Int] = [:]
-        for (target, depth) in zip(read.contentsTargets, read.contentsDepths) {
-            guard let item = heading(named: target, in: read), work.contains(item), namedHeadings[item - work.lowerBound] == nil else { continue }
+        for (index, (target, depth)) in zip(read.contentsTargets, read.contentsDepths).enumerated() {
+            let label = read.contentsLabels.indices.contains(index) ? read.contentsLabels[index] : ""
+            guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read), work.contains(item),
+                  namedHeadings[item - work.lowerBound] == nil
+            else { continue }
+            if case let .block(block) = namedItems[item - work.lowerBound] {
+                namedItems[item - work.lowerBound] = .heading(tagLevel: 2, lines: [block.text])
+            }
             namedHeadings[item - work.lowerBound] = depth
         }
-        let targeted = namedHeadings  // a constant: the outline's closure may run on another thread
+        // Constants: the outline's closure may run on another thread.
+        let targeted = namedHeadings, items = namedItems
         let isIndexOfFiles = isIndexOfOtherFiles(read, items: items)
         let blocks = items.map { item in
             switch item {
@@ -82,6 +89,30 @@ public enum GutenbergHTML {
             return nil
         }
         return nil
+    }
+
+    /// A paragraph that reads as the contents entry does, and as a heading
+    /// (`CHAPTER I.`), where the entry points, pictures alone between: an
+    /// edition that sets its headings in no heading tag.
+    static func paragraphHeading(named anchor: String, reading label: String, in read: HTMLBlocks) -> Int? {
+        let wanted = Self.words(of: label)
+        guard !wanted.isEmpty, let index = read.anchors[anchor] else { return nil }
+        for candidate in index..<min(read.items.count, index + 4) {
+            guard case let .block(block) = read.items[candidate] else { return nil }
+            if block.kind == .illustration { continue }
+            // A picture's caption reads as its entry in a list of
+            // illustrations too, but not as a heading.
+            guard block.kind == .prose || block.kind == .lines, block.text.utf8.count <= 200, Self.words(of: block.text) == wanted,
+                  HeadingPattern.match(block.text) != nil
+            else { return nil }
+            return candidate
+        }
+        return nil
+    }
+
+    /// Letters and digits, lowercased, each run a word.
+    private static func words(of text: String) -> [String] {
+        text.lowercased().split { !$0.isLetter && !$0.isNumber }.map(String.init)
     }
 
     /// After a `*** START OF …` block and before an `*** END OF …` one (the

@@ -37,6 +37,8 @@ struct HTMLBlocks {
     /// How deep each of `contentsTargets` stands in its list: the lists it
     /// is nested in, and the indent its classes give (`toc2`, `indent1`).
     var contentsDepths: [Int] = []
+    /// The words of each of `contentsTargets`' links (`CHAPTER I.`).
+    var contentsLabels: [String] = []
     /// Links to other HTML files beside this one (`ii.html#canto3`): an
     /// edition split into files links to them from an index.
     var linksToOtherFiles = 0
@@ -252,6 +254,8 @@ private final class HTMLWalker {
         /// Where in the paragraph's text a link further on began: its
         /// words may be a note's mark, to be wrapped.
         var markStart: MarkStart?
+        /// Where a link's words began in the text gathered.
+        var wordsStart: MarkStart?
         var list = false
         /// An anchor that names a page (`Page_12`, `pg012`): a page
         /// number in it (`[pg 12]`, `{12}`) is the print's, not the text.
@@ -309,6 +313,7 @@ private final class HTMLWalker {
     private var linkCharacters = 0
     private var allCharacters = 0
     private var linkTargets: [String] = []
+    private var linkLabels: [String] = []
     /// For each of `linkTargets`: the column its table row's first text
     /// stands in, when that text is the link (an indented row of a
     /// contents table leaves its first cells empty); nil elsewhere.
@@ -332,6 +337,12 @@ private final class HTMLWalker {
     /// that begin with a link further on, and whether the open one does.
     private var linesInEntry = 0
     private var linesStartingWithLink = 0
+    /// Of the entry's groups of lines (a blank line ends one): those with
+    /// text, those that begin with a link further on, and whether a blank
+    /// line came last.
+    private var groupsInEntry = 0
+    private var groupsStartingWithLink = 0
+    private var blankLineBefore = false
     private var lineStartsWithLink: Bool?
     /// Visible characters of the entry inside links back to a reference (a
     /// note's label): an entry of nothing else is a note's label alone.
@@ -502,11 +513,13 @@ private final class HTMLWalker {
             for anchor in anchorsSinceText where referenceAnchors.count < Self.maximumLinkTargets { referenceAnchors.insert(anchor) }
             linkDepth += 1
             if frame.linkIsForward { forwardLinkDepth += 1 }
+            if heading == nil { frame.wordsStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation) }
             if frame.linkIsForward, heading == nil, captionDepth == 0, figureDepth == 0, tableDepth == 0, preDepth == 0 {
                 frame.markStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation)
             }
         }
         if name == "br" {
+            if lineStartsWithLink == nil, linesInEntry > 0 { blankLineBefore = true }
             lineBreak()
             lineStartsWithLink = nil
         }
@@ -667,6 +680,7 @@ private final class HTMLWalker {
                 // text, a way back to the contents, a cross-reference.
                 if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
+                linkLabels.append(frame.wordsStart.map(wordsSince) ?? "")
                 linkTargetColumns.append(tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil)
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
@@ -697,6 +711,12 @@ private final class HTMLWalker {
         lines[line] += Self.markCloseBytes
         marksWrapped += 1
         return true
+    }
+
+    /// The words gathered since `start`, if the block is the same.
+    private func wordsSince(_ start: MarkStart) -> String {
+        guard start.generation == generation, start.line == lines.count - 1, start.byte <= lines[start.line].count else { return "" }
+        return Self.text(of: Array(lines[start.line][start.byte...].prefix(200)))
     }
 
     private static let markOpenBytes = Array(String(HTMLBlocks.markOpen).utf8)
@@ -732,6 +752,11 @@ private final class HTMLWalker {
         if visible > 0, startsWithLink == nil { startsWithLink = forwardLinkDepth > 0 }
         if visible > 0, lineStartsWithLink == nil {
             lineStartsWithLink = forwardLinkDepth > 0
+            if linesInEntry == 0 || blankLineBefore {
+                groupsInEntry += 1
+                if forwardLinkDepth > 0 { groupsStartingWithLink += 1 }
+            }
+            blankLineBefore = false
             linesInEntry += 1
             if forwardLinkDepth > 0 { linesStartingWithLink += 1 }
         }
@@ -945,6 +970,7 @@ private final class HTMLWalker {
         pendingSpace = false
         // A heading that links back to the contents is no contents entry.
         linkTargets = []
+        linkLabels = []
         linkTargetColumns = []
         startEntry()
     }
@@ -1017,6 +1043,9 @@ private final class HTMLWalker {
         if contentsClassDepth > 0 && sectionLinksInEntry > 0 && allCharacters <= 300 { return true }
         return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
             || (linesInEntry >= 3 && linesStartingWithLink * 10 >= linesInEntry * 8)
+            // Or each group of lines in it begins with one, the chapter's
+            // summary under it (`CHAPTER I.` / `Civilizing Huck.`).
+            || (groupsInEntry >= 3 && groupsInEntry < linesInEntry && groupsStartingWithLink * 10 >= groupsInEntry * 8)
     }
 
     private func startEntry() {
@@ -1030,6 +1059,9 @@ private final class HTMLWalker {
         startsWithLink = nil
         linesInEntry = 0
         linesStartingWithLink = 0
+        groupsInEntry = 0
+        groupsStartingWithLink = 0
+        blankLineBefore = false
         lineStartsWithLink = nil
     }
 
@@ -1124,6 +1156,7 @@ private final class HTMLWalker {
     private func takeContentsLinks(_ isContents: Bool) -> Bool {
         defer {
             linkTargets = []
+            linkLabels = []
             linkTargetColumns = []
             startEntry()
         }
@@ -1141,6 +1174,7 @@ private final class HTMLWalker {
         dropContentsHeading()
         let taken = linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count))
         result.contentsTargets.append(contentsOf: taken)
+        result.contentsLabels.append(contentsOf: linkLabels.prefix(taken.count))
         // A table's rows are as deep as their first text stands right of
         // the leftmost row's.
         let leftmost = linkTargetColumns.lazy.compactMap { $0 }.min() ?? 0
