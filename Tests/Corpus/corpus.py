@@ -384,6 +384,16 @@ def heading_before_prose(blocks, index):
     return False
 
 
+def first_text_reads(blocks, index, label):
+    """Whether the first block with text from `index` on, past pictures,
+    reads as `label` does and as a heading (`CHAPTER I.` in a paragraph of
+    its own; a picture's caption reads as its entry too, but as no heading)."""
+    for block in blocks[index:index + 12]:
+        if block["text"]:
+            return bool(words(label)) and words(block["text"]) == words(label) and kind_rank(label) is not None
+    return False
+
+
 def picture_at(blocks, index):
     """Whether the first block with text from `index` on shows a picture."""
     for block in blocks[index:index + 12]:
@@ -482,9 +492,10 @@ def study_html(text):
         bare = re.sub(r"(?:pag\.?|\b(?:page|p|s|bladz)\.?)?[\s.·…_»]*[0-9ivxlc]+\s*$", "", title.strip(), flags=re.I)
         title = bare if words(bare) else title
         for target in targets:
-            if picture_at(blocks, position[target]) and not heading_before_prose(blocks, position[target]):
-                continue  # a list of illustrations
             label = title if len(targets) == 1 else next(label for t, label in forward if t == target)
+            if picture_at(blocks, position[target]) and not heading_before_prose(blocks, position[target]) \
+                    and not first_text_reads(blocks, position[target], label):
+                continue  # a list of illustrations
             depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)] or [0])
             at = next((blocks[later]["text"] for later in range(position[target], min(len(blocks), position[target] + 12))
                        if blocks[later]["text"]), "")
@@ -507,6 +518,13 @@ def study_html(text):
     contents_words = collections.Counter()
     for index in contents_blocks:
         contents_words.update(words(blocks[index]["text"]))
+    # A line without links between two entries' is the first one's summary
+    # (`CHAPTER I.` / `Civilizing Huck.—Miss Watson.`): the contents' words.
+    listed = {entry["block"] for entry in contents}
+    for index, block in enumerate(blocks):
+        if index not in contents_blocks and block["text"] and not block["links"] \
+                and any(index - step in listed for step in (1, 2)) and any(index + step in listed for step in (1, 2, 3)):
+            contents_words.update(words(block["text"]))
     # The heading of each contents run: the block before its first entry.
     for index in sorted(contents_blocks):
         if index - 1 not in contents_blocks:
