@@ -62,14 +62,18 @@ final class ReaderNotesTests: EndToEndTestCase {
         XCTAssertTrue(try session.wait(for: "The second chapter's claim.[1]"), session.screen.joined(separator: "\n"))
         try session.send("\u{1B}[Z")
         XCTAssertTrue(try session.wait(for: "note [1]: Enter shows it"), "Shift-Tab selects the last mark on the page")
-        try session.send("\r")
-        XCTAssertTrue(try session.wait(for: "│ [1] The second chapter's note, linked."), session.screen.joined(separator: "\n"))
+        try showNote(session, keys: "\r", reading: "[1] The second chapter's note, linked.")
+        try showNote(session, keys: "\t\r", reading: "[1] The first chapter's note.")
+        try quitReader(session)
+    }
+
+    /// Sends `keys`, which open a note's box, finds the note in it, and
+    /// closes it.
+    private func showNote(_ session: TerminalSession, keys: String, reading note: String) throws {
+        try session.send(keys)
+        XCTAssertTrue(try session.wait(for: "│ " + note), session.screen.joined(separator: "\n"))
         try session.send("q")
         XCTAssertTrue(try session.wait(whileShowing: "┌ note"))
-        try session.send("\t\r")
-        XCTAssertTrue(try session.wait(for: "│ [1] The first chapter's note."), session.screen.joined(separator: "\n"))
-        try session.send("q")
-        try quitReader(session)
     }
 
     /// A mark of any style (a superscript number, `(*)`, `†`) that links
@@ -90,13 +94,8 @@ final class ReaderNotesTests: EndToEndTestCase {
             try session.send("\t")
             XCTAssertTrue(try session.wait(for: "note [\(label)]: Enter shows it"), session.screen.joined(separator: "\n"))
         }
-        try session.send("\r")
-        XCTAssertTrue(try session.wait(for: "│ † The crossed note."), session.screen.joined(separator: "\n"))
-        try session.send("q")
-        XCTAssertTrue(try session.wait(whileShowing: "┌ note"))
-        try session.send("\u{1B}[Z\r")
-        XCTAssertTrue(try session.wait(for: "│ (*) The starred note."), session.screen.joined(separator: "\n"))
-        try session.send("q")
+        try showNote(session, keys: "\r", reading: "† The crossed note.")
+        try showNote(session, keys: "\u{1B}[Z\r", reading: "(*) The starred note.")
         try quitReader(session)
     }
 }
