@@ -1113,8 +1113,13 @@ private final class HTMLWalker {
     /// (`INHOUD.` over `OP ZEE.`), a picture without words between them at
     /// most: the contents' own heading if the list is all it holds.
     private var outerContentsHeading: (index: Int, tagLevel: Int)?
+    private var outerHeadingsLookedAt = 0
+    private static let maximumOuterHeadings = 100
 
     private func findOuterContentsHeading(above tagLevel: Int) {
+        // Each look reads every anchor: a book has a few contents lists.
+        guard outerHeadingsLookedAt < Self.maximumOuterHeadings else { return }
+        outerHeadingsLookedAt += 1
         guard let index = result.items.lastIndex(where: { !Self.isDecoration($0) }),
               case let .heading(outerLevel, _) = result.items[index], outerLevel < tagLevel
         else { return }
