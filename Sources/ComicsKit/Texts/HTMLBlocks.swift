@@ -117,12 +117,12 @@ struct HTMLBlocks {
     /// and finds its note by it. Any other keeps its words.
     private mutating func writeMarks() {
         for index in itemsWithMarks.sorted() where items.indices.contains(index) {
-            guard case var .block(block) = items[index] else { continue }
+            guard case let .block(block) = items[index] else { continue }
             let reachesNote = (linksInParagraphs[index] ?? []).filter(\.isWrapped).map { link in
                 anchors[link.target].map { items.indices.contains($0) && items[$0].isFootnote } ?? false
             }
-            block.text = Self.writingMarks(in: block.text, reachesNote: reachesNote)
-            items[index] = .block(TextBlock(block.kind, block.text, link: block.link))
+            // Made anew: the words are counted again.
+            items[index] = .block(TextBlock(block.kind, Self.writingMarks(in: block.text, reachesNote: reachesNote), link: block.link))
         }
         itemsWithMarks = []
     }
@@ -797,21 +797,24 @@ private final class HTMLWalker {
         }
     }
 
-    /// `bytes` without `markOpen` and `markClose`; nil when it has none.
+    /// `bytes` without `markOpen` and `markClose`; nil when it has none
+    /// (most text with other characters of U+F000–U+FFFF: nothing copied).
     private static func withoutMarkWrapping(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        var kept: [UInt8] = []
-        var index = 0
-        var found = false
-        while index < bytes.count {
-            if index + 2 < bytes.count, bytes[index] == 0xEF, bytes[index + 1] == 0xB7, bytes[index + 2] == 0x90 || bytes[index + 2] == 0x91 {
-                found = true
-                index += 3
-                continue
-            }
-            kept.append(bytes[index])
-            index += 1
+        func isWrapping(at index: Int) -> Bool {
+            index + 2 < bytes.count && bytes[index] == 0xEF && bytes[index + 1] == 0xB7 && (bytes[index + 2] == 0x90 || bytes[index + 2] == 0x91)
         }
-        return found ? kept : nil
+        guard let first = bytes.indices.first(where: isWrapping) else { return nil }
+        var kept = Array(bytes[..<first])
+        var index = first
+        while index < bytes.count {
+            if isWrapping(at: index) {
+                index += 3
+            } else {
+                kept.append(bytes[index])
+                index += 1
+            }
+        }
+        return kept
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool {
