@@ -210,6 +210,8 @@ PAGE_ANCHOR = re.compile(r"^(page|pg|p|pag|seite|sivu)[_\-.]?[0-9ivxlc]+[a-z]?$"
 BLOCKS = {"p", "div", "li", "tr", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "table",
           "ul", "ol", "dl", "pre", "center", "body"}
 LISTS = {"ul", "ol", "dl", "blockquote"}
+INDENTED_CLASSES = {"inset", "indent", "indented", "ind", "sub", "subentry", "subsection"}
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 SKIPPED = {"script", "style", "head", "title"}
 WORDS_OF_KIND = [
     (0, r"volume|vol|tome|band|tomo|deel"),
@@ -223,6 +225,26 @@ WORDS_OF_KIND = [
 
 
 NUMERAL = re.compile(r"[0-9]+|[ivxlc]+")
+# A kind's word followed by one of these begins a title (`SONG OF THE
+# COFFLE GANG`, `Letter to Mr. Bell`), not a division's number.
+TITLE_WORDS = set("""of to from for and in on at by with a an de du des d à au aux von vom zu zum über aan van voor di
+    da del della per para do dos""".split())
+
+
+def heading_text(blocks, start):
+    """The words at an anchor: its first block's with text, a heading's
+    lines after a `<br>` (`217.` / `TO STEINER.`) with it."""
+    first = next((index for index in range(start, min(len(blocks), start + 40)) if blocks[index]["text"].strip()), None)
+    if first is None:
+        return ""
+    lines = [blocks[first]["text"]]
+    following = first + 1
+    while blocks[first]["tag"] in HEADINGS and following < len(blocks) and blocks[following].get("continues") \
+            and blocks[following]["tag"] == blocks[first]["tag"]:
+        if blocks[following]["text"]:
+            lines.append(blocks[following]["text"])
+        following += 1
+    return " ".join(lines)
 
 
 def kind_rank(title):
@@ -231,8 +253,15 @@ def kind_rank(title):
         return None
     if re.match(r"\s*[a-z]\)", title):
         return 5  # `a)`, `b)` letter a chapter's parts
-    if NUMERAL.fullmatch(first[0]):
-        return 4  # a numeral alone numbers chapters
+    # A numeral alone numbers chapters; "I" before a word with no stop
+    # between is the pronoun (`I AM MONARCH OF NOUGHT I SURVEY`).
+    if NUMERAL.fullmatch(first[0]) and not re.match(r"\s*I\s+[^\W\d_]", title):
+        return 4
+    # A kind's word numbers a division (`BOOK THE FIRST`, `LETTER XII`),
+    # but not in a title that begins with it.
+    second = re.findall(r"[^\W_]+", title.lower())[1:2]
+    if second and second[0] in TITLE_WORDS:
+        return None
     for rank, pattern in WORDS_OF_KIND:
         if re.fullmatch(pattern, first[0]):
             return rank
@@ -259,10 +288,11 @@ class EditionReader(html.parser.HTMLParser):
         self.table = []           # the open tables' numbers
         self.columns = 0          # columns the open row has opened
         self.cell = 0             # the column the open cell began at
+        self.cell_classes = []      # the open table cell's classes
         self.new_block("body", [])
 
     def new_block(self, tag, classes):
-        self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes, "tag": tag, "picture": False,
+        self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes + self.cell_classes, "tag": tag, "picture": False,
                         "in_contents": self.contents_class > 0,
                         "table": self.table[-1] if self.table and tag == "tr" else None, "column": None}
         self.blocks.append(self.current)
@@ -278,6 +308,7 @@ class EditionReader(html.parser.HTMLParser):
         if tag == "br" and not self.skip:
             # A contents list's entries are often lines of one paragraph.
             self.new_block(self.current["tag"], self.current["classes"])
+            self.current["continues"] = True
             return
         if tag in ("br", "img", "hr", "meta", "link", "input"):
             if tag == "img" and self.skip == 0:
@@ -304,6 +335,10 @@ class EditionReader(html.parser.HTMLParser):
         if tag == "tr":
             self.columns = 0
         if tag in ("td", "th"):
+            # A cell's class indents its row (`<td class="inset">`), and
+            # a paragraph in it.
+            self.current["classes"] = self.current["classes"] + classes
+            self.cell_classes = classes
             self.cell = self.columns
             self.columns += min(50, max(1, int(attributes.get("colspan") or 1) if (attributes.get("colspan") or "1").isdigit() else 1))
         if tag in BLOCKS:
@@ -340,6 +375,8 @@ class EditionReader(html.parser.HTMLParser):
                 self.lists -= 1
             if name == "table" and self.table:
                 self.table.pop()
+            if name in ("td", "th"):
+                self.cell_classes = []
             if name == "sup":
                 self.sup -= 1
             if name in BLOCKS:
@@ -384,6 +421,12 @@ def heading_before_prose(blocks, index):
     return False
 
 
+def caption_first(blocks, index, captions):
+    """Whether the first block with text from `index` on is a caption."""
+    first = next((block for block in blocks[index:index + 12] if block["text"].strip()), None)
+    return first is not None and " ".join(words(first["text"])) in captions
+
+
 def first_text_reads(blocks, index, label):
     """Whether the first block with text from `index` on, past pictures,
     reads as `label` does and as a heading (`CHAPTER I.` in a paragraph of
@@ -399,7 +442,7 @@ def picture_at(blocks, index):
     for block in blocks[index:index + 12]:
         if block["picture"]:
             return True
-        if block["text"]:
+        if block["text"].strip():
             return False
     return False
 
@@ -418,6 +461,7 @@ def study_html(text):
         if index <= first or index >= last:
             block["links"] = []
     position = {anchor: block for anchor, (block, _) in anchors.items()}
+    captions = {" ".join(words(caption)) for caption in reader.captions if words(caption)}
     # A contents table's row is as deep as its first text stands right of
     # the leftmost row's (an indented row leaves its first cells empty).
     leftmost = {}
@@ -460,18 +504,30 @@ def study_html(text):
         while not body and following < min(len(blocks), where + 4):
             body = own_words(blocks[following]["text"])
             following += 1
-        notes[target] = {"label": label, "words": body[:6], "block": where}
+        notes[target] = {"label": label, "words": body[:6], "block": where, "from": index}
     # Contents: blocks mostly made of links to places after them (not
     # notes, not pages), and the heading just before such a run.
     contents = []
     contents_blocks = set()
     note_targets = set(notes)
+    # A note's link back to its mark is no contents entry, even to a mark
+    # in a heading.
+    note_blocks = {note["block"] for note in notes.values()}
+    marking_blocks = {note["from"] for note in notes.values()}
     for index, block in enumerate(blocks):
         # Links further on, or back to a heading (a contents list after
         # the text), neither notes nor pages (an anchor named like a page's
         # that a heading follows names the heading: `id="p1"`, Part First).
         forward = [(target, label) for target, label, _, _ in block["links"]
                    if target not in note_targets and target in position
+                   and not (index in note_blocks and position[target] in marking_blocks)
+                   # A heading's link back is the way to the contents.
+                   and not (block["tag"] in HEADINGS and position[target] < index)
+                   # An index's page numbers (`Gatschet, A. S. … 143`, back
+                   # from the end), a list of corrections' are no entries,
+                   # though a page may begin with a heading.
+                   and not (position[target] < index and not block["in_contents"]
+                            and re.fullmatch(r"[\divxlc]+", label.strip(), re.I))
                    and not (PAGE_ANCHOR.match(target) and not heading_at(blocks, position[target]))
                    and (position[target] > index or heading_at(blocks, position[target]))]
         if not forward or not block["text"]:
@@ -493,12 +549,14 @@ def study_html(text):
         title = bare if words(bare) else title
         for target in targets:
             label = title if len(targets) == 1 else next(label for t, label in forward if t == target)
-            if picture_at(blocks, position[target]) and not heading_before_prose(blocks, position[target]) \
-                    and not first_text_reads(blocks, position[target], label):
-                continue  # a list of illustrations
-            depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)] or [0])
-            at = next((blocks[later]["text"] for later in range(position[target], min(len(blocks), position[target] + 12))
-                       if blocks[later]["text"]), "")
+            # A list of illustrations: a picture where it points, with its
+            # caption before any heading (a chapter's headpiece has none).
+            if picture_at(blocks, position[target]) and not first_text_reads(blocks, position[target], label) \
+                    and (not heading_before_prose(blocks, position[target]) or caption_first(blocks, position[target], captions)):
+                continue
+            depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)]
+                                         + [1 for c in block["classes"] if c in INDENTED_CLASSES] or [0])
+            at = heading_text(blocks, position[target])
             contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at})
     # A link alone is no list: a cross-reference in the text (a poem's
     # motto linking to its source), or a link to the contents list itself
@@ -510,6 +568,9 @@ def study_html(text):
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
+    # In the book's order: an index of songs lists them by their first
+    # letter, the outline follows the text.
+    contents.sort(key=lambda entry: position[entry["target"]])
     # The words from an entry's place to the next entry's.
     for entry, following in zip(contents, contents[1:] + [None]):
         start = position[entry["target"]]
@@ -533,7 +594,6 @@ def study_html(text):
                 before -= 1
             if before >= 0 and len(words(blocks[before]["text"])) <= 4:
                 contents_words.update(words(blocks[before]["text"]))
-    captions = {" ".join(words(caption)) for caption in reader.captions if words(caption)}
     page_numbers = {re.sub(r"^\D*", "", anchor) for anchor in anchors if PAGE_ANCHOR.match(anchor)}
     return {"notes": notes, "contents": contents, "contents_words": contents_words, "captions": captions,
             "page_numbers": page_numbers}
