@@ -124,8 +124,9 @@ final class GutenbergHTMLTests: XCTestCase {
     /// Notes in the styles thirty years of editions use (a class or none,
     /// a label that links back or an anchor that says "note", the label
     /// in a paragraph of its own, after the paragraph, the chapter or the
-    /// book), marked `[1]`, `1`, `*`, `†` or a superscript: every note is
-    /// kept whole as a note, and every reference reaches it.
+    /// book), marked `[1]`, `1`, `*`, `†` or a superscript, in a paragraph
+    /// or a heading: every note is kept whole as a note, and every
+    /// reference reaches it.
     func testEveryNoteIsKeptAndReachedWhateverItsMarkup() {
         var generator = SeededGenerator(seed: 45)
         for round in 0..<60 {
@@ -324,6 +325,42 @@ final class GutenbergHTMLTests: XCTestCase {
                        ["0 Preface", "0 The 1 Title", "0 The 2 Title", "0 The 3 Title"])
     }
 
+    /// A contents table's row whose cell's class says indented (`inset`)
+    /// stands under the row above it, though a table's rows are read
+    /// together.
+    func testAContentsRowsClassIndentsIt() {
+        let words = "<p>" + String(repeating: "Words of the section run on here. ", count: 4) + "</p>"
+        var rows = "", body = ""
+        for degree in ["FIRST", "SECOND"] {
+            rows += "<tr><td><a href=\"#\(degree)\">\(degree) DEGREE</a></td><td>7</td></tr>"
+            body += "<h4 id=\"\(degree)\">\(degree) DEGREE.</h4>"
+            for part in ["PREPARATION", "INITIATION"] {
+                rows += "<tr><td class=\"inset\"><a href=\"#\(degree)\(part)\">\(part)</a></td><td>9</td></tr>"
+                body += "<h5 id=\"\(degree)\(part)\">\(part).</h5>\(words)"
+            }
+        }
+        let html = "<html><body><h1>THE BOOK</h1><h2>CONTENTS</h2><table>\(rows)</table>\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 FIRST DEGREE.", "1 PREPARATION.", "1 INITIATION.", "0 SECOND DEGREE.", "1 PREPARATION.", "1 INITIATION."])
+    }
+
+    /// An entry's link that is a numeral alone (`I.` beside `Vancouver`)
+    /// numbers the heading it points to, which says no number: those
+    /// headings stand beside the chapters. A page's number does not.
+    func testAContentsEntrysNumeralNumbersItsHeading() {
+        let words = "<p>" + String(repeating: "Words of the section run on here. ", count: 4) + "</p>"
+        let chapters = (1...3).map { "<tr><td><a href=\"#ch\($0)\">CHAPTER \($0)</a></td><td>Its Title</td></tr>" }.joined()
+        let notes = ["I.", "II.", "III."].enumerated().map { "<tr><td><a href=\"#note\($0.offset)\">\($0.element)</a></td><td>A Place</td></tr>" }.joined()
+        let body = (1...3).map { "<h2 id=\"ch\($0)\">CHAPTER \($0).</h2>\(words)" }.joined()
+            + "<h2>HISTORICAL NOTES.</h2>" + (0..<3).map { "<h3 id=\"note\($0)\">PLACE \($0).</h3>\(words)" }.joined()
+        let numbered = "<html><body><h1>THE BOOK</h1><table>\(chapters)</table><h2>NOTES</h2><table>\(notes)</table>\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(numbered.utf8)).content.sections.map(\.level), [0, 0, 0, 0, 0, 0])
+        let paged = numbered.replacingOccurrences(of: "#note", with: "#page").replacingOccurrences(of: "id=\"note", with: "id=\"page")
+            .replacingOccurrences(of: ">I.<", with: ">31<").replacingOccurrences(of: ">II.<", with: ">32<").replacingOccurrences(of: ">III.<", with: ">33<")
+        XCTAssertEqual(GutenbergHTML.content(of: Array(paged.utf8)).content.sections.map(\.level), [0, 0, 0, 1, 1, 1],
+                       "page numbers number nothing: a run of unnumbered entries after a chapter is its parts")
+    }
+
     /// A whole contents list in one paragraph, a line an entry, each line
     /// beginning with its link and going on with the chapter's title, goes
     /// whole with its heading, and names the sections.
@@ -513,6 +550,40 @@ final class GutenbergHTMLTests: XCTestCase {
         let withMotto = GutenbergHTML.content(of: Array(motto.utf8)).content
         XCTAssertEqual(withMotto.sections.map(\.title), (1...3).map { "CHAPTER \($0). A Title" })
         XCTAssertTrue(withMotto.blocks.contains { $0.kind == .lines && $0.text == "“A motto.” Job." })
+    }
+
+    /// A bare `CHAPTER I` is named by a deeper heading straight after it,
+    /// though that tag serves elsewhere too (a title page's lines); not
+    /// by one of several in that tag under it (an act's scenes).
+    func testADeeperHeadingNamesABareChapterUnlessItHasSiblings() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<html><body><h1>THE BOOK</h1><p>With a preface.</p><h4>A CHARACTER STUDY</h4>"
+        for number in 1...3 { html += "<h3>CHAPTER \(number)</h3><h4>THE \(number) TITLE</h4>" + paragraph }
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map(\.title).suffix(3),
+                       (1...3).map { "CHAPTER \($0). THE \($0) TITLE" })
+        var play = "<html><body><h1>THE PLAY</h1>"
+        for act in 1...2 {
+            play += "<h2>ACT \(act)</h2>"
+            for scene in ["IN THE HALL", "IN THE GARDEN"] { play += "<h3>\(scene)</h3>" + paragraph }
+        }
+        XCTAssertEqual(GutenbergHTML.content(of: Array(play.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 ACT 1", "1 IN THE HALL", "1 IN THE GARDEN", "0 ACT 2", "1 IN THE HALL", "1 IN THE GARDEN"])
+    }
+
+    /// A paragraph of links to an edition's sound and score files (`[Listen]
+    /// [PDF]`, `To listen … click here.`) is the edition's, not the book's.
+    func testLinksToSoundsAndScoresAreNoText() {
+        let html = """
+            <html><body><h1>SONGS</h1><h2>GONE.</h2>
+            <p>[<a href="music/gone.midi">Listen</a>] [<a href="music/gone.pdf">PDF</a>] [<a href="music/gone.ly">Lilypond</a>]</p>
+            <p>Gone, gone, sold and gone.</p>
+            <p class="caption">[To listen to this music (MIDI file) <a href="music/piece1.mid">click here</a>.]</p>
+            <p>A picture of the <a href="images/big.jpg">singer</a> stays.</p></body></html>
+            """
+        let texts = GutenbergHTML.content(of: Array(html.utf8)).content.blocks.map(\.text)
+        XCTAssertEqual(texts.filter { $0.contains("Listen") || $0.contains("listen") || $0.contains("PDF") }, [])
+        XCTAssertTrue(texts.contains("Gone, gone, sold and gone."))
+        XCTAssertTrue(texts.contains("A picture of the singer stays."))
     }
 
     /// Parts and their chapters in one tag: what the headings say decides
@@ -780,7 +851,12 @@ struct GeneratedNotes {
                     body = "<p class=\"footnote\"><a id=\"note\(number)\" href=\"#ref\(number)\" class=\"label\">\(label)</a> A note with \(note.word) ends here.</p>"
                 }
                 notes.append(Note(word: note.word, referenceWord: note.referenceWord, mark: Self.bare(label)))
-                html += "<p>\(words) \(note.referenceWord)\(reference) \(words)</p>"
+                // A note on a heading, now and then.
+                if Int.random(in: 0..<4, using: &generator) == 0 {
+                    html += "<h3>A HEADING \(note.referenceWord)\(reference)</h3><p>\(words)</p>"
+                } else {
+                    html += "<p>\(words) \(note.referenceWord)\(reference) \(words)</p>"
+                }
                 if placement == 0 { html += body } else { pending.append(body) }
             }
             if placement == 1 {

@@ -34,8 +34,12 @@ public enum GutenbergHTML {
         let read = HTMLBlocks.read(text)
         let work = workRange(of: read.items)
         var namedItems = Array(read.items[work])
-        // Each heading the contents list names, with how deep its entry stands.
-        var namedHeadings: [Int: Int] = [:]
+        // Each heading the contents list names: how deep its entry stands,
+        // and the number its link alone gives it.
+        var namedHeadings: [Int: ContentsEntry] = [:]
+        // The notes each heading refers to, by its place in the work.
+        var headingNotes: [Int: String] = [:]
+        for (item, notes) in read.headingNotes where work.contains(item) { headingNotes[item - work.lowerBound] = notes }
         for (index, (target, depth)) in zip(read.contentsTargets, read.contentsDepths).enumerated() {
             let label = read.contentsLabels.indices.contains(index) ? read.contentsLabels[index] : ""
             guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read), work.contains(item),
@@ -43,20 +47,23 @@ public enum GutenbergHTML {
             else { continue }
             if case let .block(block) = namedItems[item - work.lowerBound] {
                 namedItems[item - work.lowerBound] = .heading(tagLevel: 2, lines: [block.text])
+                headingNotes[item - work.lowerBound] = block.link
             }
-            namedHeadings[item - work.lowerBound] = depth
+            // A page's number (`23` linking to `#page23`) numbers nothing.
+            let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label)
+            namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number)
         }
         // Constants: the outline's closure may run on another thread.
         let targeted = namedHeadings, items = namedItems
         let isIndexOfFiles = isIndexOfOtherFiles(read, items: items)
-        let blocks = items.map { item in
-            switch item {
+        let blocks = items.indices.map { index in
+            switch items[index] {
             case let .block(block): block
-            case let .heading(_, lines): TextBlock(.lines, lines.joined(separator: "\n"))
+            case let .heading(_, lines): TextBlock(.lines, lines.joined(separator: "\n"), link: headingNotes[index])
             }
         }
         return TextDraft(blocks: blocks, encoding: encoding) { blocks in
-            var sections = outline(items, contentsTargets: targeted).sorted { $0.item < $1.item }
+            var sections = outline(items, contentsEntries: targeted).sorted { $0.item < $1.item }
                 .map { TextSection(level: $0.level, title: $0.title, firstBlock: $0.item) }
             let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections && !isIndexOfFiles
             if sections.count > SectionOutline.maximumSections { sections = [] }
@@ -160,6 +167,13 @@ public enum GutenbergHTML {
         var title: String
     }
 
+    /// A contents list's entry for a heading.
+    struct ContentsEntry {
+        var depth: Int
+        /// The number its link alone gives the heading (`I.`).
+        var number: HeadingLine?
+    }
+
     private struct Candidate {
         var item: Int
         var tagLevel: Int
@@ -167,6 +181,8 @@ public enum GutenbergHTML {
         var pattern: HeadingLine?
         /// How deep the contents list's entry for it stands, if it names it.
         var contentsDepth: Int?
+        /// The number its entry's link gives it (`I.` over `VANCOUVER.`).
+        var contentsPattern: HeadingLine?
         /// Ordered by tag, then by what the heading says it is.
         var rank = 0
 
@@ -182,11 +198,13 @@ public enum GutenbergHTML {
     }
 
     /// The headings that open sections, and their levels from 0.
-    static func outline(_ items: [HTMLBlocks.Item], contentsTargets: [Int: Int]) -> [Section] {
+    static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry]) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
             guard case let .heading(tagLevel, lines) = items[index] else { return nil }
             let pattern = lines.lazy.compactMap(readHeading).first ?? lines.first.flatMap(HeadingPattern.numberAlone)
-            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, contentsDepth: contentsTargets[index])
+            let entry = contentsEntries[index]
+            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, contentsDepth: entry?.depth,
+                             contentsPattern: entry?.number)
         }
         let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })
         for index in candidates.indices {
@@ -227,6 +245,15 @@ public enum GutenbergHTML {
         }
     }
 
+    /// A numeral alone (`I.`, `XII`): a contents entry's link that numbers
+    /// the heading it points to. A bare figure (`23`) is as often its page.
+    private static func numberAlone(_ label: String) -> HeadingLine? {
+        guard let pattern = HeadingPattern.match(label), pattern.kind == .numeral, pattern.title == nil,
+              label.contains(where: { !$0.isNumber && !$0.isWhitespace })
+        else { return nil }
+        return pattern
+    }
+
     /// What a heading's line says it is. Markup says the line is a
     /// heading, so a long one (`CHAPTER XXXVI. THE CHIEF FEATURES OF
     /// WHICH …`, 180 characters) is read by its first words.
@@ -238,12 +265,12 @@ public enum GutenbergHTML {
 
     /// A deeper heading that always comes straight after a heading above
     /// it, with no text between (a subtitle, a motto), divides nothing: it
-    /// stays text, and names a bare `CHAPTER 1` above it; so does one in
-    /// the same tag or a larger one straight after a bare `CHAPTER 1` or
-    /// `SCENE I.` (a title or a setting the patterns do not read).
+    /// stays text, and names a bare `CHAPTER 1` above it; so does any one
+    /// straight after a bare `CHAPTER 1` or `SCENE I.` (a title or a
+    /// setting the patterns do not read), unless a deeper one follows it.
     private static func withoutSubtitles(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
         var followsParent = Set<Int>()
-        /// Straight after a bare `CHAPTER 1` or `SCENE I.`, in its tag or a larger one.
+        /// Straight after a bare `CHAPTER 1` or `SCENE I.`.
         var namesTheOneAbove = Set<Int>()
         var byTag: [Int: Int] = [:]
         for (index, candidate) in candidates.enumerated() {
@@ -253,13 +280,20 @@ public enum GutenbergHTML {
             guard index > 0, !candidate.targeted, candidate.pattern == nil else { continue }
             let parent = candidates[index - 1]
             guard words[candidate.item] == words[parent.item + 1] else { continue }
+            let holdsDeeper = index + 1 < candidates.count && candidates[index + 1].tagLevel > candidate.tagLevel
             // A bare `CHAPTER I` is named by the heading straight after it,
-            // in whatever tag (`<h4>CHAPTER I</h4><h3>In Chancery</h3>`).
-            if parent.pattern != nil, parent.pattern?.title == nil, parent.tagLevel >= candidate.tagLevel {
+            // in whatever tag (`<h4>CHAPTER I</h4><h3>In Chancery</h3>`,
+            // `<h3>CHAPTER I</h3><h4>EARLY PROMISE</h4>`), unless others
+            // of a deeper one's tag follow it under the same heading (the
+            // scenes of an act the patterns do not read). An epilogue needs
+            // no name: a deeper heading after it is its motto.
+            let deeperAlone = !holdsDeeper && parent.pattern?.kind != .outermost
+                && !candidates[(index + 1)...].prefix { $0.tagLevel > parent.tagLevel }.contains { $0.tagLevel == candidate.tagLevel }
+            if parent.pattern != nil, parent.pattern?.title == nil, parent.tagLevel >= candidate.tagLevel || deeperAlone {
                 namesTheOneAbove.insert(index)
                 continue
             }
-            if index + 1 < candidates.count, candidates[index + 1].tagLevel > candidate.tagLevel { continue }
+            if holdsDeeper { continue }
             if parent.tagLevel < candidate.tagLevel { followsParent.insert(index) }
         }
         var subtitleTags = Set<Int>()
@@ -310,10 +344,14 @@ public enum GutenbergHTML {
     /// (chapters under listed books) takes the rank of a listed one of its
     /// tag and kind, else stands below the listed one above it.
     private static func rankByContents(_ candidates: inout [Candidate], words: [Int]) {
-        /// A numeral alone (`I. THE EVE OF THE WAR`) numbers chapters.
+        /// What the heading says it is, else the number its entry gives
+        /// it (`I.` over `VANCOUVER.`); a numeral alone (`I. THE EVE OF
+        /// THE WAR`) numbers chapters.
         func kindRank(_ candidate: Candidate) -> Int? {
-            candidate.pattern?.kind == .numeral ? HeadingLine.Kind.chapter.rawValue : candidate.kindRank
+            guard let kind = (candidate.pattern ?? candidate.contentsPattern)?.kind, kind != .outermost else { return nil }
+            return kind == .numeral ? HeadingLine.Kind.chapter.rawValue : kind.rawValue
         }
+        func isUnnumbered(_ candidate: Candidate) -> Bool { candidate.pattern == nil && candidate.contentsPattern == nil }
         /// Depth first, then kind; odd ranks fall between two kinds.
         func rank(_ depth: Int, _ kind: Int) -> Int { depth * 32 + kind * 2 }
         let listed = candidates.indices.filter { candidates[$0].targeted }
@@ -325,7 +363,7 @@ public enum GutenbergHTML {
         var holding = Set(listed.indices.dropLast().filter { position in
             let candidate = candidates[listed[position]]
             let next = candidates[listed[position] + 1]
-            return candidate.pattern == nil && words[next.item] - words[candidate.item + 1] < emptyWords
+            return isUnnumbered(candidate) && words[next.item] - words[candidate.item + 1] < emptyWords
                 && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position] && kindRank(next) != nil
         })
         if holding.count < 2 { holding = [] }
@@ -368,7 +406,7 @@ public enum GutenbergHTML {
                 continue
             }
             var runEnd = runStart
-            while runEnd < listed.count, depths[runEnd] == depth, candidates[listed[runEnd]].pattern == nil, !holding.contains(runEnd) { runEnd += 1 }
+            while runEnd < listed.count, depths[runEnd] == depth, isUnnumbered(candidates[listed[runEnd]]), !holding.contains(runEnd) { runEnd += 1 }
             runEnd = max(runEnd, runStart + 1)
             let run = runStart..<runEnd
             let before = runStart > 0 && depths[runStart - 1] == depth ? candidates[listed[runStart - 1]] : nil

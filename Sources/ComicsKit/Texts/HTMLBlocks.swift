@@ -45,6 +45,9 @@ struct HTMLBlocks {
     /// The internal links in each paragraph's text (by item), read after
     /// the walk as references to notes (`[1]` pointing at `#Footnote_1`).
     var linksInParagraphs: [Int: [InternalLink]] = [:]
+    /// The anchors of the notes each heading refers to (by item), as a
+    /// paragraph's link holds them.
+    var headingNotes: [Int: String] = [:]
 
     /// A link to a place in the same file, as a paragraph holds it.
     struct InternalLink {
@@ -117,12 +120,17 @@ struct HTMLBlocks {
     /// and finds its note by it. Any other keeps its words.
     private mutating func writeMarks() {
         for index in itemsWithMarks.sorted() where items.indices.contains(index) {
-            guard case let .block(block) = items[index] else { continue }
             let reachesNote = (linksInParagraphs[index] ?? []).filter(\.isWrapped).map { link in
                 anchors[link.target].map { items.indices.contains($0) && items[$0].isFootnote } ?? false
             }
-            // Made anew: the words are counted again.
-            items[index] = .block(TextBlock(block.kind, Self.writingMarks(in: block.text, reachesNote: reachesNote), link: block.link))
+            switch items[index] {
+            case let .block(block):
+                // Made anew: the words are counted again.
+                items[index] = .block(TextBlock(block.kind, Self.writingMarks(in: block.text, reachesNote: reachesNote), link: block.link))
+            case let .heading(tagLevel, lines):
+                let written = Self.writingMarks(in: lines.joined(separator: "\n"), reachesNote: reachesNote)
+                items[index] = .heading(tagLevel: tagLevel, lines: written.split(separator: "\n").map(String.init))
+            }
         }
         itemsWithMarks = []
     }
@@ -197,6 +205,17 @@ struct HTMLBlocks {
         }
     }
 
+    /// `Page_12`, `page-xiv`, `pg012`, `p12a`: an anchor's name that names
+    /// a page of the print.
+    static func namesAPage(_ anchor: String) -> Bool {
+        var rest = Substring(anchor.lowercased())
+        guard let prefix = ["page", "pag", "pg", "seite", "sivu", "p"].first(where: { rest.hasPrefix($0) }) else { return false }
+        rest = rest.dropFirst(prefix.count)
+        if let first = rest.first, "_-.".contains(first) { rest = rest.dropFirst() }
+        if let last = rest.last, last.isLetter, !"ivxlcdm".contains(last) { rest = rest.dropLast() }
+        return !rest.isEmpty && rest.count <= 8 && (rest.allSatisfy { ("0"..."9").contains($0) } || rest.allSatisfy { "ivxlcdm".contains($0) })
+    }
+
     /// An anchor whose name says it is a note's.
     static func namesANote(_ anchor: String) -> Bool {
         let name = anchor.lowercased()
@@ -205,10 +224,10 @@ struct HTMLBlocks {
 
     /// Each paragraph that links to notes gets their anchors (each note's
     /// own, whichever of its anchors the link named), space-separated, as
-    /// its link: the reader finds a reference's note by it.
+    /// its link, and each heading as its `headingNotes`: the reader finds a
+    /// reference's note by them.
     private mutating func linkReferencesToNotes() {
         for (index, targets) in linksInParagraphs.sorted(by: { $0.key < $1.key }) {
-            guard case var .block(block) = items[index], block.link == nil else { continue }
             var notes: [String] = []
             var length = 0
             for target in targets.map(\.target) {
@@ -219,8 +238,15 @@ struct HTMLBlocks {
                 length += anchor.utf8.count + 1
             }
             guard !notes.isEmpty else { continue }
-            block.link = notes.joined(separator: " ")
-            items[index] = .block(block)
+            switch items[index] {
+            case var .block(block) where block.link == nil:
+                block.link = notes.joined(separator: " ")
+                items[index] = .block(block)
+            case .heading:
+                headingNotes[index] = notes.joined(separator: " ")
+            case .block:
+                break
+            }
         }
         linksInParagraphs = [:]
     }
@@ -280,6 +306,8 @@ private final class HTMLWalker {
         var picture: String?
         /// How much text came before it began.
         var textBefore: Int
+        /// Its links that read as marks: a note on the heading.
+        var links: [HTMLBlocks.InternalLink] = []
     }
 
     private var stack: [Frame] = []
@@ -311,13 +339,20 @@ private final class HTMLWalker {
     private var italicOpen = false
     private var italicWritten = false
     private var linkCharacters = 0
+    /// Links to sounds or scores in the block being gathered.
+    private var soundLinksInBlock = 0
+    /// The most words a block linking to sounds or scores has and is
+    /// still only their links and what the edition says of them.
+    private static let mostWordsBesideSoundLinks = 40
     private var allCharacters = 0
     private var linkTargets: [String] = []
     private var linkLabels: [String] = []
     /// For each of `linkTargets`: the column its table row's first text
     /// stands in, when that text is the link (an indented row of a
-    /// contents table leaves its first cells empty); nil elsewhere.
-    private var linkTargetColumns: [Int?] = []
+    /// contents table leaves its first cells empty), nil elsewhere; and the
+    /// indent its entry's classes gave so far (a row's `<td class="inset">`:
+    /// a table's rows are taken together).
+    private var linkTargetPlaces: [(column: Int?, indent: Int)] = []
     /// The columns the open table row has opened so far (a cell spans
     /// its `colspan`), and the column the open cell began at.
     private var rowColumns = 0
@@ -492,11 +527,12 @@ private final class HTMLWalker {
             frame.smallCapitals = true
             smallCapitalsDepth += 1
         }
-        if name == "a" || name == "span", attributes["href"] == nil, [attributes["id"], attributes["name"]].contains(where: { $0.map(Self.namesAPage) ?? false }) {
+        if name == "a" || name == "span", attributes["href"] == nil, [attributes["id"], attributes["name"]].contains(where: { $0.map(HTMLBlocks.namesAPage) ?? false }) {
             frame.pageAnchor = true
             pageAnchorDepth += 1
         }
         if name == "a", let href = attributes["href"], Self.isOtherFile(href) { result.linksToOtherFiles += 1 }
+        if name == "a", let href = attributes["href"], Self.isSoundOrScore(href) { soundLinksInBlock += 1 }
         if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
             let target = String(href.dropFirst())
             frame.link = target
@@ -514,6 +550,9 @@ private final class HTMLWalker {
             linkDepth += 1
             if frame.linkIsForward { forwardLinkDepth += 1 }
             if heading == nil { frame.wordsStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation) }
+            if let open = heading, frame.linkIsForward, captionDepth == 0 {
+                frame.markStart = MarkStart(line: open.lines.count - 1, byte: open.lines[open.lines.count - 1].count, generation: generation)
+            }
             if frame.linkIsForward, heading == nil, captionDepth == 0, figureDepth == 0, tableDepth == 0, preDepth == 0 {
                 frame.markStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation)
             }
@@ -565,13 +604,29 @@ private final class HTMLWalker {
     }
 
     /// The level a contents list's class gives an entry: the digit after
-    /// `toc`, `indent`, `ind`, `level` or `sub` (`toc2`, `indent1`), else 0.
+    /// `toc`, `indent`, `ind`, `level` or `sub` (`toc2`, `indent1`); one
+    /// for a class that says indented without a number (`inset`, `sub`);
+    /// else 0.
     private static func contentsIndent(of name: String) -> Int {
         for prefix in ["toc", "indent", "ind", "level", "sub"] where name.hasPrefix(prefix) {
             if let digit = name.dropFirst(prefix.count).first?.wholeNumberValue { return digit }
         }
-        return 0
+        return indentedClasses.contains(name) ? 1 : 0
     }
+
+    private static let indentedClasses: Set<String> = ["inset", "indent", "indented", "ind", "sub", "subentry", "subsection"]
+
+    /// An address of a sound or a score (`music/gone.midi`, `gone.ly`,
+    /// `gone.pdf`): the edition's, which a terminal does not play.
+    private static func isSoundOrScore(_ href: String) -> Bool {
+        let path = href.prefix { $0 != "#" && $0 != "?" }.lowercased()
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+        return soundAndScoreExtensions.contains(String(path[path.index(after: dot)...]))
+    }
+
+    private static let soundAndScoreExtensions: Set<String> = [
+        "mid", "midi", "kar", "mp3", "ogg", "oga", "wav", "m4a", "flac", "ly", "mus", "mxl", "musicxml", "abc", "sib", "pdf",
+    ]
 
     /// A relative address of an HTML file (`i.html`, `./ii.htm#intro`).
     private static func isOtherFile(_ href: String) -> Bool {
@@ -681,7 +736,7 @@ private final class HTMLWalker {
                 if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
                 linkLabels.append(frame.wordsStart.map(wordsSince) ?? "")
-                linkTargetColumns.append(tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil)
+                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, entryIndent))
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
@@ -691,15 +746,18 @@ private final class HTMLWalker {
                 }
             }
             if heading == nil, captionDepth == 0, paragraphLinks.count < HTMLBlocks.maximumReferences {
-                let isWrapped = isMark && frame.markStart.map(wrapMark) == true
+                let isWrapped = isMark && frame.markStart.map { wrapMark(from: $0, in: &lines) } == true
                 paragraphLinks.append(HTMLBlocks.InternalLink(target: target, isMark: isMark, isWrapped: isWrapped))
+            } else if heading != nil, isMark, let start = frame.markStart, heading!.links.count < HTMLBlocks.maximumReferences {
+                let isWrapped = wrapMark(from: start, in: &heading!.lines)
+                heading!.links.append(HTMLBlocks.InternalLink(target: target, isMark: true, isWrapped: isWrapped))
             }
         }
     }
 
     /// Wraps the words written since `start`, when they are a mark's
     /// (`12`, `[12]`, `(*)`, `†`), in `markOpen` and `markClose`.
-    private func wrapMark(from start: MarkStart) -> Bool {
+    private func wrapMark(from start: MarkStart, in lines: inout [[UInt8]]) -> Bool {
         guard start.generation == generation, start.line == lines.count - 1 else { return false }
         let line = lines.count - 1
         var from = start.byte
@@ -964,7 +1022,14 @@ private final class HTMLWalker {
         }
         if !titleLines.isEmpty {
             result.textBeforeHeading[result.items.count] = open.textBefore
+            let count = result.items.count
             add(.heading(tagLevel: open.tagLevel, lines: titleLines.map { UpstreamText.capped($0, 200) }))
+            let index = result.items.count - 1
+            // Its marks, once it is in (an item past the bound is not).
+            if !open.links.isEmpty, result.items.count > count, result.items[index].isHeading {
+                result.linksInParagraphs[index] = open.links
+                if titleLines.contains(where: { $0.unicodeScalars.contains(HTMLBlocks.markOpen) }) { result.itemsWithMarks.insert(index) }
+            }
         }
         // A picture in a heading's tag (a chapter's headpiece) is an
         // illustration after the heading, unless it is the heading.
@@ -974,7 +1039,7 @@ private final class HTMLWalker {
         // A heading that links back to the contents is no contents entry.
         linkTargets = []
         linkLabels = []
-        linkTargetColumns = []
+        linkTargetPlaces = []
         startEntry()
     }
 
@@ -1011,7 +1076,12 @@ private final class HTMLWalker {
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
         let isLabelAlone = wayBackCharacters > 0 && wayBackCharacters == allCharacters && kept.count == 1
+        defer { soundLinksInBlock = 0 }
         guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
+        // `[Listen] [PDF] [Lilypond]`, `To listen to this music (MIDI
+        // file) click here.`: the edition's ways to its sound files, not
+        // the book's words.
+        if soundLinksInBlock > 0, kept.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= Self.mostWordsBesideSoundLinks { return }
         if isLabelAlone, pendingLabel == nil {
             pendingLabel = kept[0]
             return
@@ -1165,7 +1235,7 @@ private final class HTMLWalker {
         defer {
             linkTargets = []
             linkLabels = []
-            linkTargetColumns = []
+            linkTargetPlaces = []
             startEntry()
         }
         guard isContents else { return false }
@@ -1185,9 +1255,9 @@ private final class HTMLWalker {
         result.contentsLabels.append(contentsOf: linkLabels.prefix(taken.count))
         // A table's rows are as deep as their first text stands right of
         // the leftmost row's.
-        let leftmost = linkTargetColumns.lazy.compactMap { $0 }.min() ?? 0
-        for column in linkTargetColumns.prefix(taken.count) {
-            result.contentsDepths.append(listDepth + entryIndent + (column.map { $0 - leftmost } ?? 0))
+        let leftmost = linkTargetPlaces.lazy.compactMap(\.column).min() ?? 0
+        for place in linkTargetPlaces.prefix(taken.count) {
+            result.contentsDepths.append(listDepth + max(entryIndent, place.indent) + (place.column.map { $0 - leftmost } ?? 0))
         }
         return true
     }
@@ -1278,17 +1348,6 @@ private final class HTMLWalker {
     private static func headingLevel(_ name: String) -> Int? {
         guard name.utf8.count == 2, name.hasPrefix("h"), let digit = name.last?.wholeNumberValue, (1...6).contains(digit) else { return nil }
         return digit
-    }
-
-    /// `Page_12`, `page-xiv`, `pg012`, `p12a`: an anchor's name that names
-    /// a page of the print.
-    static func namesAPage(_ anchor: String) -> Bool {
-        var rest = Substring(anchor.lowercased())
-        guard let prefix = ["page", "pag", "pg", "seite", "sivu", "p"].first(where: { rest.hasPrefix($0) }) else { return false }
-        rest = rest.dropFirst(prefix.count)
-        if let first = rest.first, "_-.".contains(first) { rest = rest.dropFirst() }
-        if let last = rest.last, last.isLetter, !"ivxlcdm".contains(last) { rest = rest.dropLast() }
-        return !rest.isEmpty && rest.count <= 8 && (rest.allSatisfy { ("0"..."9").contains($0) } || rest.allSatisfy { "ivxlcdm".contains($0) })
     }
 
     /// A page number as a page's anchor holds it: `12`, `[12]`, `[pg 12]`,
