@@ -578,12 +578,17 @@ final class GutenbergHTMLTests: XCTestCase {
             <p>[<a href="music/gone.midi">Listen</a>] [<a href="music/gone.pdf">PDF</a>] [<a href="music/gone.ly">Lilypond</a>]</p>
             <p>Gone, gone, sold and gone.</p>
             <p class="caption">[To listen to this music (MIDI file) <a href="music/piece1.mid">click here</a>.]</p>
-            <p>A picture of the <a href="images/big.jpg">singer</a> stays.</p></body></html>
+            <p>A picture of the <a href="images/big.jpg">singer</a> stays.</p>
+            <table><tr><td><a href="music/tune.mid">Tune</a></td><td>Air</td></tr></table>
+            <p>A short line after the table stays.</p>
+            <h3>HEARD <a href="music/heard.mid">(the tune)</a></h3>A short line after the heading stays.<p>More.</p></body></html>
             """
         let texts = GutenbergHTML.content(of: Array(html.utf8)).content.blocks.map(\.text)
         XCTAssertEqual(texts.filter { $0.contains("Listen") || $0.contains("listen") || $0.contains("PDF") }, [])
         XCTAssertTrue(texts.contains("Gone, gone, sold and gone."))
         XCTAssertTrue(texts.contains("A picture of the singer stays."))
+        XCTAssertTrue(texts.contains("A short line after the table stays."), "\(texts)")
+        XCTAssertTrue(texts.contains("A short line after the heading stays."), "\(texts)")
     }
 
     /// Parts and their chapters in one tag: what the headings say decides

@@ -339,8 +339,9 @@ private final class HTMLWalker {
     private var italicOpen = false
     private var italicWritten = false
     private var linkCharacters = 0
-    /// Links to sounds or scores in the block being gathered.
-    private var soundLinksInBlock = 0
+    /// The gathering (its `generation`) that last linked to a sound or a
+    /// score: a table's cell or a heading ends one without a block.
+    private var soundLinkGeneration: Int?
     /// The most words a block linking to sounds or scores has and is
     /// still only their links and what the edition says of them.
     private static let mostWordsBesideSoundLinks = 40
@@ -532,7 +533,7 @@ private final class HTMLWalker {
             pageAnchorDepth += 1
         }
         if name == "a", let href = attributes["href"], Self.isOtherFile(href) { result.linksToOtherFiles += 1 }
-        if name == "a", let href = attributes["href"], Self.isSoundOrScore(href) { soundLinksInBlock += 1 }
+        if name == "a", heading == nil, let href = attributes["href"], Self.isSoundOrScore(href) { soundLinkGeneration = generation }
         if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
             let target = String(href.dropFirst())
             frame.link = target
@@ -1070,18 +1071,18 @@ private final class HTMLWalker {
         let keepsIndent = preDepth > 0 || verseDepth > 0
         var kept = lines.map { keepsIndent ? Self.trimmedEnd(Self.text(of: $0, folding: false)) : Self.text(of: $0) }
         lines = [[]]
+        let linksToSounds = soundLinkGeneration == generation
         generation += 1
         defer { marksWrapped = 0 }
         pendingSpace = false
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
         let isLabelAlone = wayBackCharacters > 0 && wayBackCharacters == allCharacters && kept.count == 1
-        defer { soundLinksInBlock = 0 }
         guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
         // `[Listen] [PDF] [Lilypond]`, `To listen to this music (MIDI
         // file) click here.`: the edition's ways to its sound files, not
         // the book's words.
-        if soundLinksInBlock > 0, kept.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= Self.mostWordsBesideSoundLinks { return }
+        if linksToSounds, kept.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= Self.mostWordsBesideSoundLinks { return }
         if isLabelAlone, pendingLabel == nil {
             pendingLabel = kept[0]
             return
