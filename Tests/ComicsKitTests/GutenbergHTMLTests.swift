@@ -1,4 +1,4 @@
-import ComicsKit
+@testable import ComicsKit
 import TestSupport
 import XCTest
 
@@ -420,6 +420,49 @@ final class GutenbergHTMLTests: XCTestCase {
                        ["0 INFERNO", "1 Inferno. Canto I", "1 Inferno. Canto II", "0 PURGATORIO", "1 Purgatorio. Canto I", "1 Purgatorio. Canto II"])
         XCTAssertEqual(GutenbergHTML.content(of: Array(book(["IVANHOE."]).utf8)).content.sections.map { "\($0.level) \($0.title)" },
                        ["0 Ivanhoe. Canto I", "0 Ivanhoe. Canto II"])
+    }
+
+    /// A contents entry's text after its links gives a page when it ends
+    /// in figures or a small roman numeral standing alone.
+    func testAPageNumberEndsAnEntrysText() {
+        func endsWithPage(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { HTMLBlocks.endsWithPageNumber($0) } }
+        for paged in ["9", " pag. 9.", "… 123 ", "xiv", "Preface, vii", "»\u{a0}63"] { XCTAssertTrue(endsWithPage(paged), paged) }
+        for unpaged in ["", " . ", "il", "Ballata di commiato", "ici", "Chapter12", "XIV", "mix it"] { XCTAssertFalse(endsWithPage(unpaged), unpaged) }
+    }
+
+    /// In a contents list that gives pages, entries that give none, each
+    /// straight before one that does, are parts holding the poems after
+    /// them, though every heading shares one tag and says no number; an
+    /// epilogue among them holds its poem, and a prologue stands beside
+    /// them. A page's number in text (`pag. 9`) or as a link gives a page.
+    func testEntriesGivingNoPageHoldThePagedOnesAfterThem() {
+        let motto = "<p>E su tal corda l’anima sospira.</p>"
+        let poem = "<p>" + String(repeating: "Lino ai boschi de l’isola di Creta udía le ninfe. ", count: 4) + "</p>"
+        let parts = [("PROLOGO", ["PROLOGO"]), ("SONETTI DELLE FATE", ["ELIANA", "MIRINDA"]), ("SONETTI D’EBE", ["IL FIUME", "IL CANTO"]),
+                     ("EPILOGO", ["A F. P. MICHETTI"])]
+        func book(pageCell: (Int) -> String) -> String {
+            var rows = "", body = "", page = 9
+            for (number, (part, poems)) in parts.enumerated() {
+                if part != "PROLOGO" {
+                    rows += "<tr><td colspan=\"3\"><a href=\"#part\(number)\">\(part.capitalized)</a></td></tr>"
+                    body += "<h2 id=\"part\(number)\">\(part)</h2>\(motto)"
+                }
+                for title in poems {
+                    page += 2
+                    rows += "<tr><td><a href=\"#poem\(page)\">\(title.capitalized)</a></td><td>\(pageCell(page))</td></tr>"
+                    body += "<p><a id=\"Page_\(page)\"></a></p><h2 id=\"poem\(page)\">\(title)</h2>\(poem)"
+                }
+            }
+            return "<html><body><h1>ISOTTÈO</h1>\(body)<h2>INDICE</h2><table>\(rows)</table></body></html>"
+        }
+        let expected = ["0 PROLOGO", "0 SONETTI DELLE FATE", "1 ELIANA", "1 MIRINDA", "0 SONETTI D’EBE", "1 IL FIUME", "1 IL CANTO",
+                        "0 EPILOGO", "1 A F. P. MICHETTI"]
+        for (name, cell) in [("a link", { (page: Int) in "<a href=\"#Page_\(page)\">\(page)</a>" }), ("text", { "pag. \($0)" })] {
+            XCTAssertEqual(GutenbergHTML.content(of: Array(book(pageCell: cell).utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                           expected, name)
+        }
+        let unpaged = book { _ in "" }
+        XCTAssertEqual(GutenbergHTML.content(of: Array(unpaged.utf8)).content.sections.map(\.level), Array(repeating: 0, count: expected.count))
     }
 
     /// A flat contents list's longer run of unnumbered entries between two

@@ -224,7 +224,8 @@ WORDS_OF_KIND = [
 ]
 
 
-NUMERAL = re.compile(r"[0-9]+|[ivxlc]+")
+# Figures, or a roman numeral as it is written (`xiv`, not `il` or `civil`).
+NUMERAL = re.compile(r"[0-9]+|(?=[ivxlc])c{0,3}(?:x[lc]|l?x{0,3})(?:i[xv]|v?i{0,3})")
 # A kind's word followed by one of these begins a title (`SONG OF THE
 # COFFLE GANG`, `Letter to Mr. Bell`), not a division's number.
 TITLE_WORDS = set("""of to from for and in on at by with a an de du des d à au aux von vom zu zum über aan van voor di
@@ -402,6 +403,17 @@ class EditionReader(html.parser.HTMLParser):
 LABEL = re.compile(r"^[\[\(]?\s*([0-9]{1,4}|[*†‡§¶‖#]{1,4}|[a-zA-Z]|[ivxlc]{1,6})\s*[\]\)]?\.?$")
 
 
+def paged(block):
+    """Whether a contents entry gives its page: a link to a page's anchor,
+    or a number after its links (`Prologo … pag. 9`)."""
+    if any(PAGE_ANCHOR.match(target) for target, _, _, _ in block["links"]):
+        return True
+    text = block["text"]
+    last = block["links"][-1][1].strip() if block["links"] else ""
+    after = text[text.rfind(last) + len(last):] if last and last in text else text
+    return re.search(r"(?:^|\s)(?:[0-9]+|[ivxlc]+)\.?\s*$", after) is not None
+
+
 def heading_at(blocks, index):
     """Whether the first block with text from `index` on is a heading."""
     for block in blocks[index:index + 12]:
@@ -557,7 +569,8 @@ def study_html(text):
             depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)]
                                          + [1 for c in block["classes"] if c in INDENTED_CLASSES] or [0])
             at = heading_text(blocks, position[target])
-            contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at})
+            contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at,
+                             "paged": paged(block)})
     # A link alone is no list: a cross-reference in the text (a poem's
     # motto linking to its source), or a link to the contents list itself
     # (INDICE at the front of a book whose contents stand at its end).
@@ -735,8 +748,15 @@ def outline_agreement(contents, document):
     holding = [index for index in range(len(ranks) - 1)
                if ranks[index] is None and contents[index]["own_words"] < 12 and depths[index + 1] == depths[index]
                and ranks[index + 1] is not None]
+    # So do entries without a page, each straight before one with a page
+    # at its depth, in a list whose entries mostly give theirs (a verse
+    # collection's parts, a half-title and its motto apiece).
+    if sum(entry["paged"] for entry in contents) * 2 >= len(contents):
+        holding += [index for index in range(len(ranks) - 1)
+                    if index not in holding and not contents[index]["paged"] and contents[index + 1]["paged"]
+                    and contents[index]["own_words"] < 60 and depths[index + 1] == depths[index] and ranks[index] is None]
     for index in holding if len(holding) >= 2 else []:
-        ranks[index] = ranks[index + 1] - 0.5
+        ranks[index] = (ranks[index + 1] if ranks[index + 1] is not None else 4) - 0.5
     known = list(ranks)
     start = 0
     while start < len(ranks):

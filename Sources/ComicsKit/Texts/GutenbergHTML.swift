@@ -11,6 +11,10 @@ public enum GutenbergHTML {
     /// contents list's heading or a closing "THE END".
     static let emptyWords = 12
 
+    /// A part's title page in a contents list that gives pages holds its
+    /// title and a motto or a picture's caption: fewer words than this.
+    static let halfTitleWords = 60
+
     /// Nil when HTML editions can be read here; otherwise why not (libxml2,
     /// loaded the first time, is missing).
     public static func unavailable() -> String? {
@@ -42,6 +46,7 @@ public enum GutenbergHTML {
         for (item, notes) in read.headingNotes where work.contains(item) { headingNotes[item - work.lowerBound] = notes }
         for (index, (target, depth)) in zip(read.contentsTargets, read.contentsDepths).enumerated() {
             let label = read.contentsLabels.indices.contains(index) ? read.contentsLabels[index] : ""
+            let givesPage = read.contentsGivesPage.indices.contains(index) && read.contentsGivesPage[index]
             guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read), work.contains(item),
                   namedHeadings[item - work.lowerBound] == nil
             else { continue }
@@ -51,7 +56,7 @@ public enum GutenbergHTML {
             }
             // A page's number (`23` linking to `#page23`) numbers nothing.
             let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label)
-            namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number)
+            namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage)
         }
         // Constants: the outline's closure may run on another thread.
         let targeted = namedHeadings, items = namedItems
@@ -172,6 +177,8 @@ public enum GutenbergHTML {
         var depth: Int
         /// The number its link alone gives the heading (`I.`).
         var number: HeadingLine?
+        /// It gives the heading's page (a part's title often gives none).
+        var givesPage = false
     }
 
     private struct Candidate {
@@ -179,15 +186,14 @@ public enum GutenbergHTML {
         var tagLevel: Int
         var lines: [String]
         var pattern: HeadingLine?
-        /// How deep the contents list's entry for it stands, if it names it.
-        var contentsDepth: Int?
-        /// The number its entry's link gives it (`I.` over `VANCOUVER.`).
-        var contentsPattern: HeadingLine?
+        /// The contents list's entry for it, if it names it.
+        var entry: ContentsEntry?
         /// Ordered by tag, then by what the heading says it is.
         var rank = 0
 
         var title: String { SectionOutline.title(lines) }
-        var targeted: Bool { contentsDepth != nil }
+        var targeted: Bool { entry != nil }
+        var contentsDepth: Int? { entry?.depth }
 
         /// What the heading says it is, as a rank (books above chapters);
         /// nil for what names no division or stands beside them all.
@@ -202,9 +208,7 @@ public enum GutenbergHTML {
         var candidates: [Candidate] = items.indices.compactMap { index in
             guard case let .heading(tagLevel, lines) = items[index] else { return nil }
             let pattern = lines.lazy.compactMap(readHeading).first ?? lines.first.flatMap(HeadingPattern.numberAlone)
-            let entry = contentsEntries[index]
-            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, contentsDepth: entry?.depth,
-                             contentsPattern: entry?.number)
+            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, entry: contentsEntries[index])
         }
         let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })
         for index in candidates.indices {
@@ -348,10 +352,10 @@ public enum GutenbergHTML {
         /// it (`I.` over `VANCOUVER.`); a numeral alone (`I. THE EVE OF
         /// THE WAR`) numbers chapters.
         func kindRank(_ candidate: Candidate) -> Int? {
-            guard let kind = (candidate.pattern ?? candidate.contentsPattern)?.kind, kind != .outermost else { return nil }
+            guard let kind = (candidate.pattern ?? candidate.entry?.number)?.kind, kind != .outermost else { return nil }
             return kind == .numeral ? HeadingLine.Kind.chapter.rawValue : kind.rawValue
         }
-        func isUnnumbered(_ candidate: Candidate) -> Bool { candidate.pattern == nil && candidate.contentsPattern == nil }
+        func isUnnumbered(_ candidate: Candidate) -> Bool { candidate.pattern == nil && candidate.entry?.number == nil }
         /// Depth first, then kind; odd ranks fall between two kinds.
         func rank(_ depth: Int, _ kind: Int) -> Int { depth * 32 + kind * 2 }
         let listed = candidates.indices.filter { candidates[$0].targeted }
@@ -366,9 +370,25 @@ public enum GutenbergHTML {
             return isUnnumbered(candidate) && words[next.item] - words[candidate.item + 1] < emptyWords
                 && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position] && kindRank(next) != nil
         })
+        // So do unnumbered entries that give no page (an epilogue too),
+        // each straight before one that gives its page, in a list whose
+        // entries mostly give theirs: a verse collection's parts, a
+        // half-title and its motto apiece.
+        let givingPage = listed.map { candidates[$0].entry?.givesPage == true }
+        if givingPage.count(where: { $0 }) * 2 >= listed.count {
+            holding.formUnion(listed.indices.dropLast().filter { position in
+                let candidate = candidates[listed[position]]
+                let next = candidates[listed[position] + 1]
+                let unnumbered = candidate.entry?.number == nil && (candidate.pattern == nil || candidate.pattern?.kind == .outermost)
+                return unnumbered && !givingPage[position] && givingPage[position + 1]
+                    && words[next.item] - words[candidate.item + 1] < halfTitleWords
+                    && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position]
+            })
+        }
         if holding.count < 2 { holding = [] }
+        let chapter = HeadingLine.Kind.chapter.rawValue
         for position in holding {
-            candidates[listed[position]].rank = rank(depths[position], kindRank(candidates[listed[position + 1]]) ?? 0) - 1
+            candidates[listed[position]].rank = rank(depths[position], kindRank(candidates[listed[position + 1]]) ?? chapter) - 1
         }
         /// The kind of the nearest listed entry at `depth` from `start` on
         /// in `steps`, past deeper ones, before any shallower one.
@@ -381,17 +401,19 @@ public enum GutenbergHTML {
             return nil
         }
         // A prologue, an epilogue, an introduction stand beside the
-        // outermost divisions listed at their depth.
-        var outermostKind: [Int: Int] = [:]
+        // outermost divisions listed at their depth, or what holds them.
+        var outermostRank: [Int: Int] = [:]
         for (position, index) in listed.enumerated() {
-            if let kind = kindRank(candidates[index]) { outermostKind[depths[position]] = min(kind, outermostKind[depths[position]] ?? kind) }
+            let depth = depths[position]
+            guard let outer = holding.contains(position) ? candidates[index].rank : kindRank(candidates[index]).map({ rank(depth, $0) })
+            else { continue }
+            outermostRank[depth] = min(outer, outermostRank[depth] ?? outer)
         }
         // One or two unnumbered entries (a preface) take the kind of the
         // numbered one beside them at their depth, the next else the one
         // before, or stand under the one before when their headings are in
         // a deeper tag; a longer run of them numbers nothing, and stands
         // as chapters.
-        let chapter = HeadingLine.Kind.chapter.rawValue
         var runStart = 0
         while runStart < listed.count {
             let depth = depths[runStart]
@@ -400,8 +422,13 @@ public enum GutenbergHTML {
                 runStart += 1
                 continue
             }
-            if let kind = kindRank(candidate) ?? (candidate.pattern?.kind == .outermost ? outermostKind[depth] ?? chapter : nil) {
+            if let kind = kindRank(candidate) {
                 candidates[listed[runStart]].rank = rank(depth, kind)
+                runStart += 1
+                continue
+            }
+            if candidate.pattern?.kind == .outermost {
+                candidates[listed[runStart]].rank = outermostRank[depth] ?? rank(depth, chapter)
                 runStart += 1
                 continue
             }

@@ -37,6 +37,10 @@ struct HTMLBlocks {
     /// How deep each of `contentsTargets` stands in its list: the lists it
     /// is nested in, and the indent its classes give (`toc2`, `indent1`).
     var contentsDepths: [Int] = []
+    /// Whether each of `contentsTargets`' entries gives a page, as a
+    /// printed contents does for what it lists but not for the parts
+    /// that hold them (a link to a page's anchor, a number after its links).
+    var contentsGivesPage: [Bool] = []
     /// The words of each of `contentsTargets`' links (`CHAPTER I.`).
     var contentsLabels: [String] = []
     /// Links to other HTML files beside this one (`ii.html#canto3`): an
@@ -216,6 +220,22 @@ struct HTMLBlocks {
         return !rest.isEmpty && rest.count <= 8 && (rest.allSatisfy { ("0"..."9").contains($0) } || rest.allSatisfy { "ivxlcdm".contains($0) })
     }
 
+    /// Text ending in a page's number: figures or a small roman numeral
+    /// (`9`, `pag. 9.`, `… xiv`, not `il`) after a space or a stop, or alone.
+    static func endsWithPageNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] <= 0x20 || bytes[end - 1] == UInt8(ascii: ".") { end -= 1 }
+        var start = end
+        let isDigit: (UInt8) -> Bool = { (0x30...0x39).contains($0) }
+        let isRoman: (UInt8) -> Bool = { "ivxlcdm".utf8.contains($0) }
+        let figures = start > 0 && isDigit(bytes[start - 1])
+        while start > 0, (figures ? isDigit : isRoman)(bytes[start - 1]) { start -= 1 }
+        guard start < end, start == 0 || bytes[start - 1] <= 0x20 || bytes[start - 1] == UInt8(ascii: ".") || bytes[start - 1] >= 0x80
+        else { return false }
+        let number = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        return figures || HeadingPattern.romanValue(number, lowercaseToo: true) != nil
+    }
+
     /// An anchor whose name says it is a note's.
     static func namesANote(_ anchor: String) -> Bool {
         let name = anchor.lowercased()
@@ -352,8 +372,14 @@ private final class HTMLWalker {
     /// stands in, when that text is the link (an indented row of a
     /// contents table leaves its first cells empty), nil elsewhere; and the
     /// indent its entry's classes gave so far (a row's `<td class="inset">`:
-    /// a table's rows are taken together).
-    private var linkTargetPlaces: [(column: Int?, indent: Int)] = []
+    /// a table's rows are taken together); and whether its entry gives a
+    /// page, known once the entry ends.
+    private var linkTargetPlaces: [(column: Int?, indent: Int, entryGivesPage: Bool)] = []
+    /// Where the open entry's links begin in `linkTargets`.
+    private var entryLinksStart = 0
+    /// The entry's last text outside links, after its last link, is a
+    /// number (`Prologo … pag. 9`): the page it gives.
+    private var numberAfterLinks = false
     /// The columns the open table row has opened so far (a cell spans
     /// its `colspan`), and the column the open cell began at.
     private var rowColumns = 0
@@ -683,6 +709,7 @@ private final class HTMLWalker {
                 // page of a list of illustrations) is a contents row.
                 if sectionLinksInEntry > 0 { tableContentsRows += 1 }
             }
+            endEntryLinks()
             startEntry()
             tableCells = []
         } else if name == "table" && tableDepth > 0 {
@@ -723,6 +750,7 @@ private final class HTMLWalker {
         if frame.pageAnchor { pageAnchorDepth -= 1 }
         if let target = frame.link {
             linkDepth -= 1
+            numberAfterLinks = false
             let label = max(0, allCharacters - frame.linkStart)
             let isMark = label <= HTMLBlocks.maximumMarkCharacters
             if frame.linkIsForward {
@@ -737,7 +765,7 @@ private final class HTMLWalker {
                 if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
                 linkLabels.append(frame.wordsStart.map(wordsSince) ?? "")
-                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, entryIndent))
+                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, entryIndent, false))
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
@@ -820,6 +848,7 @@ private final class HTMLWalker {
             if forwardLinkDepth > 0 { linesStartingWithLink += 1 }
         }
         if visible > 0, !anchorsSinceText.isEmpty { anchorsSinceText = [] }
+        if visible > 0, linkDepth == 0 { numberAfterLinks = HTMLBlocks.endsWithPageNumber(bytes) }
         allCharacters += visible
         // A picture's caption between an anchor and its heading is no text
         // between them.
@@ -1122,7 +1151,17 @@ private final class HTMLWalker {
             || (groupsInEntry >= 3 && groupsInEntry < linesInEntry && groupsStartingWithLink * 10 >= groupsInEntry * 8)
     }
 
+    /// Whether the entry ending gives a page, told to each of its links.
+    private func endEntryLinks() {
+        guard entryLinksStart < linkTargetPlaces.count else { return }
+        let givesPage = numberAfterLinks || linkTargets[entryLinksStart...].contains(where: HTMLBlocks.namesAPage)
+        for index in entryLinksStart..<linkTargetPlaces.count { linkTargetPlaces[index].entryGivesPage = givesPage }
+        entryLinksStart = linkTargetPlaces.count
+    }
+
     private func startEntry() {
+        entryLinksStart = linkTargetPlaces.count
+        numberAfterLinks = false
         entryIndent = 0
         wayBackCharacters = 0
         linksInEntry = 0
@@ -1240,6 +1279,7 @@ private final class HTMLWalker {
             startEntry()
         }
         guard isContents else { return false }
+        endEntryLinks()
         if itemsAfterContentsEntry != result.items.count {
             // A new list: the last one was a link alone if it had one entry.
             if contentsRunEntries == 1, contentsRunTargets.count == 1, loneContentsTargets.count < 1_000 {
@@ -1259,6 +1299,7 @@ private final class HTMLWalker {
         let leftmost = linkTargetPlaces.lazy.compactMap(\.column).min() ?? 0
         for place in linkTargetPlaces.prefix(taken.count) {
             result.contentsDepths.append(listDepth + max(entryIndent, place.indent) + (place.column.map { $0 - leftmost } ?? 0))
+            result.contentsGivesPage.append(place.entryGivesPage)
         }
         return true
     }
