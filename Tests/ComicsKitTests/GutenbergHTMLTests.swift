@@ -126,14 +126,21 @@ final class GutenbergHTMLTests: XCTestCase {
     /// in a paragraph of its own, after the paragraph, the chapter or the
     /// book), marked `[1]`, `1`, `*`, `†` or a superscript, in a paragraph
     /// or a heading: every note is kept whole as a note, and every
-    /// reference reaches it.
+    /// reference reaches it; a heading's section is named without its mark.
     func testEveryNoteIsKeptAndReachedWhateverItsMarkup() {
         var generator = SeededGenerator(seed: 45)
         for round in 0..<60 {
             let book = GeneratedNotes.random(using: &generator)
-            let blocks = GutenbergHTML.content(of: Array(book.html.utf8)).content.blocks
+            let content = GutenbergHTML.content(of: Array(book.html.utf8)).content
+            let blocks = content.blocks
             let notes = blocks.filter { $0.kind == .footnote }
             let context = "round \(round):\n\(book.html.prefix(4_000))"
+            // A heading's mark is no part of its section's title.
+            for note in book.notes where note.inHeading {
+                for title in content.sections.map(\.title) where title.contains(note.referenceWord) {
+                    XCTAssertTrue(title.hasSuffix("A HEADING \(note.referenceWord)"), "\(title) \(context)")
+                }
+            }
             XCTAssertEqual(notes.count, book.notes.count, context)
             for note in book.notes {
                 guard let kept = notes.first(where: { $0.text.contains(note.word) }), let anchor = kept.link else {
@@ -428,6 +435,21 @@ final class GutenbergHTMLTests: XCTestCase {
         func endsWithPage(_ text: String) -> Bool { Array(text.utf8).withUnsafeBufferPointer { HTMLBlocks.endsWithPageNumber($0) } }
         for paged in ["9", " pag. 9.", "… 123 ", "xiv", "Preface, vii", "»\u{a0}63"] { XCTAssertTrue(endsWithPage(paged), paged) }
         for unpaged in ["", " . ", "il", "Ballata di commiato", "ici", "Chapter12", "XIV", "mix it"] { XCTAssertFalse(endsWithPage(unpaged), unpaged) }
+    }
+
+    /// A heading that numbers its title in one line (`II. Schluss.`) is
+    /// a chapter as one set over two lines is (`I.` / `Die Literatur`):
+    /// the lettered parts before it stay its predecessor's.
+    func testANumeralBeforeATitleInOneHeadingNumbersAChapter() {
+        let words = "<p>" + String(repeating: "Der Traum ist die Erfüllung eines Wunsches. ", count: 4) + "</p>"
+        let entries = [("I", "<h2>I.<br/>Die Literatur.</h2>"), ("I_a", "<h3>a) Beziehung.</h3>"), ("I_b", "<h3>b) Traummaterial.</h3>"),
+                       ("I_c", "<h3>c) Traumreize.</h3>"), ("II", "<h2>II. Schluss.</h2>")]
+        // The entries' links say the titles alone, no numbers.
+        let contents = entries.map { "<p><a href=\"#\($0.0)\">\($0.1.split(separator: ">")[1].prefix { $0 != "<" })</a></p>" }.joined()
+        let body = entries.map { "<p><a name=\"\($0.0)\"></a></p>\($0.1)\(words)" }.joined()
+        let html = "<html><body><h1>DIE TRAUMDEUTUNG</h1>\(contents)\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 I. Die Literatur.", "1 a) Beziehung.", "1 b) Traummaterial.", "1 c) Traumreize.", "0 II. Schluss."])
     }
 
     /// In a contents list that gives pages, entries that give none, each
@@ -850,6 +872,8 @@ struct GeneratedNotes {
         var referenceWord: String
         /// The label its reference's mark is written with: `[label]`.
         var mark: String
+        /// Its reference stands in a heading, `A HEADING` and its word.
+        var inHeading = false
     }
 
     private static func bare(_ label: String) -> String {
@@ -898,9 +922,10 @@ struct GeneratedNotes {
                     reference = "<a id=\"ref\(number)\" href=\"#note\(number)\"><sup>\(label)</sup></a>"
                     body = "<p class=\"footnote\"><a id=\"note\(number)\" href=\"#ref\(number)\" class=\"label\">\(label)</a> A note with \(note.word) ends here.</p>"
                 }
-                notes.append(Note(word: note.word, referenceWord: note.referenceWord, mark: Self.bare(label)))
                 // A note on a heading, now and then.
-                if Int.random(in: 0..<4, using: &generator) == 0 {
+                let inHeading = Int.random(in: 0..<4, using: &generator) == 0
+                notes.append(Note(word: note.word, referenceWord: note.referenceWord, mark: Self.bare(label), inHeading: inHeading))
+                if inHeading {
                     html += "<h3>A HEADING \(note.referenceWord)\(reference)</h3><p>\(words)</p>"
                 } else {
                     html += "<p>\(words) \(note.referenceWord)\(reference) \(words)</p>"

@@ -32,6 +32,18 @@ final class HeadingStyleTests: XCTestCase {
         }
     }
 
+    /// Where markup says a line is a heading, a numeral and a stop before a
+    /// title in any case number it; a letter other than I, V or X is an
+    /// initial, and a line with no stop after its numeral is no such title.
+    func testANumeralBeforeATitleInAHeadingNumbersIt() {
+        for (line, number) in [("VIII. Literaturverzeichnis.", 8), ("12. The Bull", 12), ("V. Das Traummaterial", 5)] {
+            XCTAssertEqual(HeadingPattern.numberedTitle(line)?.number, number, line)
+        }
+        for line in ["M. Dupont", "C. Marius", "VIII Literaturverzeichnis", "IL. Libro", "XII. and so on", "VIII.", "0. Zero"] {
+            XCTAssertNil(HeadingPattern.numberedTitle(line), line)
+        }
+    }
+
     /// Books of one to three levels, numbered in roman, arabic or words,
     /// titled after a full stop, a dash, or in capitals, with and without a
     /// contents list repeating every heading, in UTF-8 or Latin-1, LF or

@@ -58,8 +58,15 @@ public enum GutenbergHTML {
             let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label)
             namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage)
         }
+        // Sections are named by their headings without note marks.
+        var titledItems = namedItems
+        for (item, lines) in read.headingTitles where work.contains(item) {
+            if case let .heading(tagLevel, _) = titledItems[item - work.lowerBound] {
+                titledItems[item - work.lowerBound] = .heading(tagLevel: tagLevel, lines: lines)
+            }
+        }
         // Constants: the outline's closure may run on another thread.
-        let targeted = namedHeadings, items = namedItems
+        let targeted = namedHeadings, items = namedItems, titled = titledItems
         let isIndexOfFiles = isIndexOfOtherFiles(read, items: items)
         let blocks = items.indices.map { index in
             switch items[index] {
@@ -68,7 +75,7 @@ public enum GutenbergHTML {
             }
         }
         return TextDraft(blocks: blocks, encoding: encoding) { blocks in
-            var sections = outline(items, contentsEntries: targeted).sorted { $0.item < $1.item }
+            var sections = outline(titled, contentsEntries: targeted).sorted { $0.item < $1.item }
                 .map { TextSection(level: $0.level, title: $0.title, firstBlock: $0.item) }
             let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections && !isIndexOfFiles
             if sections.count > SectionOutline.maximumSections { sections = [] }
@@ -207,7 +214,8 @@ public enum GutenbergHTML {
     static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry]) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
             guard case let .heading(tagLevel, lines) = items[index] else { return nil }
-            let pattern = lines.lazy.compactMap(readHeading).first ?? lines.first.flatMap(HeadingPattern.numberAlone)
+            let pattern = lines.lazy.compactMap(readHeading).first
+                ?? lines.first.flatMap { HeadingPattern.numberAlone($0) ?? HeadingPattern.numberedTitle($0) }
             return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, entry: contentsEntries[index])
         }
         let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })

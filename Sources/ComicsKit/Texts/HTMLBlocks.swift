@@ -52,6 +52,9 @@ struct HTMLBlocks {
     /// The anchors of the notes each heading refers to (by item), as a
     /// paragraph's link holds them.
     var headingNotes: [Int: String] = [:]
+    /// The lines of each heading whose marks reach notes, without them:
+    /// its section's title.
+    var headingTitles: [Int: [String]] = [:]
 
     /// A link to a place in the same file, as a paragraph holds it.
     struct InternalLink {
@@ -132,8 +135,11 @@ struct HTMLBlocks {
                 // Made anew: the words are counted again.
                 items[index] = .block(TextBlock(block.kind, Self.writingMarks(in: block.text, reachesNote: reachesNote), link: block.link))
             case let .heading(tagLevel, lines):
-                let written = Self.writingMarks(in: lines.joined(separator: "\n"), reachesNote: reachesNote)
+                let joined = lines.joined(separator: "\n")
+                let written = Self.writingMarks(in: joined, reachesNote: reachesNote)
                 items[index] = .heading(tagLevel: tagLevel, lines: written.split(separator: "\n").map(String.init))
+                let title = Self.writingMarks(in: joined, reachesNote: reachesNote, asTitle: true)
+                if title != written { headingTitles[index] = title.split(separator: "\n").map(String.init) }
             }
         }
         itemsWithMarks = []
@@ -141,8 +147,9 @@ struct HTMLBlocks {
 
     /// `text` with each wrapped mark written `[label]` where `reachesNote`
     /// says so (in order; past its end, no), brackets around it taken in;
-    /// as it was otherwise.
-    static func writingMarks(in text: String, reachesNote: [Bool]) -> String {
+    /// as it was otherwise. A section's title (`asTitle`) leaves such marks
+    /// out: a mark is the heading's, its note no part of what it is called.
+    static func writingMarks(in text: String, reachesNote: [Bool], asTitle: Bool = false) -> String {
         let scalars = Array(text.unicodeScalars)
         var written = String.UnicodeScalarView()
         var index = 0
@@ -171,7 +178,7 @@ struct HTMLBlocks {
                 written.removeLast()
                 index += 1
             }
-            written.append(contentsOf: "[\(bare)]".unicodeScalars)
+            if !asTitle { written.append(contentsOf: "[\(bare)]".unicodeScalars) }
         }
         return String(written)
     }

@@ -228,6 +228,20 @@ enum HeadingPattern {
         return HeadingLine(kind: .numeral, number: number, title: nil)
     }
 
+    /// A numeral and a stop before a title in any case (`VIII.
+    /// Literaturverzeichnis.`, `12. The Bull`): a chapter where markup says
+    /// the line is a heading. A letter alone is a numeral only as I, V or X
+    /// (`M. Dupont` is a name).
+    static func numberedTitle(_ line: some StringProtocol) -> HeadingLine? {
+        let words = line.trimmingWhitespace().split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard words.count == 2, words[0].hasSuffix("."), words[1].first?.isUppercase == true else { return nil }
+        let numeral = String(words[0].dropLast())
+        guard numeral.count > 1 || "IVX".contains(numeral),
+              let number = romanValue(numeral) ?? plainNumber(words[0]), number > 0
+        else { return nil }
+        return HeadingLine(kind: .numeral, number: number, title: String(words[1]))
+    }
+
     private static func plainNumber(_ word: Substring) -> Int? {
         let digits = trimmedPunctuation(String(word))
         guard !digits.isEmpty, digits.count <= 4, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
