@@ -452,6 +452,21 @@ final class GutenbergHTMLTests: XCTestCase {
                        ["0 I. Die Literatur.", "1 a) Beziehung.", "1 b) Traummaterial.", "1 c) Traumreize.", "0 II. Schluss."])
     }
 
+    /// A chapter's heading that is mostly its number's link on to its
+    /// vocabulary is no contents entry when the contents list points to
+    /// it: it stays, a section with its words.
+    func testAHeadingTheContentsPointsToIsNoEntryThoughItLinksOn() {
+        let words = "<p>" + String(repeating: "Marie rentre avec Alice dans la maison. ", count: 4) + "</p>"
+        let chapters = [("XXXVII", "Fleurs de Printemps."), ("XXXVIII", "Ce méchant Paul."), ("XXXIX", "Paul.")]
+        let contents = chapters.enumerated().map { "<tr><td><a href=\"#chap_\($0.offset)\">\($0.element.0)</a>.</td><td>\($0.element.1)</td></tr>" }
+        let body = chapters.enumerated().map { "<h2 id=\"chap_\($0.offset)\"><a href=\"#voc_\($0.offset)\">\($0.element.0)</a>. \($0.element.1)</h2>\(words)" }
+        let vocabulary = chapters.enumerated().map { "<h3 id=\"voc_\($0.offset)\"><a href=\"#chap_\($0.offset)\">\($0.element.0)</a>.</h3>\(words)" }
+        let html = "<html><body><h1>PREMIÈRE ANNÉE</h1><table>\(contents.joined())</table>\(body.joined())<h2>MOTS ET EXPRESSIONS</h2>"
+            + "\(vocabulary.joined())</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(Array(content.sections.map(\.title).prefix(3)), chapters.map { "\($0.0). \($0.1)" })
+    }
+
     /// In a contents list that gives pages, entries that give none, each
     /// straight before one that does, are parts holding the poems after
     /// them, though every heading shares one tag and says no number; an

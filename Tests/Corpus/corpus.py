@@ -578,6 +578,14 @@ def study_html(text):
         return not any(other in contents_blocks for other in range(index - reach, index + reach + 1) if other != index)
     contents = [entry for entry in contents if not alone(entry["block"], 12) and not (
         alone(entry["block"], 3) and any(later in contents_blocks for later in range(position[entry["target"]] + 1, position[entry["target"]] + 5)))]
+    # What an entry points to is no entry itself: a chapter's heading
+    # linking on to its vocabulary (`<h2><a href="#voc_3">III</a>. Voilà…`).
+    pointed = set()
+    for entry in contents:
+        start = position[entry["target"]]
+        pointed.update(range(start, next((index for index in range(start, min(len(blocks), start + 40)) if blocks[index]["text"].strip()),
+                                         start) + 1))
+    contents = [entry for entry in contents if entry["block"] not in pointed]
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]

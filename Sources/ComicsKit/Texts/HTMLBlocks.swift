@@ -1052,8 +1052,10 @@ private final class HTMLWalker {
             pictureIsTitle = true
         }
         // A heading whose words are mostly a link further on is a contents
-        // list's entry set in heading tags.
-        if forwardTitleLinksInEntry > 0, linkCharacters * 10 >= allCharacters * 3, takeContentsLinks(true) {
+        // list's entry set in heading tags, unless a contents list points
+        // to it (a chapter's number linking on to its vocabulary).
+        if forwardTitleLinksInEntry > 0, linkCharacters * 10 >= allCharacters * 3, !pendingAnchors.contains(where: listedTargets.contains),
+           takeContentsLinks(true) {
             pendingSpace = false
             return
         }
@@ -1226,6 +1228,9 @@ private final class HTMLWalker {
     private var contentsRunTargets: [String] = []
     /// The targets of contents lists of one entry and one link.
     private var loneContentsTargets = Set<String>()
+    /// Every contents list's targets so far: what one points to is no
+    /// entry itself.
+    private var listedTargets = Set<String>()
     /// The targets linked to more than once.
     private var linkedAgain = Set<String>()
 
@@ -1300,6 +1305,7 @@ private final class HTMLWalker {
         dropContentsHeading()
         let taken = linkTargets.prefix(max(0, 10_000 - result.contentsTargets.count))
         result.contentsTargets.append(contentsOf: taken)
+        listedTargets.formUnion(taken)
         result.contentsLabels.append(contentsOf: linkLabels.prefix(taken.count))
         // A table's rows are as deep as their first text stands right of
         // the leftmost row's.
