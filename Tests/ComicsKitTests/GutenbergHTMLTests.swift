@@ -467,6 +467,24 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(Array(content.sections.map(\.title).prefix(3)), chapters.map { "\($0.0). \($0.1)" })
     }
 
+    /// A contents list in one `div.toc`, each part's chapters in a nested
+    /// `div.toc2`: a part after a nested list stands where the first part
+    /// does, not beside the chapters, though every heading is an `h2`.
+    func testAPartAfterANestedListStandsBesideTheFirstPart() {
+        let words = "<p>" + String(repeating: "Stately, plump Buck Mulligan came from the stairhead. ", count: 4) + "</p>"
+        var contents = "", body = "", expected: [String] = []
+        for (part, chapters) in [("I", 1...2), ("II", 3...4), ("III", 5...6)] {
+            contents += "<a href=\"#part\(part)\"><big><b>&mdash; \(part) &mdash;</b></big></a><br /><br /><div class=\"toc2\">"
+                + chapters.map { "<a href=\"#ch\($0)\"> [ \($0) ] </a><br />" }.joined() + "</div>"
+            body += "<p><a id=\"part\(part)\"></a></p><h2>&mdash; \(part) &mdash;</h2>"
+                + chapters.map { "<p><a id=\"ch\($0)\"></a></p><h2>[ \($0) ]</h2>\(words)" }.joined()
+            expected += ["0 — \(part) —"] + chapters.map { "1 [ \($0) ]" }
+        }
+        let html = "<html><body><h1>ULYSSES</h1><h2>Contents</h2><table><tr><td><div class=\"toc\">\(contents)</div></td></tr></table>"
+            + "\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }, expected)
+    }
+
     /// In a contents list that gives pages, entries that give none, each
     /// straight before one that does, are parts holding the poems after
     /// them, though every heading shares one tag and says no number; an

@@ -313,6 +313,8 @@ private final class HTMLWalker {
         /// An anchor that names a page (`Page_12`, `pg012`): a page
         /// number in it (`[pg 12]`, `{12}`) is the print's, not the text.
         var pageAnchor = false
+        /// The contents indent open around it before it opened.
+        var indentBefore = 0
     }
 
     /// A place in `lines`, while they hold the same block (`generation`).
@@ -377,8 +379,8 @@ private final class HTMLWalker {
     private var linkLabels: [String] = []
     /// For each of `linkTargets`: the column its table row's first text
     /// stands in, when that text is the link (an indented row of a
-    /// contents table leaves its first cells empty), nil elsewhere; and the
-    /// indent its entry's classes gave so far (a row's `<td class="inset">`:
+    /// contents table leaves its first cells empty), nil elsewhere; the
+    /// indent the classes open around it give (a row's `<td class="inset">`:
     /// a table's rows are taken together); and whether its entry gives a
     /// page, known once the entry ends.
     private var linkTargetPlaces: [(column: Int?, indent: Int, entryGivesPage: Bool)] = []
@@ -394,8 +396,10 @@ private final class HTMLWalker {
     /// Of the entry being gathered (a block, a table's row): its internal
     /// links, and whether its text begins with one.
     private var linksInEntry = 0
-    /// The largest contents indent the entry's classes give.
-    private var entryIndent = 0
+    /// The contents indent the classes of the elements open around the
+    /// walk give (`toc2` on a nested list's `div`): an entry after the
+    /// nested list closes stands where the list's own entries stand.
+    private var openIndent = 0
     /// The lists (`ul`, `ol`, `dl`, `blockquote`) open around the walk.
     private var listDepth = 0
     private var sectionLinksInEntry = 0
@@ -605,8 +609,8 @@ private final class HTMLWalker {
         if verseDepth > 0, name == "span", let indent = classes.compactMap(Self.indent).first, lines[lines.count - 1].isEmpty {
             lines[lines.count - 1] = [UInt8](repeating: 0x20, count: indent)
         }
-        // After any flush above: the indent is the entry's that begins here.
-        entryIndent = max(entryIndent, classIndent)
+        frame.indentBefore = openIndent
+        openIndent = max(openIndent, classIndent)
         stack.append(frame)
     }
 
@@ -698,6 +702,7 @@ private final class HTMLWalker {
             skippedDepth -= 1
             return
         }
+        defer { openIndent = frame.indentBefore }
         let name = frame.name
         if frame.italic { closeItalic() }
         if frame.smallCapitals { smallCapitalsDepth -= 1 }
@@ -772,7 +777,7 @@ private final class HTMLWalker {
                 if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
                 linkLabels.append(frame.wordsStart.map(wordsSince) ?? "")
-                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, entryIndent, false))
+                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, openIndent, false))
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
@@ -1171,7 +1176,6 @@ private final class HTMLWalker {
     private func startEntry() {
         entryLinksStart = linkTargetPlaces.count
         numberAfterLinks = false
-        entryIndent = 0
         wayBackCharacters = 0
         linksInEntry = 0
         sectionLinksInEntry = 0
@@ -1311,7 +1315,7 @@ private final class HTMLWalker {
         // the leftmost row's.
         let leftmost = linkTargetPlaces.lazy.compactMap(\.column).min() ?? 0
         for place in linkTargetPlaces.prefix(taken.count) {
-            result.contentsDepths.append(listDepth + max(entryIndent, place.indent) + (place.column.map { $0 - leftmost } ?? 0))
+            result.contentsDepths.append(listDepth + place.indent + (place.column.map { $0 - leftmost } ?? 0))
             result.contentsGivesPage.append(place.entryGivesPage)
         }
         return true
