@@ -411,7 +411,7 @@ def paged(block):
     text = block["text"]
     last = block["links"][-1][1].strip() if block["links"] else ""
     after = text[text.rfind(last) + len(last):] if last and last in text else text
-    return re.search(r"(?:^|\s)(?:[0-9]+|[ivxlc]+)\.?\s*$", after) is not None
+    return re.search(r"(?:^|\s)(?:%s)\.?\s*$" % NUMERAL.pattern, after) is not None
 
 
 def heading_at(blocks, index):

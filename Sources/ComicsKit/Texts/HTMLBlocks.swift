@@ -860,7 +860,8 @@ private final class HTMLWalker {
             if forwardLinkDepth > 0 { linesStartingWithLink += 1 }
         }
         if visible > 0, !anchorsSinceText.isEmpty { anchorsSinceText = [] }
-        if visible > 0, linkDepth == 0 { numberAfterLinks = HTMLBlocks.endsWithPageNumber(bytes) }
+        // Only text after an entry's links can give its page.
+        if visible > 0, linkDepth == 0, linksInEntry > 0 { numberAfterLinks = HTMLBlocks.endsWithPageNumber(bytes) }
         allCharacters += visible
         // A picture's caption between an anchor and its heading is no text
         // between them.
