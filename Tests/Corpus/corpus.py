@@ -279,7 +279,9 @@ class EditionReader(html.parser.HTMLParser):
         self.skip = 0
         self.lists = 0
         self.sup = 0
+        self.bold = 0             # `<b>`, `<strong>` open
         self.link = None          # [target, text parts, own id, sup]
+        self.bold_text = []       # the open link's text in bold
         self.current = None
         self.captions = []
         self.caption_depth = 0
@@ -346,11 +348,14 @@ class EditionReader(html.parser.HTMLParser):
             self.new_block(tag, classes)
         if tag == "sup":
             self.sup += 1
+        if tag in ("b", "strong"):
+            self.bold += 1
         for key in ("id", "name"):
             if attributes.get(key) and attributes[key] not in self.anchors:
                 self.anchors[attributes[key]] = (len(self.blocks) - 1, len("".join(self.current["text"])))
         if tag == "a" and (attributes.get("href") or "").startswith("#") and len(attributes["href"]) > 1:
             self.link = [attributes["href"][1:], [], attributes.get("id") or attributes.get("name"), self.sup > 0]
+            self.bold_text = []
 
     def handle_endtag(self, tag):
         index = next((index for index in range(len(self.stack) - 1, -1, -1) if self.stack[index][0] == tag), None)
@@ -371,6 +376,10 @@ class EditionReader(html.parser.HTMLParser):
             if name == "a" and self.link is not None:
                 target, parts, own, sup = self.link
                 self.current["links"].append((target, "".join(parts), own, sup))
+                # A link set in bold whole: a contents entry above those
+                # in plain type (`<b>First Series (1892)</b>`).
+                if "".join(parts).strip() and "".join(self.bold_text).strip() == "".join(parts).strip():
+                    self.current["bold"] = True
                 self.link = None
             if name in LISTS:
                 self.lists -= 1
@@ -380,6 +389,8 @@ class EditionReader(html.parser.HTMLParser):
                 self.cell_classes = []
             if name == "sup":
                 self.sup -= 1
+            if name in ("b", "strong"):
+                self.bold -= 1
             if name in BLOCKS:
                 self.new_block(name, [])
 
@@ -392,6 +403,8 @@ class EditionReader(html.parser.HTMLParser):
         self.current["text"].append(data)
         if self.link is not None:
             self.link[1].append(data)
+            if self.bold:
+                self.bold_text.append(data)
         if self.caption_depth:
             self.captions.append(data)
 
@@ -570,7 +583,7 @@ def study_html(text):
                                          + [1 for c in block["classes"] if c in INDENTED_CLASSES] or [0])
             at = heading_text(blocks, position[target])
             contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at,
-                             "paged": paged(block)})
+                             "paged": paged(block), "bold": block.get("bold", False)})
     # A link alone is no list: a cross-reference in the text (a poem's
     # motto linking to its source), or a link to the contents list itself
     # (INDICE at the front of a book whose contents stand at its end).
@@ -715,17 +728,35 @@ def artifacts(study, document, plain_text):
     return {"count": sum(found.values()), "kinds": dict(found), "examples": examples[:8]}
 
 
+def roman_value(numeral):
+    values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+    total = 0
+    for index, letter in enumerate(numeral):
+        value = values[letter]
+        total += -value if index + 1 < len(numeral) and values[numeral[index + 1]] > value else value
+    return total
+
+
+def title_words(text):
+    """A title's words as an outline compares them: its numbers kept, a
+    roman numeral read as one (`CHAPTER XXVI.` is `Chapter 26`), so a bare
+    `Chapter 1` is never the same as a bare `Chapter 26`."""
+    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    return [str(roman_value(word)) if NUMERAL.fullmatch(word) and not word.isdigit() else word.lstrip("0") or word
+            for word in WORD.findall(text)]
+
+
 def similar(entry, title):
-    entry_words, title_words = words(entry), words(title)
-    if not entry_words or not title_words:
+    entry_words, section_words = title_words(entry), title_words(title)
+    if not entry_words or not section_words:
         return False
-    if entry_words == title_words:
+    if entry_words == section_words:
         return True
-    shorter, longer = sorted((entry_words, title_words), key=len)
+    shorter, longer = sorted((entry_words, section_words), key=len)
     if longer[:len(shorter)] == shorter or longer[-len(shorter):] == shorter:
         return True
-    common = sum((collections.Counter(entry_words) & collections.Counter(title_words)).values())
-    return common >= 0.6 * len(entry_words) and common >= 0.6 * len(title_words)
+    common = sum((collections.Counter(entry_words) & collections.Counter(section_words)).values())
+    return common >= 0.6 * len(entry_words) and common >= 0.6 * len(section_words)
 
 
 def dense(values):
@@ -763,6 +794,15 @@ def outline_agreement(contents, document):
         holding += [index for index in range(len(ranks) - 1)
                     if index not in holding and not contents[index]["paged"] and contents[index + 1]["paged"]
                     and contents[index]["own_words"] < 60 and depths[index + 1] == depths[index] and ranks[index] is None]
+    # So do entries in bold, each straight before one in plain type at
+    # its depth, where the others are plain (a collection's series above
+    # their poems).
+    bold_at = collections.Counter(depth for entry, depth in zip(contents, depths) if entry["bold"])
+    plain_at = collections.Counter(depth for entry, depth in zip(contents, depths) if not entry["bold"])
+    holding += [index for index in range(len(ranks) - 1)
+                if index not in holding and ranks[index] is None and contents[index]["bold"] and not contents[index + 1]["bold"]
+                and contents[index]["own_words"] < 60 and depths[index + 1] == depths[index]
+                and bold_at[depths[index]] < plain_at[depths[index]]]
     for index in holding if len(holding) >= 2 else []:
         ranks[index] = (ranks[index + 1] if ranks[index + 1] is not None else 4) - 0.5
     known = list(ranks)
@@ -804,7 +844,8 @@ def outline_agreement(contents, document):
         window = range(cursor, min(len(sections), cursor + 40))
         # The section that reads the same as the words at the anchor, else
         # the first that is like them or like the entry.
-        exact = [candidate for candidate in window if words(sections[candidate]["title"]) in (words(entry["at"]), words(entry["title"]))]
+        exact = [candidate for candidate in window
+                 if title_words(sections[candidate]["title"]) in (title_words(entry["at"]), title_words(entry["title"]))]
         like = [candidate for candidate in window
                 if similar(entry["title"], sections[candidate]["title"]) or similar(entry["at"], sections[candidate]["title"])]
         if exact or like:
