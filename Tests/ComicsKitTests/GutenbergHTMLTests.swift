@@ -520,6 +520,37 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(unpaged.utf8)).content.sections.map(\.level), Array(repeating: 0, count: expected.count))
     }
 
+    /// A contents list that sets some entries in bold and the rest in plain
+    /// type sets the parts that hold the rest so (a collection's series
+    /// above their poems), however the markup nests the bold and the link;
+    /// a list all in bold says nothing of levels.
+    func testBoldEntriesHoldThePlainOnesAfterThem() {
+        let verse = "<pre>" + String(repeating: "What are the bugles blowin' for? said Files-on-Parade.\n", count: 4) + "</pre>"
+        let series = [("First Series (1892)", ["Danny Deever", "Tommy"]), ("Second Series (1896)", ["Bobs", "Sappers"])]
+        func book(bold: (String) -> String, plain: (String) -> String) -> String {
+            var contents = "", body = "", number = 0
+            for (title, poems) in series {
+                number += 1
+                contents += "<p class=\"toc\">\(bold("<a href=\"#s\(number)\">\(title)</a>"))</p>"
+                body += "<p><a id=\"s\(number)\"></a></p><h2>\(title)</h2>"
+                for poem in poems {
+                    number += 1
+                    contents += "<p class=\"toc\">\(plain("<a href=\"#s\(number)\">\(poem)</a>"))</p>"
+                    body += "<p><a id=\"s\(number)\"></a></p><h2>\(poem)</h2>\(verse)"
+                }
+            }
+            return "<html><body><h1>BARRACK-ROOM BALLADS</h1><p class=\"toc\"><b>CONTENTS</b></p>\(contents)\(body)</body></html>"
+        }
+        let expected = ["0 First Series (1892)", "1 Danny Deever", "1 Tommy", "0 Second Series (1896)", "1 Bobs", "1 Sappers"]
+        let inside = book(bold: { $0.replacingOccurrences(of: "\">", with: "\"><b>").replacingOccurrences(of: "</a>", with: "</b></a>") }, plain: { $0 })
+        let around = book(bold: { "<strong>\($0)</strong>" }, plain: { $0 })
+        for (name, html) in [("bold inside the link", inside), ("bold around it", around)] {
+            XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }, expected, name)
+        }
+        let allBold = book(bold: { "<b>\($0)</b>" }, plain: { "<b>\($0)</b>" })
+        XCTAssertEqual(GutenbergHTML.content(of: Array(allBold.utf8)).content.sections.map(\.title), ["Danny Deever", "Tommy", "Bobs", "Sappers"])
+    }
+
     /// A flat contents list's longer run of unnumbered entries between two
     /// chapters is the first one's parts (a treatise's topics), and a
     /// chapter heading too long for a pattern still says CHAPTER.

@@ -47,6 +47,7 @@ public enum GutenbergHTML {
         for (index, (target, depth)) in zip(read.contentsTargets, read.contentsDepths).enumerated() {
             let label = read.contentsLabels.indices.contains(index) ? read.contentsLabels[index] : ""
             let givesPage = read.contentsGivesPage.indices.contains(index) && read.contentsGivesPage[index]
+            let isBold = read.contentsBold.indices.contains(index) && read.contentsBold[index]
             guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read), work.contains(item),
                   namedHeadings[item - work.lowerBound] == nil
             else { continue }
@@ -56,7 +57,7 @@ public enum GutenbergHTML {
             }
             // A page's number (`23` linking to `#page23`) numbers nothing.
             let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label)
-            namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage)
+            namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage, isBold: isBold)
         }
         // Sections are named by their headings without note marks.
         var titledItems = namedItems
@@ -186,6 +187,8 @@ public enum GutenbergHTML {
         var number: HeadingLine?
         /// It gives the heading's page (a part's title often gives none).
         var givesPage = false
+        /// Its link is in bold (a part's title, where the rest are plain).
+        var isBold = false
     }
 
     private struct Candidate {
@@ -393,6 +396,22 @@ public enum GutenbergHTML {
                     && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position]
             })
         }
+        // So do unnumbered entries in bold, each straight before one in
+        // plain type at its depth, where most are plain: a collection's
+        // series above their poems.
+        let bold = listed.map { candidates[$0].entry?.isBold == true }
+        var boldAtDepth: [Int: Int] = [:], plainAtDepth: [Int: Int] = [:]
+        for (position, isBold) in bold.enumerated() {
+            if isBold { boldAtDepth[depths[position], default: 0] += 1 } else { plainAtDepth[depths[position], default: 0] += 1 }
+        }
+        holding.formUnion(listed.indices.dropLast().filter { position in
+            let candidate = candidates[listed[position]]
+            let next = candidates[listed[position] + 1]
+            return isUnnumbered(candidate) && bold[position] && !bold[position + 1]
+                && (boldAtDepth[depths[position]] ?? 0) < (plainAtDepth[depths[position]] ?? 0)
+                && words[next.item] - words[candidate.item + 1] < halfTitleWords
+                && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position]
+        })
         if holding.count < 2 { holding = [] }
         let chapter = HeadingLine.Kind.chapter.rawValue
         for position in holding {

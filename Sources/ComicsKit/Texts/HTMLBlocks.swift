@@ -41,6 +41,9 @@ struct HTMLBlocks {
     /// printed contents does for what it lists but not for the parts
     /// that hold them (a link to a page's anchor, a number after its links).
     var contentsGivesPage: [Bool] = []
+    /// Whether each of `contentsTargets`' links is set in bold whole, as a
+    /// list sets the parts that hold the entries in plain type after them.
+    var contentsBold: [Bool] = []
     /// The words of each of `contentsTargets`' links (`CHAPTER I.`).
     var contentsLabels: [String] = []
     /// Links to other HTML files beside this one (`ii.html#canto3`): an
@@ -291,6 +294,7 @@ private final class HTMLWalker {
         var skipped = false
         var italic = false
         var smallCapitals = false
+        var bold = false
         var verse = false
         var note = false
         var contents = false
@@ -304,6 +308,8 @@ private final class HTMLWalker {
         var linkIsWayBack = false
         /// The visible characters before the link began.
         var linkStart = 0
+        /// The visible characters in bold before the link began.
+        var linkBoldStart = 0
         /// Where in the paragraph's text a link further on began: its
         /// words may be a note's mark, to be wrapped.
         var markStart: MarkStart?
@@ -348,6 +354,9 @@ private final class HTMLWalker {
     /// Elements open whose class says they hold the contents list.
     private var contentsClassDepth = 0
     private var smallCapitalsDepth = 0
+    private var boldDepth = 0
+    /// Visible characters written in bold so far.
+    private var boldCharacters = 0
     private var preDepth = 0
     private var tableDepth = 0
     private var figureDepth = 0
@@ -381,9 +390,9 @@ private final class HTMLWalker {
     /// stands in, when that text is the link (an indented row of a
     /// contents table leaves its first cells empty), nil elsewhere; the
     /// indent the classes open around it give (a row's `<td class="inset">`:
-    /// a table's rows are taken together); and whether its entry gives a
-    /// page, known once the entry ends.
-    private var linkTargetPlaces: [(column: Int?, indent: Int, entryGivesPage: Bool)] = []
+    /// a table's rows are taken together); whether its words are all in
+    /// bold; and whether its entry gives a page, known once the entry ends.
+    private var linkTargetPlaces: [(column: Int?, indent: Int, isBold: Bool, entryGivesPage: Bool)] = []
     /// Where the open entry's links begin in `linkTargets`.
     private var entryLinksStart = 0
     /// The entry's last text outside links, after its last link, is a
@@ -565,6 +574,10 @@ private final class HTMLWalker {
             frame.smallCapitals = true
             smallCapitalsDepth += 1
         }
+        if name == "b" || name == "strong" {
+            frame.bold = true
+            boldDepth += 1
+        }
         if name == "a" || name == "span", attributes["href"] == nil, [attributes["id"], attributes["name"]].contains(where: { $0.map(HTMLBlocks.namesAPage) ?? false }) {
             frame.pageAnchor = true
             pageAnchorDepth += 1
@@ -575,6 +588,7 @@ private final class HTMLWalker {
             let target = String(href.dropFirst())
             frame.link = target
             frame.linkStart = allCharacters
+            frame.linkBoldStart = boldCharacters
             if linkedTargets.contains(target) {
                 if linkedAgain.count < Self.maximumLinkTargets { linkedAgain.insert(target) }
             } else if linkedTargets.count < Self.maximumLinkTargets {
@@ -706,6 +720,7 @@ private final class HTMLWalker {
         let name = frame.name
         if frame.italic { closeItalic() }
         if frame.smallCapitals { smallCapitalsDepth -= 1 }
+        if frame.bold { boldDepth -= 1 }
         if frame.caption { captionDepth -= 1 }
         if let level = Self.headingLevel(name), let open = heading, open.tagLevel == level {
             finishHeading()
@@ -777,7 +792,8 @@ private final class HTMLWalker {
                 if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
                 linkLabels.append(frame.wordsStart.map(wordsSince) ?? "")
-                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, openIndent, false))
+                let isBold = label > 0 && boldCharacters - frame.linkBoldStart == label
+                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, openIndent, isBold, false))
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
@@ -863,6 +879,7 @@ private final class HTMLWalker {
         // Only text after an entry's links can give its page.
         if visible > 0, linkDepth == 0, linksInEntry > 0 { numberAfterLinks = HTMLBlocks.endsWithPageNumber(bytes) }
         allCharacters += visible
+        if boldDepth > 0 { boldCharacters += visible }
         // A picture's caption between an anchor and its heading is no text
         // between them.
         if figureDepth == 0 && captionDepth == 0 { visibleSoFar += visible }
@@ -1318,6 +1335,7 @@ private final class HTMLWalker {
         for place in linkTargetPlaces.prefix(taken.count) {
             result.contentsDepths.append(listDepth + place.indent + (place.column.map { $0 - leftmost } ?? 0))
             result.contentsGivesPage.append(place.entryGivesPage)
+            result.contentsBold.append(place.isBold)
         }
         return true
     }
