@@ -174,6 +174,27 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(blocks.first { $0.text.hasPrefix("Words") }?.link, "Footnote_1")
     }
 
+    /// A note's way back to its reference that names itself (`(return)`,
+    /// `[back]`, `↩`, in the link or around it) is the edition's, not the
+    /// note's: the label stays, the word and its brackets go; a note that
+    /// happens to end in such a word keeps it.
+    func testANotesWayBackWordGoesAndItsLabelStays() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        let notes = [("13 (<a href=\"#ref1\">return</a>)<br /> [ For an account see the Life of Poggio.]", "13 [ For an account see the Life of Poggio.]"),
+                     ("<a href=\"#ref2\">14 (return)</a><br /> [ Professor Bergh.]", "14 [ Professor Bergh.]"),
+                     ("<b>Note 3:</b><a href=\"#ref3\"> (retour) </a> La chèvre de monsieur Seguin.", "Note 3: La chèvre de monsieur Seguin."),
+                     ("<a href=\"#ref4\">[4]</a> He never came back.", "[4] He never came back."),
+                     ("<a href=\"#ref5\">5</a> Seen at Rome. <a href=\"#ref5\">↩</a>", "5 Seen at Rome.")]
+        var body = "", notesHTML = ""
+        for (number, (note, _)) in notes.enumerated() {
+            body += "<p>\(words)<a id=\"ref\(number + 1)\" href=\"#note\(number + 1)\">[\(number + 1)]</a></p>"
+            notesHTML += "<p class=\"foot\"><a id=\"note\(number + 1)\"></a>\(note)</p>"
+        }
+        let html = "<html><body><h2>CHAPTER I.</h2>\(body)<h2>NOTES</h2>\(notesHTML)</body></html>"
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.text), notes.map(\.1))
+    }
+
     /// The printed contents and list of illustrations go with their
     /// headings; a chapter's own list of its parts keeps its chapter; a
     /// picture's file name (with its size, `bookcover.jpg (153K)`) is no

@@ -521,9 +521,7 @@ def study_html(text):
             label_words = words(label)
             if body[:len(label_words)] == label_words:
                 body = body[len(label_words):]
-            while body[:1] and body[0] in ("return", "back", "retour", "zurück", "top"):
-                body = body[1:]
-            return body
+            return [word for word in body if word not in WAY_BACK]
         body = own_words(blocks[where]["text"][anchors[target][1]:])
         following = where + 1
         while not body and following < min(len(blocks), where + 4):
@@ -658,11 +656,16 @@ def words_kept(plain, html_words, contents_words):
             "lost_count": sum((plain - html_words).values()), "added_count": sum((html_words - plain).values())}
 
 
+# What a note's way back to its reference calls itself (`(return)`): the
+# edition's words, not the book's, that comics may drop.
+WAY_BACK = {"return", "back", "retour", "zurück", "top", "terug", "ritorno", "volver", "voltar"}
+
+
 def note_figures(study, document):
     kept = {}
     for _, paragraph in paragraphs(document):
         if paragraph["kind"] == "footnote":
-            kept.setdefault(" ".join(words(paragraph["text"])[:12]), paragraph.get("anchor"))
+            kept.setdefault(" ".join([word for word in words(paragraph["text"]) if word not in WAY_BACK][:12]), paragraph.get("anchor"))
     referenced = set()
     for _, paragraph in paragraphs(document):
         referenced.update(paragraph.get("notes", []))

@@ -355,6 +355,8 @@ private final class HTMLWalker {
     private var contentsClassDepth = 0
     private var smallCapitalsDepth = 0
     private var boldDepth = 0
+    /// The bracket that closes one a dropped way back opened (`13 (return)`).
+    private var wayBackCloser: UInt8?
     /// Visible characters written in bold so far.
     private var boldCharacters = 0
     private var preDepth = 0
@@ -785,6 +787,7 @@ private final class HTMLWalker {
                 if !isMark { forwardTitleLinksInEntry += 1 }
             } else if frame.linkIsWayBack {
                 wayBackCharacters += label
+                if let start = frame.wordsStart { dropWayBackWord(from: start) }
             }
             if !frame.linkIsWayBack {
                 // Back to a place: a contents list or an index after the
@@ -828,6 +831,39 @@ private final class HTMLWalker {
         return true
     }
 
+    /// The words a note's way back to its reference says of itself
+    /// (`13 (return)`, `[back]`, `↩`) are the edition's, not the book's:
+    /// only the note's label stays.
+    private func dropWayBackWord(from start: MarkStart) {
+        guard start.generation == generation, start.line == lines.count - 1, start.byte <= lines[start.line].count else { return }
+        let line = lines.count - 1
+        let gathered = String(decoding: lines[line][start.byte...], as: UTF8.self)
+        let words = gathered.trimmingWhitespace()
+        let cut: String.Index, word: Substring
+        if let last = words.last, last == ")" || last == "]", let open = words.lastIndex(of: last == ")" ? "(" : "[") {
+            (cut, word) = (open, words[words.index(after: open)..<words.index(before: words.endIndex)])
+        } else {
+            cut = words.lastIndex(where: \.isWhitespace).map { words.index(after: $0) } ?? words.startIndex
+            word = words[cut...]
+        }
+        guard Self.wayBackWords.contains(String(word).trimmingWhitespace().lowercased()) else { return }
+        let before = String(words[..<cut]).trimmingWhitespace()
+        let leadingSpaces = gathered.prefix { $0.isWhitespace }.utf8.count
+        lines[line].removeLast(gathered.utf8.count - leadingSpaces - before.utf8.count)
+        // `13 (<a>return</a>)`: the brackets around the link go with it.
+        if let opening = lines[line].lastIndex(where: { $0 > 0x20 }), [UInt8(ascii: "("), UInt8(ascii: "[")].contains(lines[line][opening]) {
+            wayBackCloser = lines[line][opening] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "]")
+            lines[line].removeSubrange(opening...)
+        }
+        while lines[line].last == 0x20 {
+            lines[line].removeLast()
+            pendingSpace = true
+        }
+    }
+
+    /// What a note's way back calls itself, in the editions' languages.
+    private static let wayBackWords: Set<String> = ["return", "back", "retour", "zurück", "terug", "ritorno", "volver", "voltar", "↩", "↑", "^"]
+
     /// The words gathered since `start`, if the block is the same.
     private func wordsSince(_ start: MarkStart) -> String {
         guard start.generation == generation, start.line == lines.count - 1, start.byte <= lines[start.line].count else { return "" }
@@ -846,6 +882,12 @@ private final class HTMLWalker {
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard skippedDepth == 0, pageAnchorDepth == 0 || !Self.isPageNumber(bytes) else { return }
+        if let closer = wayBackCloser {
+            wayBackCloser = nil
+            if let first = bytes.firstIndex(where: { $0 > 0x20 }), bytes[first] == closer {
+                return characters(UnsafeBufferPointer(rebasing: bytes[(first + 1)...]))
+            }
+        }
         // The text's own noncharacters would read as a mark's wrapping.
         if ByteScan.contains(0xEF, in: bytes), let clean = Self.withoutMarkWrapping(bytes) {
             return clean.withUnsafeBufferPointer { characters($0) }
