@@ -11,13 +11,15 @@ hand-made truth:
 - words kept: the words of the plain text's body (between its START and END
   lines) found in the HTML edition's `read`, as a multiset, and the other way
   round; the printed contents and list of illustrations, which comics drops
-  on purpose, are left out of both sides (the HTML's own links say which
-  they are), and so are bare numbers (page numbers differ between editions);
+  on purpose, are forgiven where the plain text prints them too (the HTML's
+  own links say which they are), and so are bare numbers (page numbers
+  differ between editions), the producers' credit and the plain text's own
+  labels for what the HTML marks up (`[Illustration:`, `[Footnote 3:`);
 - notes: the notes the HTML holds (what a short label links to, and links
   back from, or what is marked a note), those comics keeps as notes, and
   those a paragraph's references reach;
 - artifacts: page numbers left in the text, sections without a word, a
-  caption as a section, a contents heading left alone;
+  caption as a section, a contents heading left alone, the contents kept;
 - outline: the book's own contents list (its links to anchors in the file,
   levelled by nesting and by their words) against comics' outline of each
   edition: entries found, in order, at the right level.
@@ -197,11 +199,21 @@ HTML_START = re.compile(r"\*\*\*\s*START OF (THE|THIS) PROJECT GUTENBERG|\*END\*
 HTML_END = re.compile(r"\*\*\*\s*END OF (THE|THIS) PROJECT GUTENBERG|^End of (the )?Project Gutenberg", re.I)
 
 
+# The producers' credit at the front of the body, which comics leaves
+# out of the HTML edition as the edition's, not the book's.
+CREDIT = re.compile(r"\A\s*(?:produced|prepared|transcribed|e-?text prepared|this e-?(?:text|book) was (?:produced|prepared))\b.{0,600}?\n[ \t\r]*\n",
+                    re.I | re.S)
+# The plain text's words for what the HTML edition marks up: `[Illustration:
+# …]`, `[Footnote 3: …]`, `[Sidenote: …]` keep their words, not the label.
+MARKUP_WORDS = re.compile(r"(?<=\[)\s*(?:illustration|footnote|sidenote)\b", re.I)
+
+
 def plain_body(text):
     start = START.search(text)
     body = text[start.end():] if start else text
     end = END.search(body)
-    return body[:end.start()] if end else body
+    body = body[:end.start()] if end else body
+    return MARKUP_WORDS.sub("", CREDIT.sub("", body, count=1))
 
 
 # -- the HTML edition, read on its own ----------------------------------------
@@ -648,8 +660,12 @@ def document_words(document):
 
 
 def words_kept(plain, html_words, contents_words):
-    plain = plain - contents_words
-    # What comics keeps of the printed contents is added, not forgiven.
+    # The printed contents, which comics drops on purpose, is forgiven
+    # where the plain text prints it too: as much of its words as the HTML
+    # edition's text lacks (many plain texts have no contents, or a shorter
+    # one). A contents comics keeps is an artifact.
+    plain = plain - collections.Counter({word: min(count, max(0, plain[word] - html_words[word]))
+                                         for word, count in contents_words.items()})
     common = sum((plain & html_words).values())
     return {"recall": common / max(1, sum(plain.values())), "precision": common / max(1, sum(html_words.values())),
             "lost": (plain - html_words).most_common(12), "added": (html_words - plain).most_common(12),
@@ -715,6 +731,18 @@ def artifacts(study, document, plain_text):
         if paragraph["kind"] in ("heading", "prose", "paragraph", "lines") and text.strip().lower().rstrip(".:") in CONTENTS_WORDS:
             found["contents heading left"] += 1
             examples.append(text)
+    # The printed contents kept as text: three paragraphs or more in a
+    # row, each an entry's words.
+    entries = {" ".join(words(entry["title"])) for entry in study["contents"]} - {""}
+    run = []
+    for section, paragraph in list(paragraphs(document)) + [(None, {"kind": "end", "text": ""})]:
+        if paragraph["kind"] in ("prose", "paragraph", "lines") and " ".join(words(paragraph["text"])) in entries:
+            run.append(paragraph["text"])
+            continue
+        if len(run) >= 3:
+            found["contents kept"] += len(run)
+            examples.append(run[0])
+        run = []
     sections = document.get("sections", [])
     for index, section in enumerate(sections):
         if section.get("section") == 0:
