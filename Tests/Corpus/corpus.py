@@ -623,13 +623,15 @@ def study_html(text):
     contents_words = collections.Counter()
     for index in contents_blocks:
         contents_words.update(words(blocks[index]["text"]))
-    # A line without links between two entries' is the first one's summary
-    # (`CHAPTER I.` / `Civilizing Huck.—Miss Watson.`): the contents' words.
-    listed = {entry["block"] for entry in contents}
-    for index, block in enumerate(blocks):
-        if index not in contents_blocks and block["text"] and not block["links"] \
-                and any(index - step in listed for step in (1, 2)) and any(index + step in listed for step in (1, 2, 3)):
-            contents_words.update(words(block["text"]))
+    # Short lines without links between two entries' are the first one's
+    # summary (`CHAPTER I.` / `Civilizing Huck.—Miss Watson.`, over a few
+    # lines): the contents' words.
+    listed = sorted({entry["block"] for entry in contents})
+    for first, following in zip(listed, listed[1:]):
+        between = [blocks[index] for index in range(first + 1, following) if blocks[index]["text"]]
+        if len(between) <= 12 and all(not block["links"] and len(block["text"]) <= 300 for block in between):
+            for block in between:
+                contents_words.update(words(block["text"]))
     # The heading of each contents run: the block before its first entry.
     for index in sorted(contents_blocks):
         if index - 1 not in contents_blocks:
