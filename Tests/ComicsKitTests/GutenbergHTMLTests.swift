@@ -572,6 +572,18 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(allBold.utf8)).content.sections.map(\.title), ["Danny Deever", "Tommy", "Bobs", "Sappers"])
     }
 
+    /// A title page set in ever smaller headings divides nothing; headings
+    /// under the book's title that divide it stay sections.
+    func testATitlePageInHeadingsIsNoOutline() {
+        let story = "<p>" + String(repeating: "Once upon a time there were four little Rabbits. ", count: 8) + "</p>"
+        let titlePage = "<h2>BEATRIX POTTER</h2><h3>FREDERICK WARNE</h3><h6>Printed and bound in Great Britain</h6>"
+        let book = GutenbergHTML.content(of: Array("<html><body><h1>PETER RABBIT</h1>\(titlePage)\(story)</body></html>".utf8))
+        XCTAssertFalse(book.hasOutline)
+        XCTAssertEqual(book.content.sections.count, 1)
+        let tales = GutenbergHTML.content(of: Array("<html><body><h2>TALES</h2><h3>THE HARE</h3>\(story)<h3>THE TORTOISE</h3>\(story)</body></html>".utf8))
+        XCTAssertEqual(tales.content.sections.map(\.title), ["THE HARE", "THE TORTOISE"])
+    }
+
     /// A flat contents list's longer run of unnumbered entries between two
     /// chapters is the first one's parts (a treatise's topics), and a
     /// chapter heading too long for a pattern still says CHAPTER.

@@ -103,6 +103,30 @@ final class HTMLEditionTests: EndToEndTestCase {
         XCTAssertTrue(try comics.run(["read", "70010"]).stdout.contains("Déjà “vu”, et la suite"))
     }
 
+    /// A picture book marks no chapters in either edition: its HTML edition
+    /// stays, pictures and all, and its title page (lines in ever smaller
+    /// headings) divides nothing.
+    func testAnEditionWithoutChaptersStaysWhenThePlainTextHasNoneEither() throws {
+        let story = String(repeating: "Once upon a time there were four little Rabbits, and their names were Flopsy and Mopsy. ", count: 20)
+        try server.serveText(14838, "THE TALE OF PETER RABBIT\n\nBY BEATRIX POTTER\n\n\(story)\n\nTHE END\n")
+        try server.postBook(14838, formats: [
+            ("text/html", "https://www.gutenberg.org/ebooks/14838.html.images"),
+            ("text/plain; charset=us-ascii", "https://www.gutenberg.org/ebooks/14838.txt.utf-8"),
+        ])
+        let html = "<html><body><h1>THE TALE OF PETER RABBIT</h1><h2>BEATRIX POTTER</h2><h3>FREDERICK WARNE</h3>"
+            + "<h6>Printed and bound in Great Britain</h6><p><img src=\"images/peter.png\" alt=\"Peter in the garden\" /></p><p>\(story)</p>"
+            + "<h2>THE END</h2></body></html>"
+        try postHTML(14838, Array(html.utf8))
+        let got = try comics.run(["get", "14838", "-v"])
+        XCTAssertTrue(got.stdout.hasPrefix("got books:14838: HTML edition, "), "\(got)")
+        XCTAssertTrue(got.stdout.contains(", 1 section, "), got.stdout)
+        XCTAssertTrue(got.stderr.contains("the plain text of books:14838 marks no chapters either; keeping its HTML edition"), got.stderr)
+        let record = try JSONValue.parse(try comics.run(["--offline", "show", "books:14838", "-f", "json"]).stdout)
+        XCTAssertEqual(record["text"]?["edition"], .string("html"))
+        XCTAssertEqual(record["text"]?["passed_over"], .null)
+        XCTAssertTrue(try comics.run(["--offline", "read", "books:14838"]).stdout.contains("[Illustration: Peter in the garden]"))
+    }
+
     /// Hostile markup: no escape reaches the terminal, nothing but the
     /// edition itself is fetched (not its pictures, not another host's).
     /// A note keeps its anchor and a paragraph the notes it refers to,

@@ -252,6 +252,7 @@ public enum GutenbergHTML {
         }
         candidates = withoutEmptyHeadings(candidates, words: words, end: items.count)
         candidates = withoutLoneTitle(candidates)
+        if !byContents { candidates = withoutTitlePage(candidates, words: words) }
         if !byContents { besideTheFirstDivision(&candidates, words: words, end: items.count) }
         let ranks = Array(Set(candidates.map(\.rank))).sorted()
         return candidates.map { candidate in
@@ -533,6 +534,21 @@ public enum GutenbergHTML {
             nextRank = candidate.rank
         }
         return kept.reversed()
+    }
+
+    /// A title page set in headings, each line in a smaller tag than the
+    /// last (the author, the publisher, the printer's notice), divides
+    /// nothing: a heading at the front with no words of its own, naming no
+    /// division, whose one part is the next heading, is no section.
+    private static func withoutTitlePage(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
+        var result = candidates[...]
+        while let first = result.first, first.pattern == nil, let second = result.dropFirst().first,
+              words[second.item] - words[first.item + 1] < emptyWords {
+            let parts = result.dropFirst().prefix { $0.rank > first.rank }
+            guard let top = parts.map(\.rank).min(), parts.count(where: { $0.rank == top }) == 1 else { break }
+            result = result.dropFirst()
+        }
+        return Array(result)
     }
 
     /// The book's title at the top of the markup, above every other

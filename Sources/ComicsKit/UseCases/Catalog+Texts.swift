@@ -394,7 +394,7 @@ extension Catalog {
     /// The editions to try, in order: the one asked for alone (`only`), or
     /// the configured one first and the other after it (an HTML edition
     /// whose markup gives no chapters gives way to the plain text).
-    private func textAddresses(_ ref: ItemRef, only: TextEdition?) throws -> [(edition: TextEdition, url: String)] {
+    private func textAddresses(_ ref: ItemRef, only: TextEdition?) throws -> [TextAddress] {
         try requireText(ref)
         let record = try show(.item(ref))
         let formats: [(type: String, url: String)] = {
@@ -430,11 +430,19 @@ extension Catalog {
 
     /// Fetches the record (cache-first), then its text: the HTML edition
     /// unless told otherwise, the plain text when that has no edition, no
-    /// file, or markup without chapters.
+    /// file, or markup without chapters; the HTML edition after all when
+    /// the plain text has no chapters either (a picture book keeps its
+    /// pictures) or no file.
     private func downloadText(_ ref: ItemRef, only: TextEdition? = nil) throws -> TextInfo {
         let addresses = try textAddresses(ref, only: only)
         guard let texts else { throw ComicsError.network("comics cannot download texts here") }
-        var passedOver: TextEdition?
+        /// The HTML edition passed over for its lack of chapters.
+        var passedOver: (address: TextAddress, draft: TextDraft, bytes: Int, answeredFrom: String)?
+        func keep(_ html: (address: TextAddress, draft: TextDraft, bytes: Int, answeredFrom: String)) throws -> TextInfo {
+            guard let info = try saveText(html.draft, of: ref, from: html.address, bytes: html.bytes, answeredFrom: html.answeredFrom, passedOver: nil)
+            else { throw ComicsError.notFound("no edition of \(ref) could be read") }
+            return info
+        }
         for (index, address) in addresses.enumerated() {
             let isLast = index == addresses.count - 1
             log?("downloading the \(address.edition == .html ? "HTML edition" : "plain text") of \(ref) from \(MessageText.withoutCredentials(address.url))")
@@ -443,33 +451,51 @@ extension Catalog {
             case let .success(file): (bytes, answeredFrom) = file
             case let .failure(error):
                 if error.kind == .notFound && !isLast { continue }
+                if error.kind == .notFound, let html = passedOver { return try keep(html) }
                 throw error
             }
             let draft = address.edition == .html ? GutenbergHTML.draft(of: bytes) : GutenbergText.draft(of: bytes)
-            let mayFallBack = address.edition == .html && !isLast
-            let fetchedAt = clock.now, passedFor = passedOver
-            let saved = try store.saveText(draft.blocks, of: ref) {
-                let outlined = draft.outlined()
-                if mayFallBack && !outlined.hasOutline { return nil }
-                let outline = outlined.content.outline()
-                let info = TextInfo(
-                    ref: ref, url: address.url, encoding: draft.encoding.rawValue, fetchedAt: fetchedAt, originalBytes: bytes.count,
-                    sectionCount: outline.count, wordCount: outlined.content.wordCount, outlineOrigin: outlined.origin,
-                    passedOver: passedFor)
-                return FinishedText(content: outlined.content, outline: outline, info: info)
+            let mayFallBack = (address.edition == .html && !isLast) || passedOver != nil
+            if let saved = try saveText(draft, of: ref, from: address, bytes: bytes.count, answeredFrom: answeredFrom,
+                                        passedOver: passedOver?.address.edition, unlessWithoutOutline: mayFallBack) {
+                return saved
             }
-            guard let saved else {
-                log?("the HTML edition of \(ref) marks no chapters; trying its plain text")
-                passedOver = address.edition
-                continue
+            if let html = passedOver {
+                log?("the plain text of \(ref) marks no chapters either; keeping its HTML edition")
+                return try keep(html)
             }
-            let links = address.edition == .html ? draft.blocks.compactMap { $0.kind == .illustration ? $0.link : nil } : []
-            try store.replacePictures(ref, TextPictureRules.plan(links: links, base: answeredFrom))
-            return try store.textInfo(ref) ?? saved.info
+            log?("the HTML edition of \(ref) marks no chapters; trying its plain text")
+            passedOver = (address, draft, bytes.count, answeredFrom)
         }
         throw ComicsError.notFound("no edition of \(ref) could be read")
     }
+
+    /// Stores a downloaded edition and plans its pictures; nil, with
+    /// nothing stored, when `unlessWithoutOutline` and it has no chapters.
+    private func saveText(
+        _ draft: TextDraft, of ref: ItemRef, from address: TextAddress, bytes: Int, answeredFrom: String, passedOver: TextEdition?,
+        unlessWithoutOutline: Bool = false
+    ) throws -> TextInfo? {
+        let fetchedAt = clock.now
+        let saved = try store.saveText(draft.blocks, of: ref) {
+            let outlined = draft.outlined()
+            if unlessWithoutOutline && !outlined.hasOutline { return nil }
+            let outline = outlined.content.outline()
+            let info = TextInfo(
+                ref: ref, url: address.url, encoding: draft.encoding.rawValue, fetchedAt: fetchedAt, originalBytes: bytes,
+                sectionCount: outline.count, wordCount: outlined.content.wordCount, outlineOrigin: outlined.origin,
+                passedOver: passedOver)
+            return FinishedText(content: outlined.content, outline: outline, info: info)
+        }
+        guard let saved else { return nil }
+        let links = address.edition == .html ? draft.blocks.compactMap { $0.kind == .illustration ? $0.link : nil } : []
+        try store.replacePictures(ref, TextPictureRules.plan(links: links, base: answeredFrom))
+        return try store.textInfo(ref) ?? saved.info
+    }
 }
+
+/// Where one edition of a book can be downloaded.
+private typealias TextAddress = (edition: TextEdition, url: String)
 
 /// One place in a downloaded text that a search found.
 public struct TextSearchResult: Equatable, Sendable {
