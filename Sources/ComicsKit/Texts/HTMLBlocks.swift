@@ -355,10 +355,10 @@ private final class HTMLWalker {
     private var contentsClassDepth = 0
     private var smallCapitalsDepth = 0
     private var boldDepth = 0
-    /// The bracket that closes one a dropped way back opened (`13 (return)`).
-    private var wayBackCloser: UInt8?
     /// Visible characters written in bold so far.
     private var boldCharacters = 0
+    /// The bracket that closes one a dropped way back opened (`13 (return)`).
+    private var wayBackCloser: UInt8?
     private var preDepth = 0
     private var tableDepth = 0
     private var figureDepth = 0
