@@ -584,6 +584,28 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(tales.content.sections.map(\.title), ["THE HARE", "THE TORTOISE"])
     }
 
+    /// A year under a part's title (`1703.`) is no chapter's numeral: the
+    /// part, in bold and giving no page, holds its chapters.
+    func testAYearUnderAPartsTitleNumbersNothing() {
+        let words = "<p>" + String(repeating: "On the night of Friday, the door of a miserable habitation opened. ", count: 4) + "</p>"
+        let epochs = [("EPOCH THE FIRST.", "1703.", "JONATHAN WILD.", ["I", "II"]), ("EPOCH THE SECOND.", "1715.", "THAMES DARRELL.", ["III", "IV"])]
+        var rows = "", body = "", page = 1
+        for (number, (epoch, year, name, chapters)) in epochs.enumerated() {
+            rows += "<tr><td colspan='3'><b><a href=\"#E\(number)\">\(epoch.dropLast()), \(year) \(name)</a></b></td></tr>"
+            body += "<p><a name=\"E\(number)\" id=\"E\(number)\" /></p><h2>\(epoch)</h2><h3>\(year)</h3><h3>\(name)</h3>"
+            for chapter in chapters {
+                page += 9
+                rows += "<tr><td>\(chapter).</td><td><a href=\"#C\(chapter)\">The Widow</a></td><td>\(page)</td></tr>"
+                body += "<h2><a name=\"C\(chapter)\" id=\"C\(chapter)\"></a>CHAPTER \(chapter).</h2>\(words)"
+            }
+        }
+        let html = "<html><body><h2>CONTENTS.</h2><table>\(rows)</table>\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["0 EPOCH THE FIRST.", "1 CHAPTER I.", "1 CHAPTER II.", "0 EPOCH THE SECOND.", "1 CHAPTER III.", "1 CHAPTER IV."])
+        XCTAssertNil(HeadingPattern.numberAlone("1703."))
+        XCTAssertEqual(HeadingPattern.numberAlone("154.")?.number, 154)
+    }
+
     /// A flat contents list's longer run of unnumbered entries between two
     /// chapters is the first one's parts (a treatise's topics), and a
     /// chapter heading too long for a pattern still says CHAPTER.

@@ -221,10 +221,11 @@ enum HeadingPattern {
     private static func ordinal(_ word: Substring) -> Int? { SpelledNumbers.ordinal(trimmedPunctuation(String(word))) }
 
     /// A number alone (`7`, `12.`): a chapter's number where markup says
-    /// the line is a heading; in plain text, a page's or a verse's.
+    /// the line is a heading; in plain text, a page's or a verse's. Four
+    /// figures alone are a year (`1703.` under EPOCH THE FIRST).
     static func numberAlone(_ line: some StringProtocol) -> HeadingLine? {
         let trimmed = line.trimmingWhitespace()
-        guard !trimmed.contains(" "), let number = plainNumber(Substring(trimmed)), number > 0 else { return nil }
+        guard !trimmed.contains(" "), let number = plainNumber(Substring(trimmed)), number > 0, number < 1000 else { return nil }
         return HeadingLine(kind: .numeral, number: number, title: nil)
     }
 
