@@ -606,6 +606,21 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(HeadingPattern.numberAlone("154.")?.number, 154)
     }
 
+    /// Unnumbered entries of a flat list under a chapter stand under it, and
+    /// those whose headings are in a deeper tag under those before them.
+    func testDeeperTagsInARunUnderAChapterStandDeeper() {
+        let words = "<p>" + String(repeating: "Der Traum ist die Erfüllung eines Wunsches, sagt man. ", count: 4) + "</p>"
+        let entries = [("V. Das Traummaterial", 2), ("a) Das Rezente", 3), ("d) Typische Träume", 3), ("α) Der Verlegenheitstraum", 4),
+                       ("β) Die Träume vom Tod", 4), ("VI. Die Traumarbeit", 2)]
+        var contents = "", body = ""
+        for (number, (title, tag)) in entries.enumerated() {
+            contents += "<p class=\"toc\"><a href=\"#e\(number)\">\(title)</a></p>"
+            body += "<h\(tag)><a name=\"e\(number)\"></a>\(title).</h\(tag)>\(words)"
+        }
+        let html = "<html><body><h1>DIE TRAUMDEUTUNG</h1>\(contents)\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map(\.level), [0, 1, 1, 2, 2, 0])
+    }
+
     /// A flat contents list's longer run of unnumbered entries between two
     /// chapters is the first one's parts (a treatise's topics), and a
     /// chapter heading too long for a pattern still says CHAPTER.

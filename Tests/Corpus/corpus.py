@@ -266,6 +266,8 @@ def kind_rank(title):
         return None
     if re.match(r"\s*[a-z]\)", title):
         return 5  # `a)`, `b)` letter a chapter's parts
+    if re.match(r"\s*[α-ω]\)", title):
+        return 5.5  # `α)`, `β)` the parts of those
     # A numeral alone numbers chapters; "I" before a word with no stop
     # between is the pronoun (`I AM MONARCH OF NOUGHT I SURVEY`).
     if NUMERAL.fullmatch(first[0]) and not re.match(r"\s*I\s+[^\W\d_]", title):

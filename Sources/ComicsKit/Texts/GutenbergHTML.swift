@@ -466,7 +466,10 @@ public enum GutenbergHTML {
             let run = runStart..<runEnd
             let before = runStart > 0 && depths[runStart - 1] == depth ? candidates[listed[runStart - 1]] : nil
             if let before, run.allSatisfy({ candidates[listed[$0]].tagLevel > before.tagLevel }) {
-                for position in run { candidates[listed[position]].rank = before.rank + 1 }
+                // Under it; those in a deeper tag than the run's first
+                // under those (`d) Typische Träume`, then `α)`, `β)`).
+                let shallowest = run.map { candidates[listed[$0]].tagLevel }.min() ?? 0
+                for position in run { candidates[listed[position]].rank = before.rank + 1 + candidates[listed[position]].tagLevel - shallowest }
             } else if let before, let kind = kindRank(before), kind >= chapter, run.count > 2, runEnd < listed.count,
                       depths[runEnd] == depth, kindRank(candidates[listed[runEnd]]) == kind {
                 // A longer run between two chapters is the chapter's parts
