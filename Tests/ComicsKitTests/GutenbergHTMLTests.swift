@@ -604,6 +604,8 @@ final class GutenbergHTMLTests: XCTestCase {
                        ["0 EPOCH THE FIRST.", "1 CHAPTER I.", "1 CHAPTER II.", "0 EPOCH THE SECOND.", "1 CHAPTER III.", "1 CHAPTER IV."])
         XCTAssertNil(HeadingPattern.numberAlone("1703."))
         XCTAssertEqual(HeadingPattern.numberAlone("154.")?.number, 154)
+        XCTAssertNil(HeadingPattern.numberedTitle("1848. The Revolution"))
+        XCTAssertEqual(HeadingPattern.numberedTitle("12. The Bull")?.number, 12)
     }
 
     /// Unnumbered entries of a flat list under a chapter stand under it, and

@@ -372,15 +372,20 @@ public enum GutenbergHTML {
         func rank(_ depth: Int, _ kind: Int) -> Int { depth * 32 + kind * 2 }
         let listed = candidates.indices.filter { candidates[$0].targeted }
         let depths = listed.map { candidates[$0].contentsDepth ?? 0 }
+        /// Straight before the next listed entry at its depth, with fewer
+        /// than `most` words of its own before it.
+        func straightBeforeNext(_ position: Int, ownWordsUnder most: Int) -> Bool {
+            let candidate = candidates[listed[position]]
+            return position + 1 < listed.count && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position]
+                && words[candidates[listed[position + 1]].item] - words[candidate.item + 1] < most
+        }
         // Unnumbered entries with no words of their own, each straight
         // before a numbered one at its depth, hold what follows them
         // (INFERNO, PURGATORIO above their cantos); one alone is a title
         // (IVANHOE. before chapter I).
-        var holding = Set(listed.indices.dropLast().filter { position in
-            let candidate = candidates[listed[position]]
-            let next = candidates[listed[position] + 1]
-            return isUnnumbered(candidate) && words[next.item] - words[candidate.item + 1] < emptyWords
-                && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position] && kindRank(next) != nil
+        var holding = Set(listed.indices.filter { position in
+            isUnnumbered(candidates[listed[position]]) && straightBeforeNext(position, ownWordsUnder: emptyWords)
+                && kindRank(candidates[listed[position] + 1]) != nil
         })
         // So do unnumbered entries that give no page (an epilogue too),
         // each straight before one that gives its page, in a list whose
@@ -388,13 +393,10 @@ public enum GutenbergHTML {
         // half-title and its motto apiece.
         let givingPage = listed.map { candidates[$0].entry?.givesPage == true }
         if givingPage.count(where: { $0 }) * 2 >= listed.count {
-            holding.formUnion(listed.indices.dropLast().filter { position in
+            holding.formUnion(listed.indices.filter { position in
                 let candidate = candidates[listed[position]]
-                let next = candidates[listed[position] + 1]
                 let unnumbered = candidate.entry?.number == nil && (candidate.pattern == nil || candidate.pattern?.kind == .outermost)
-                return unnumbered && !givingPage[position] && givingPage[position + 1]
-                    && words[next.item] - words[candidate.item + 1] < halfTitleWords
-                    && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position]
+                return unnumbered && straightBeforeNext(position, ownWordsUnder: halfTitleWords) && !givingPage[position] && givingPage[position + 1]
             })
         }
         // So do unnumbered entries in bold, each straight before one in
@@ -405,13 +407,9 @@ public enum GutenbergHTML {
         for (position, isBold) in bold.enumerated() {
             if isBold { boldAtDepth[depths[position], default: 0] += 1 } else { plainAtDepth[depths[position], default: 0] += 1 }
         }
-        holding.formUnion(listed.indices.dropLast().filter { position in
-            let candidate = candidates[listed[position]]
-            let next = candidates[listed[position] + 1]
-            return isUnnumbered(candidate) && bold[position] && !bold[position + 1]
+        holding.formUnion(listed.indices.filter { position in
+            isUnnumbered(candidates[listed[position]]) && straightBeforeNext(position, ownWordsUnder: halfTitleWords) && bold[position] && !bold[position + 1]
                 && (boldAtDepth[depths[position]] ?? 0) < (plainAtDepth[depths[position]] ?? 0)
-                && words[next.item] - words[candidate.item + 1] < halfTitleWords
-                && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position]
         })
         if holding.count < 2 { holding = [] }
         let chapter = HeadingLine.Kind.chapter.rawValue

@@ -51,7 +51,7 @@ enum HeadingPattern {
             return HeadingLine(kind: .numeral, number: numeral, title: nil)
         }
         // `VII. THE ADVENTURE OF THE BLUE CARBUNCLE`: a numeral and a title in capitals.
-        if words.count >= 2, words[0].hasSuffix("."), let numeral = romanValue(trimmedPunctuation(String(words[0]))) ?? plainNumber(words[0]) {
+        if words.count >= 2, words[0].hasSuffix("."), let numeral = romanValue(trimmedPunctuation(String(words[0]))) ?? figureAlone(words[0]) {
             let title = text.dropFirst(words[0].count).trimmingWhitespace()
             let letters = title.filter(\.isLetter)
             if letters.count >= 3, letters == letters.uppercased(), keyword(words[1]) == nil {
@@ -221,11 +221,10 @@ enum HeadingPattern {
     private static func ordinal(_ word: Substring) -> Int? { SpelledNumbers.ordinal(trimmedPunctuation(String(word))) }
 
     /// A number alone (`7`, `12.`): a chapter's number where markup says
-    /// the line is a heading; in plain text, a page's or a verse's. Four
-    /// figures alone are a year (`1703.` under EPOCH THE FIRST).
+    /// the line is a heading; in plain text, a page's or a verse's.
     static func numberAlone(_ line: some StringProtocol) -> HeadingLine? {
         let trimmed = line.trimmingWhitespace()
-        guard !trimmed.contains(" "), let number = plainNumber(Substring(trimmed)), number > 0, number < 1000 else { return nil }
+        guard !trimmed.contains(" "), let number = figureAlone(Substring(trimmed)), number > 0 else { return nil }
         return HeadingLine(kind: .numeral, number: number, title: nil)
     }
 
@@ -238,9 +237,16 @@ enum HeadingPattern {
         guard words.count == 2, words[0].hasSuffix("."), words[1].first?.isUppercase == true else { return nil }
         let numeral = String(words[0].dropLast())
         guard numeral.count > 1 || "IVX".contains(numeral),
-              let number = romanValue(numeral) ?? plainNumber(words[0]), number > 0
+              let number = romanValue(numeral) ?? figureAlone(words[0]), number > 0
         else { return nil }
         return HeadingLine(kind: .numeral, number: number, title: String(words[1]))
+    }
+
+    /// Figures that number a heading with no word of kind before them: a
+    /// chapter's number has at most three; four are a year (`1703.` under
+    /// EPOCH THE FIRST, `1848. The Revolution`).
+    private static func figureAlone(_ word: Substring) -> Int? {
+        plainNumber(word).flatMap { $0 < 1000 ? $0 : nil }
     }
 
     private static func plainNumber(_ word: Substring) -> Int? {
