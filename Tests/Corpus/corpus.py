@@ -611,6 +611,19 @@ def study_html(text):
         pointed.update(range(start, next((index for index in range(start, min(len(blocks), start + 40)) if blocks[index]["text"].strip()),
                                          start) + 1))
     contents = [entry for entry in contents if entry["block"] not in pointed]
+    # An index's alphabet (`A B C …`, each letter a link to the first
+    # word under it) and a way back to the top are no entries; a
+    # dictionary's letter that opens its letter's heading is, and so is a
+    # numeral's letter (`I` to `CHAPTER I.`) between entries that are no
+    # letters.
+    def letters(title):
+        return words(title) if re.fullmatch(r"[^\W\d_](?:\s+[^\W\d_])*\.?", title) else None
+    def beside_letters(index):
+        return any(0 <= other < len(contents) and letters(contents[other]["title"]) for other in (index - 1, index + 1))
+    contents = [entry for index, entry in enumerate(contents) if not (
+        letters(entry["title"]) and (beside_letters(index) or any(letter not in "ivxlcdm" for letter in letters(entry["title"])))
+        and words(entry["at"])[:len(words(entry["title"]))] != words(entry["title"])
+        or re.fullmatch(r"(?:(?:go\s*to|back\s+to|return\s+to)\s+)?(?:the\s+)?top", entry["title"], re.I))]
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
