@@ -572,6 +572,27 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(allBold.utf8)).content.sections.map(\.title), ["Danny Deever", "Tommy", "Bobs", "Sappers"])
     }
 
+    /// An index's alphabet and its way back to the top name no sections;
+    /// a chapter's numeral that is a letter (`I`) still names its chapter.
+    func testAnAlphabetAndAWayToTheTopAreNoContentsEntries() {
+        let prose = "<p>" + String(repeating: "The fox came down the hill to the river in the evening. ", count: 10) + "</p>"
+        let fables = ["The Ant and the Dove", "The Bald Knight", "The Eagle and the Kite"]
+        var contents = "<p class=\"toc\"><a href=\"#c1\">I</a> THE FOX</p><p class=\"toc\"><a href=\"#c2\">II</a> THE CROW</p>"
+        contents += "<p class=\"toc\"><a href=\"#c3\">III</a> THE WOLF</p>"
+        var body = ""
+        for (number, title) in ["THE FOX", "THE CROW", "THE WOLF"].enumerated() {
+            body += "<h2 id=\"c\(number + 1)\">CHAPTER \(String(repeating: "I", count: number + 1)).</h2><h3>\(title)</h3>\(prose)"
+        }
+        contents += "<p class=\"toc\"><a href=\"#f0\">FABLES</a></p>"
+        body += "<h2 id=\"f0\">FABLES</h2>\(prose)"
+        for (number, fable) in fables.enumerated() { body += "<h3 id=\"f\(number + 1)\">\(fable)</h3>\(prose)" }
+        let alphabet = ["A", "B", "E"].enumerated().map { "<a href=\"#f\($0.offset + 1)\">\($0.element)</a>" }.joined(separator: " ")
+        let html = "<html><body><a id=\"top\"></a><h1>FABLES AND TALES</h1><blockquote><p><b>CONTENTS</b></p>\(contents)</blockquote>"
+            + "\(body)<p>\(alphabet)</p><p><a href=\"#top\">Goto Top</a></p></body></html>"
+        let outline = GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }
+        XCTAssertEqual(outline, ["0 CHAPTER I. THE FOX", "0 CHAPTER II. THE CROW", "0 CHAPTER III. THE WOLF", "0 FABLES"])
+    }
+
     /// A title page set in ever smaller headings divides nothing; headings
     /// under the book's title that divide it stay sections.
     func testATitlePageInHeadingsIsNoOutline() {

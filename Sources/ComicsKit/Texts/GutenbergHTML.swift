@@ -49,7 +49,7 @@ public enum GutenbergHTML {
             let givesPage = read.contentsGivesPage.indices.contains(index) && read.contentsGivesPage[index]
             let isBold = read.contentsBold.indices.contains(index) && read.contentsBold[index]
             guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read), work.contains(item),
-                  namedHeadings[item - work.lowerBound] == nil
+                  namedHeadings[item - work.lowerBound] == nil, !isNavigation(at: index, of: read.contentsLabels, to: namedItems[item - work.lowerBound])
             else { continue }
             if case let .block(block) = namedItems[item - work.lowerBound] {
                 namedItems[item - work.lowerBound] = .heading(tagLevel: 2, lines: [block.text])
@@ -259,6 +259,33 @@ public enum GutenbergHTML {
             // Six levels at most, as six heading tags give.
             Section(item: candidate.item, level: min(5, ranks.firstIndex(of: candidate.rank) ?? 0), title: candidate.title)
         }
+    }
+
+    /// A way back to the top (`Goto Top`) or a letter of an index's
+    /// alphabet (`A` linking to `Adagio, the, 62.`) moves the reader about;
+    /// it names no section. A dictionary's `A` over its letter's heading
+    /// does, and so does a numeral's letter (`I` linking to `CHAPTER I.`)
+    /// between entries that are no letters.
+    private static func isNavigation(at index: Int, of labels: [String], to item: HTMLBlocks.Item) -> Bool {
+        guard labels.indices.contains(index) else { return false }
+        let labelWords = lowercaseWords(labels[index])
+        if labelWords.last == "top", labelWords.count <= 4, Set(labelWords.dropLast()).isSubset(of: ["go", "goto", "to", "back", "return", "the"]) {
+            return true
+        }
+        func isLetters(_ words: [String]) -> Bool { !words.isEmpty && words.allSatisfy { $0.count == 1 && $0.allSatisfy(\.isLetter) } }
+        guard isLetters(labelWords) else { return false }
+        let numeralLetters: Set<String> = ["i", "v", "x", "l", "c", "d", "m"]
+        let besideLetters = [index - 1, index + 1].contains { labels.indices.contains($0) && isLetters(lowercaseWords(labels[$0])) }
+        guard besideLetters || !labelWords.allSatisfy(numeralLetters.contains) else { return false }
+        let text = switch item {
+        case let .heading(_, lines): lines.joined(separator: " ")
+        case let .block(block): block.text
+        }
+        return Array(lowercaseWords(text).prefix(labelWords.count)) != labelWords
+    }
+
+    private static func lowercaseWords(_ text: String) -> [String] {
+        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
     }
 
     /// A numeral alone (`I.`, `XII`): a contents entry's link that numbers
