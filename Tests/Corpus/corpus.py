@@ -57,6 +57,8 @@ class Book:
         self.repo, self.commit, number, self.language, self.form, self.html_path, self.text_path, self.part = fields[:8]
         self.id = int(number)
         self.git_dir = None
+        # The title the repository is named by (`Anne-of-Green-Gables_45`).
+        self.title = self.repo.split("/")[-1].rsplit("_", 1)[0].replace("-", " ")
 
     def blob(self, path):
         result = subprocess.run(["git", "--git-dir", self.git_dir, "cat-file", "blob", "%s:%s" % (self.commit, path)],
@@ -812,8 +814,15 @@ def dense(values):
     return [order.index(value) for value in values]
 
 
-def outline_agreement(contents, document):
+def outline_agreement(contents, document, book_title=""):
     sections = [section for section in document.get("sections", []) if section.get("section") != 0]
+    # The book's own title over its text (WALDEN before ECONOMY), with no
+    # words of its own, is no division of it: an outline may leave it out
+    # or hold the book under it.
+    titled = set(words(book_title))
+    if contents and kind_rank(contents[0]["title"]) is None and contents[0]["own_words"] < 12 \
+            and words(contents[0]["title"]) and sum(word in titled for word in words(contents[0]["title"])) * 2 >= len(words(contents[0]["title"])):
+        contents = contents[1:]
     if not contents:
         return None
     # Levels the contents gives: nesting first, then the entries' words;
@@ -929,8 +938,8 @@ def measure(comics, book, port):
         "words": words_kept(plain, document_words(html_document), study["contents_words"]),
         "notes": note_figures(study, html_document),
         "artifacts": artifacts(study, html_document, body),
-        "outline_html": outline_agreement(study["contents"], html_document),
-        "outline_text": outline_agreement(study["contents"], text_document),
+        "outline_html": outline_agreement(study["contents"], html_document, book.title),
+        "outline_text": outline_agreement(study["contents"], text_document, book.title),
         "html_sections": len(html_document.get("sections", [])) - 1,
     }
 
