@@ -593,6 +593,23 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(outline, ["0 CHAPTER I. THE FOX", "0 CHAPTER II. THE CROW", "0 CHAPTER III. THE WOLF", "0 FABLES"])
     }
 
+    /// A contents link to an anchor before a poem's motto opens the
+    /// section of the heading after the motto, when it reads as the entry.
+    func testAnEntryPointingAtAMottoNamesTheHeadingAfterIt() {
+        let verse = "<pre>" + String(repeating: "April is the cruellest month, breeding lilacs out of the dead land,\n", count: 6) + "</pre>"
+        let motto = "<pre>Nam Sibyllam quidem Cumis ego ipse oculis meis vidi.\n   For Ezra Pound</pre>"
+        let parts = ["I. THE BURIAL OF THE DEAD", "II. A GAME OF CHESS", "III. THE FIRE SERMON"]
+        var contents = "", body = ""
+        for (number, title) in parts.enumerated() {
+            contents += "<p class=\"toc\"><a href=\"#part\(number)\">\(title)</a></p>"
+            body += "<p><a id=\"part\(number)\"></a></p>\(number == 0 ? motto : "")<h2>\(title)</h2>\(verse)"
+        }
+        let html = "<html><body><h1>THE WASTE LAND</h1><h3>CONTENTS</h3>\(contents)\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map(\.title), parts)
+        let unlike = html.replacingOccurrences(of: "<h2>I. THE BURIAL OF THE DEAD</h2>", with: "<h2>I. APRIL</h2>")
+        XCTAssertEqual(GutenbergHTML.content(of: Array(unlike.utf8)).content.sections.map(\.title), Array(parts.dropFirst()))
+    }
+
     /// A title page set in ever smaller headings divides nothing; headings
     /// under the book's title that divide it stay sections.
     func testATitlePageInHeadingsIsNoOutline() {

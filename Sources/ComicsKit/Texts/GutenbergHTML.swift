@@ -48,7 +48,8 @@ public enum GutenbergHTML {
             let label = read.contentsLabels.indices.contains(index) ? read.contentsLabels[index] : ""
             let givesPage = read.contentsGivesPage.indices.contains(index) && read.contentsGivesPage[index]
             let isBold = read.contentsBold.indices.contains(index) && read.contentsBold[index]
-            guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read), work.contains(item),
+            guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
+                    ?? headingAfterMotto(named: target, reading: label, in: read), work.contains(item),
                   namedHeadings[item - work.lowerBound] == nil, !isNavigation(at: index, of: read.contentsLabels, to: namedItems[item - work.lowerBound])
             else { continue }
             if case let .block(block) = namedItems[item - work.lowerBound] {
@@ -129,6 +130,28 @@ public enum GutenbergHTML {
         }
         return nil
     }
+
+    /// The heading an anchor before a motto names (`<a id="part1">`, a
+    /// few lines of verse, then `I. THE BURIAL OF THE DEAD`): the first
+    /// heading after it, when it reads as the contents entry does.
+    private static func headingAfterMotto(named anchor: String, reading label: String, in read: HTMLBlocks) -> Int? {
+        let wanted = Self.words(of: label)
+        guard !wanted.isEmpty, let index = read.anchors[anchor] else { return nil }
+        var mottoWords = 0
+        for candidate in index..<min(read.items.count, index + 8) {
+            switch read.items[candidate] {
+            case let .heading(_, lines):
+                return Self.words(of: lines.joined(separator: " ")) == wanted ? candidate : nil
+            case let .block(block):
+                mottoWords += block.wordCount
+                if mottoWords > Self.mottoWords { return nil }
+            }
+        }
+        return nil
+    }
+
+    /// The most words a motto between an anchor and its heading holds.
+    private static let mottoWords = 80
 
     /// Letters and digits, lowercased, each run a word.
     private static func words(of text: String) -> [String] {
@@ -268,24 +291,20 @@ public enum GutenbergHTML {
     /// between entries that are no letters.
     private static func isNavigation(at index: Int, of labels: [String], to item: HTMLBlocks.Item) -> Bool {
         guard labels.indices.contains(index) else { return false }
-        let labelWords = lowercaseWords(labels[index])
+        let labelWords = words(of: labels[index])
         if labelWords.last == "top", labelWords.count <= 4, Set(labelWords.dropLast()).isSubset(of: ["go", "goto", "to", "back", "return", "the"]) {
             return true
         }
         func isLetters(_ words: [String]) -> Bool { !words.isEmpty && words.allSatisfy { $0.count == 1 && $0.allSatisfy(\.isLetter) } }
         guard isLetters(labelWords) else { return false }
         let numeralLetters: Set<String> = ["i", "v", "x", "l", "c", "d", "m"]
-        let besideLetters = [index - 1, index + 1].contains { labels.indices.contains($0) && isLetters(lowercaseWords(labels[$0])) }
+        let besideLetters = [index - 1, index + 1].contains { labels.indices.contains($0) && isLetters(words(of: labels[$0])) }
         guard besideLetters || !labelWords.allSatisfy(numeralLetters.contains) else { return false }
         let text = switch item {
         case let .heading(_, lines): lines.joined(separator: " ")
         case let .block(block): block.text
         }
-        return Array(lowercaseWords(text).prefix(labelWords.count)) != labelWords
-    }
-
-    private static func lowercaseWords(_ text: String) -> [String] {
-        text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+        return Array(words(of: text).prefix(labelWords.count)) != labelWords
     }
 
     /// A numeral alone (`I.`, `XII`): a contents entry's link that numbers
