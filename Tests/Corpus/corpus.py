@@ -797,7 +797,10 @@ def title_words(text):
 
 
 def similar(entry, title):
-    entry_words, section_words = title_words(entry), title_words(title)
+    return similar_words(title_words(entry), title_words(title))
+
+
+def similar_words(entry_words, section_words):
     if not entry_words or not section_words:
         return False
     if entry_words == section_words:
@@ -807,6 +810,47 @@ def similar(entry, title):
         return True
     common = sum((collections.Counter(entry_words) & collections.Counter(section_words)).values())
     return common >= 0.6 * len(entry_words) and common >= 0.6 * len(section_words)
+
+
+def in_order(contents, sections):
+    """The longest run of (entry, section) pairs in the order of both,
+    exact matches preferred among runs as long."""
+    entry_words = [(title_words(entry["at"]), title_words(entry["title"])) for entry in contents]
+    section_words = [title_words(section["title"]) for section in sections]
+
+    def pair(index, candidate):
+        at, title = entry_words[index]
+        if section_words[candidate] and section_words[candidate] in (at, title):
+            return 1001
+        if similar_words(title, section_words[candidate]) or similar_words(at, section_words[candidate]):
+            return 1000
+        return 0
+    rows, columns = len(contents), len(sections)
+    weights = [[pair(index, candidate) for candidate in range(columns)] for index in range(rows)]
+
+    def weight(index, candidate):
+        return weights[index][candidate]
+    best = [[0] * (columns + 1) for _ in range(rows + 1)]
+    for index in range(rows - 1, -1, -1):
+        below, here = best[index + 1], best[index]
+        for candidate in range(columns - 1, -1, -1):
+            score = max(below[candidate], here[candidate + 1])
+            paired = weight(index, candidate)
+            if paired:
+                score = max(score, paired + below[candidate + 1])
+            here[candidate] = score
+    matched = []
+    index = candidate = 0
+    while index < rows and candidate < columns:
+        paired = weight(index, candidate)
+        if paired and best[index][candidate] == paired + best[index + 1][candidate + 1]:
+            matched.append((index, candidate))
+            index, candidate = index + 1, candidate + 1
+        elif best[index][candidate] == best[index + 1][candidate]:
+            index += 1
+        else:
+            candidate += 1
+    return matched
 
 
 def dense(values):
@@ -893,22 +937,11 @@ def outline_agreement(contents, document, book_title=""):
             divisions.append(rank)
     ranks = [divisions.index(rank) if rank <= 2 else rank for rank in ranks]
     keys = [(entry["depth"], rank) for entry, rank in zip(contents, ranks)]
-    # Entries found in order: each matched to the next section that reads
-    # the same, looking a little ahead.
-    matched = []
-    cursor = 0
-    for index, entry in enumerate(contents):
-        window = range(cursor, min(len(sections), cursor + 40))
-        # The section that reads the same as the words at the anchor, else
-        # the first that is like them or like the entry.
-        exact = [candidate for candidate in window
-                 if title_words(sections[candidate]["title"]) in (title_words(entry["at"]), title_words(entry["title"]))]
-        like = [candidate for candidate in window
-                if similar(entry["title"], sections[candidate]["title"]) or similar(entry["at"], sections[candidate]["title"])]
-        if exact or like:
-            candidate = (exact or like)[0]
-            matched.append((index, candidate))
-            cursor = candidate + 1
+    # Entries found in order: the most entries matched to sections in the
+    # same order (one entry matched far ahead loses none between), a
+    # section reading the same as the words at the anchor or the entry
+    # before one only like them.
+    matched = in_order(contents, sections)
     truth = dense([keys[index] for index, _ in matched])
     levels = dense([sections[candidate]["level"] for _, candidate in matched])
     right = sum(1 for a, b in zip(truth, levels) if a == b)
