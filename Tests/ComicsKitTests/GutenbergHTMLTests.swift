@@ -1058,13 +1058,13 @@ struct GeneratedNotes {
     var notes: [Note]
 
     static func random(using generator: inout SeededGenerator) -> GeneratedNotes {
-        let style = Int.random(in: 0..<6, using: &generator)
+        let style = Int.random(in: 0..<7, using: &generator)
         let placement = Int.random(in: 0..<3, using: &generator)  // after the paragraph, the chapter, the book
         let labelStyle = Int.random(in: 0..<7, using: &generator)
         let words = String(repeating: "Words of the story run on here. ", count: 6)
         var html = "<html><body>"
         var notes: [Note] = []
-        var pending: [String] = []
+        var pending: [(number: Int, body: String)] = []
         for chapter in 1...2 {
             html += "<h2>CHAPTER \(chapter).</h2>"
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
@@ -1092,6 +1092,11 @@ struct GeneratedNotes {
                 case 4:
                     reference = "<a id=\"FNa_\(number)\" href=\"#FN_\(number)\" class=\"fnanchor\">\(label)</a>"
                     body = "<div class=\"footnote\"><p><a name=\"FN_\(number)\"></a><a href=\"#FNa_\(number)\"><span class=\"label\">\(label)</span></a></p><p>A note with \(note.word) ends here.</p></div>"
+                case 5:
+                    // Each note's anchor closes the note before it, where
+                    // there is one (`gathered`).
+                    reference = "<a href=\"#linknote-\(number)\" name=\"linknoteref-\(number)\">\(label)</a>"
+                    body = "<p class=\"foot\">\(label) (<a href=\"#linknoteref-\(number)\">return</a>)<br /> [ A note with \(note.word) ends here.</p>"
                 default:
                     reference = "<a id=\"ref\(number)\" href=\"#note\(number)\"><sup>\(label)</sup></a>"
                     body = "<p class=\"footnote\"><a id=\"note\(number)\" href=\"#ref\(number)\" class=\"label\">\(label)</a> A note with \(note.word) ends here.</p>"
@@ -1104,14 +1109,27 @@ struct GeneratedNotes {
                 } else {
                     html += "<p>\(words) \(note.referenceWord)\(reference) \(words)</p>"
                 }
-                if placement == 0 { html += body } else { pending.append(body) }
+                if placement == 0 { html += gathered([(number, body)], style: style) } else { pending.append((number, body)) }
             }
             if placement == 1 {
-                html += pending.joined()
+                html += gathered(pending, style: style)
                 pending = []
             }
         }
-        if placement == 2 { html += "<h2>NOTES</h2>" + pending.joined() }
+        if placement == 2 { html += "<h2>NOTES</h2>" + gathered(pending, style: style) }
         return GeneratedNotes(html: html + "</body></html>", notes: notes)
+    }
+
+    /// Notes standing together; in style 5 the first one's anchor stands
+    /// before it and each other's at the end of the note before it.
+    private static func gathered(_ notes: [(number: Int, body: String)], style: Int) -> String {
+        guard style == 5 else { return notes.map(\.body).joined() }
+        func anchor(_ number: Int) -> String { "<a name=\"linknote-\(number)\" id=\"linknote-\(number)\"><!-- Note --></a>" }
+        var html = notes.first.map { "<p>\(anchor($0.number))</p>" } ?? ""
+        for (index, note) in notes.enumerated() {
+            let next = index + 1 < notes.count ? " " + anchor(notes[index + 1].number) : ""
+            html += note.body.replacingOccurrences(of: "ends here.</p>", with: "ends here.\(next)</p>")
+        }
+        return html
     }
 }

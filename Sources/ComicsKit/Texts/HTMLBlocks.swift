@@ -1417,6 +1417,15 @@ private final class HTMLWalker {
             pendingLabel = nil
             add(.block(TextBlock(noteDepth > 0 ? .footnote : .prose, label)))
         }
+        // An anchor after a paragraph's last words, where another names
+        // the paragraph, names what comes next (an edition that closes
+        // each note with the next one's anchor).
+        var nextItemAnchors: [String] = []
+        if case .block = item, pendingAnchors.count > 1, let first = result.textBeforeAnchor[pendingAnchors[0]], first < visibleSoFar {
+            nextItemAnchors = pendingAnchors.dropFirst().filter { result.textBeforeAnchor[$0] == visibleSoFar }
+            pendingAnchors.removeAll(where: nextItemAnchors.contains)
+        }
+        defer { pendingAnchors += nextItemAnchors }
         // A note is named by its anchor, the target of its references.
         if case let .block(block) = item, block.kind == .footnote, block.link == nil, let anchor = pendingAnchors.first {
             let link = TerminalText.sanitize(UpstreamText.capped(anchor, TextBlock.maximumLinkLength), singleLine: true)
