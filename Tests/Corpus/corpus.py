@@ -572,10 +572,13 @@ def study_html(text):
         if not forward or not block["text"]:
             continue
         linked = sum(len(label) for _, label in forward)
-        # In a list its class calls the contents, a link to a place further
-        # on makes an entry, on its page number alone (`I Fatali pag. 5`).
+        # In a list its class calls the contents, or in a table's row after
+        # its title (`BED IN SUMMER | 3`), a link to a place further on
+        # makes an entry on its page number alone (`I Fatali pag. 5`).
+        page_row = block["table"] is not None and len(forward) == 1 and len(block["text"]) <= 300 \
+            and re.fullmatch(r"[\divxlc]+", forward[0][1].strip(), re.I) and block["text"].endswith(forward[0][1].strip())
         if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])) \
-                and not (block["in_contents"] and len(block["text"]) <= 300):
+                and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row:
             continue
         contents_blocks.add(index)
         targets = list(dict.fromkeys(target for target, _ in forward))
