@@ -618,7 +618,7 @@ def study_html(text):
     contents = [entry for entry in contents if entry["block"] not in pointed]
     # An index's alphabet (`A B C …`, each letter a link to the first
     # word under it) and a way back to the top are no entries; a
-    # dictionary's letter that opens its letter's heading is, and so is a
+    # dictionary's letter that is its letter's heading is, and so is a
     # numeral's letter (`I` to `CHAPTER I.`) between entries that are no
     # letters.
     def letters(title):
@@ -627,7 +627,7 @@ def study_html(text):
         return any(0 <= other < len(contents) and letters(contents[other]["title"]) for other in (index - 1, index + 1))
     contents = [entry for index, entry in enumerate(contents) if not (
         letters(entry["title"]) and (beside_letters(index) or any(letter not in "ivxlcdm" for letter in letters(entry["title"])))
-        and words(entry["at"])[:len(words(entry["title"]))] != words(entry["title"])
+        and words(entry["at"]) != words(entry["title"])
         or re.fullmatch(r"(?:(?:go\s*to|back\s+to|return\s+to)\s+)?(?:the\s+)?top", entry["title"], re.I))]
     # One entry a target, the first.
     seen = set()

@@ -286,7 +286,7 @@ public enum GutenbergHTML {
 
     /// A way back to the top (`Goto Top`) or a letter of an index's
     /// alphabet (`A` linking to `Adagio, the, 62.`) moves the reader about;
-    /// it names no section. A dictionary's `A` over its letter's heading
+    /// it names no section. A dictionary's `A` linking to its heading `A`
     /// does, and so does a numeral's letter (`I` linking to `CHAPTER I.`)
     /// between entries that are no letters.
     private static func isNavigation(at index: Int, of labels: [String], to item: HTMLBlocks.Item) -> Bool {
@@ -304,7 +304,7 @@ public enum GutenbergHTML {
         case let .heading(_, lines): lines.joined(separator: " ")
         case let .block(block): block.text
         }
-        return Array(words(of: text).prefix(labelWords.count)) != labelWords
+        return words(of: text) != labelWords
     }
 
     /// A numeral alone (`I.`, `XII`): a contents entry's link that numbers
