@@ -775,7 +775,10 @@ def artifacts(study, document, plain_text):
             found["section without words"] += 1
             examples.append("§%s %s" % (section.get("section"), section["title"]))
         title = " ".join(words(section["title"]))
-        if title and title in study["captions"] and not any(" ".join(words(entry["title"])) == title for entry in study["contents"]):
+        # A section the contents names (by its entry's words or the heading
+        # it points to) is no caption, though a picture repeats its title.
+        if title and title in study["captions"] and not any(title in (" ".join(words(entry["title"])), " ".join(words(entry["at"])))
+                                                            for entry in study["contents"]):
             found["caption as section"] += 1
             examples.append("§%s %s" % (section.get("section"), section["title"]))
     return {"count": sum(found.values()), "kinds": dict(found), "examples": examples[:8]}
