@@ -216,6 +216,30 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), ["", "", ""])
     }
 
+    /// A contents or a list of illustrations that no link made one goes
+    /// whole, its title with it, when its lines name what follows (a
+    /// heading, a caption set as a paragraph); a list whose lines name
+    /// nothing further on is text and stays.
+    func testAListWithoutLinksGoesWholeWhenItsLinesNameWhatFollows() {
+        let words = String(repeating: "Words of the story run on here. ", count: 10)
+        let story = """
+            <h2>CHAPTER I. Christmas Morning</h2><p>\(words)</p><p><i>The Skin Horse Tells His Story</i></p>
+            <h2>CHAPTER II. Spring Time</h2><p>\(words)</p>
+            """
+        let lists = """
+            <h3>CONTENTS.</h3><p>I. Christmas Morning . . . 3<br>II. Spring Time . . . 11</p>
+            <h3>List of Illustrations</h3><p>The Skin Horse Tells His Story</p><p>Summer Days</p>
+            """
+        let content = GutenbergHTML.content(of: Array("<html><body><h1>THE RABBIT</h1>\(lists)\(story)</body></html>".utf8)).content
+        let texts = content.blocks.map(\.text)
+        for gone in ["CONTENTS.", "List of Illustrations", "Summer Days"] { XCTAssertFalse(texts.contains(gone), "\(gone) in \(texts)") }
+        XCTAssertFalse(texts.contains { $0.contains("Spring Time . . .") }, "\(texts)")
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I. Christmas Morning", "CHAPTER II. Spring Time"])
+        let poems = "<h3>CONTENTS</h3><p>Nothing here is a list<br>of what comes after it</p>\(story)"
+        let kept = GutenbergHTML.content(of: Array("<html><body>\(poems)</body></html>".utf8)).content.blocks.map(\.text)
+        XCTAssertTrue(kept.contains("Nothing here is a list\nof what comes after it"), "\(kept)")
+    }
+
     /// A contents list in groups (a heading each) goes with the heading
     /// above its first group's, an ornament between them, when what follows
     /// the list is a heading at that heading's level or the end; a book's

@@ -98,11 +98,22 @@ enum ContentsList {
     }
 
     static func isContentsTitle(_ paragraph: TextBlocks.Paragraph) -> Bool {
-        guard paragraph.lines.count == 1 else { return false }
-        return ["contents", "tableofcontents", "inhalt", "inhaltsverzeichnis", "tabledesmatières", "tabledesmatieres", "índice",
-                "indice", "sisällys", "sisällysluettelo", "inhoud", "contenido", "contenidos", "sommaire", "indiceg",
-                "contentsofthebook"].contains(String(paragraph.lines[0].lowercased().filter { $0.isLetter }))
+        paragraph.lines.count == 1 && contentsTitles.contains(letters(of: paragraph.lines[0]))
     }
+
+    /// A contents list's title or a list of illustrations' (`CONTENTS.`,
+    /// `List of Illustrations`), one line.
+    static func isListTitle(_ line: String) -> Bool {
+        let title = letters(of: line)
+        return contentsTitles.contains(title) || ["illustrations", "listofillustrations", "listofplates", "plates"].contains(title)
+    }
+
+    private static let contentsTitles: Set<String> = [
+        "contents", "tableofcontents", "inhalt", "inhaltsverzeichnis", "tabledesmatières", "tabledesmatieres", "índice",
+        "indice", "sisällys", "sisällysluettelo", "inhoud", "contenido", "contenidos", "sommaire", "indiceg", "contentsofthebook",
+    ]
+
+    private static func letters(of line: String) -> String { String(line.lowercased().filter { $0.isLetter }) }
 
     /// At most four lines and forty words: a heading, not running text.
     private static func isShort(_ paragraph: TextBlocks.Paragraph) -> Bool {

@@ -67,6 +67,18 @@ public enum GutenbergHTML {
                 titledItems[item - work.lowerBound] = .heading(tagLevel: tagLevel, lines: lines)
             }
         }
+        // A contents or a list of illustrations without links goes, its
+        // title with it.
+        let unlinked = unlinkedLists(in: titledItems)
+        if !unlinked.isEmpty {
+            let kept = namedItems.indices.filter { !unlinked.contains($0) }
+            var moved: [Int: Int] = [:]
+            for (new, old) in kept.enumerated() { moved[old] = new }
+            namedItems = kept.map { namedItems[$0] }
+            titledItems = kept.map { titledItems[$0] }
+            namedHeadings = Dictionary(uniqueKeysWithValues: namedHeadings.compactMap { old, entry in moved[old].map { ($0, entry) } })
+            headingNotes = Dictionary(uniqueKeysWithValues: headingNotes.compactMap { old, notes in moved[old].map { ($0, notes) } })
+        }
         // Constants: the outline's closure may run on another thread.
         let targeted = namedHeadings, items = namedItems, titled = titledItems
         let isIndexOfFiles = isIndexOfOtherFiles(read, items: items)
@@ -85,6 +97,68 @@ public enum GutenbergHTML {
             let listed = sections.count { targeted[$0.firstBlock] != nil }
             let origin: OutlineOrigin = listed * 2 > sections.count ? .contents : .headings
             return OutlinedText(blocks: blocks, sections: sections, origin: hasOutline ? origin : nil)
+        }
+    }
+
+    /// The items of a printed contents or list of illustrations that no
+    /// link made one (a `CONTENTS` heading over lines of titles, each
+    /// with its page): a list title in the first two fifths of the book,
+    /// the short lines after it up to the next heading or picture, when at
+    /// least half of them name a heading, a caption or a short paragraph
+    /// further on.
+    static func unlinkedLists(in items: [HTMLBlocks.Item]) -> Set<Int> {
+        var dropped = Set<Int>()
+        let front = max(40, items.count * 2 / 5)
+        var index = 0
+        while index < min(items.count, front) {
+            let title = itemText(items[index])
+            guard !title.contains("\n"), ContentsList.isListTitle(title) else {
+                index += 1
+                continue
+            }
+            var end = index + 1
+            var entries: [[String]] = []
+            while end < items.count, entries.count < ContentsList.maximumEntries, case let .block(block) = items[end],
+                  block.kind == .prose || block.kind == .lines {
+                let lines = block.text.split(separator: "\n").map { entryWords(String($0)) }
+                guard lines.allSatisfy({ $0.count <= maximumEntryWords }) else { break }
+                entries += lines.filter { !$0.isEmpty }
+                end += 1
+            }
+            // Headings, captions and short paragraphs (a caption set as one).
+            let later = items[end...].compactMap { item -> String? in
+                let titleWords = words(of: itemText(item))
+                if case let .block(block) = item, block.kind != .illustration, titleWords.count > maximumEntryWords { return nil }
+                return " " + titleWords.joined(separator: " ") + " "
+            }
+            let named = entries.count { entry in
+                let key = " " + entry.joined(separator: " ") + " "
+                return later.contains { $0.contains(key) || (key.contains($0) && $0.count > 2) }
+            }
+            if entries.count >= 2, named * 2 >= entries.count { dropped.formUnion(index..<end) }
+            index = end
+        }
+        return dropped
+    }
+
+    /// The most words a line of a contents list holds.
+    private static let maximumEntryWords = 24
+
+    /// A contents line's words without its page number, its leaders and
+    /// its own number (`IV. A Message from Africa ..... 29`).
+    private static func entryWords(_ line: String) -> [String] {
+        var entry = words(of: line)
+        if let last = entry.last, last.allSatisfy(\.isNumber) || HeadingPattern.romanValue(last, lowercaseToo: true) != nil { entry.removeLast() }
+        if let first = entry.first, entry.count > 1, first.allSatisfy(\.isNumber) || HeadingPattern.romanValue(first, lowercaseToo: true) != nil {
+            entry.removeFirst()
+        }
+        return entry
+    }
+
+    private static func itemText(_ item: HTMLBlocks.Item) -> String {
+        switch item {
+        case let .heading(_, lines): lines.joined(separator: " ")
+        case let .block(block): block.text
         }
     }
 
@@ -300,11 +374,7 @@ public enum GutenbergHTML {
         let numeralLetters: Set<String> = ["i", "v", "x", "l", "c", "d", "m"]
         let besideLetters = [index - 1, index + 1].contains { labels.indices.contains($0) && isLetters(words(of: labels[$0])) }
         guard besideLetters || !labelWords.allSatisfy(numeralLetters.contains) else { return false }
-        let text = switch item {
-        case let .heading(_, lines): lines.joined(separator: " ")
-        case let .block(block): block.text
-        }
-        return words(of: text) != labelWords
+        return words(of: itemText(item)) != labelWords
     }
 
     /// A numeral alone (`I.`, `XII`): a contents entry's link that numbers
