@@ -660,6 +660,22 @@ def study_html(text):
                 before -= 1
             if before >= 0 and len(words(blocks[before]["text"])) <= 4:
                 contents_words.update(words(blocks[before]["text"]))
+    # A contents or a list of illustrations without links: its title and
+    # the blocks after it up to the next heading.
+    for index, block in enumerate(blocks):
+        if block["text"].strip().lower().rstrip(".:") not in CONTENTS_WORDS:
+            continue
+        run = []
+        for following in blocks[index + 1:index + 600]:
+            if not following["text"]:
+                continue
+            if following["tag"] in HEADINGS or len(words(following["text"])) > 400:
+                break
+            run.append(following)
+        if run:
+            contents_words.update(words(block["text"]))
+            for following in run:
+                contents_words.update(words(following["text"]))
     page_numbers = {re.sub(r"^\D*", "", anchor) for anchor in anchors if PAGE_ANCHOR.match(anchor)}
     return {"notes": notes, "contents": contents, "contents_words": contents_words, "captions": captions,
             "page_numbers": page_numbers}
