@@ -109,37 +109,57 @@ public enum GutenbergHTML {
     static func unlinkedLists(in items: [HTMLBlocks.Item]) -> Set<Int> {
         var dropped = Set<Int>()
         let front = max(40, items.count * 2 / 5)
+        // Headings, captions and short paragraphs (a caption set as one),
+        // by place, read once and only when a list's title is met.
+        var titles: [(index: Int, key: String)]?
+        var listsRead = 0
         var index = 0
-        while index < min(items.count, front) {
+        while index < min(items.count, front), listsRead < maximumUnlinkedLists {
             let title = itemText(items[index])
-            guard !title.contains("\n"), ContentsList.isListTitle(title) else {
+            guard title.utf8.count <= maximumTitleBytes, !title.contains("\n"), ContentsList.isListTitle(title) else {
                 index += 1
                 continue
             }
+            listsRead += 1
             var end = index + 1
-            var entries: [[String]] = []
-            while end < items.count, entries.count < ContentsList.maximumEntries, case let .block(block) = items[end],
+            var entries: [String] = []
+            while end < items.count, entries.count < maximumUnlinkedEntries, case let .block(block) = items[end],
                   block.kind == .prose || block.kind == .lines {
                 let lines = block.text.split(separator: "\n").map { entryWords(String($0)) }
                 guard lines.allSatisfy({ $0.count <= maximumEntryWords }) else { break }
-                entries += lines.filter { !$0.isEmpty }
+                entries += lines.filter { !$0.isEmpty }.map { " " + $0.joined(separator: " ") + " " }
                 end += 1
             }
-            // Headings, captions and short paragraphs (a caption set as one).
-            let later = items[end...].compactMap { item -> String? in
-                let titleWords = words(of: itemText(item))
-                if case let .block(block) = item, block.kind != .illustration, titleWords.count > maximumEntryWords { return nil }
-                return " " + titleWords.joined(separator: " ") + " "
+            if titles == nil {
+                titles = items.indices.compactMap { place in
+                    let item = items[place]
+                    if case let .block(block) = item, block.kind != .illustration, block.text.utf8.count > maximumTitleBytes { return nil }
+                    return (place, " " + words(of: itemText(item)).joined(separator: " ") + " ")
+                }
             }
-            let named = entries.count { entry in
-                let key = " " + entry.joined(separator: " ") + " "
-                return later.contains { $0.contains(key) || (key.contains($0) && $0.count > 2) }
+            let later = (titles ?? []).lazy.filter { $0.index >= end }.prefix(maximumLaterTitles).map(\.key)
+            var comparisons = 0
+            let named = entries.count { key in
+                later.contains { title in
+                    comparisons += 1
+                    return comparisons <= maximumComparisons && (title.contains(key) || (key.contains(title) && title.count > 2))
+                }
             }
             if entries.count >= 2, named * 2 >= entries.count { dropped.formUnion(index..<end) }
             index = end
         }
         return dropped
     }
+
+    /// Bounds on reading lists without links, whatever an edition holds:
+    /// lists read, lines a list, titles further on and comparisons of a
+    /// line with one, and the bytes of a title or a caption set as a
+    /// paragraph.
+    private static let maximumUnlinkedLists = 4
+    private static let maximumUnlinkedEntries = 500
+    private static let maximumLaterTitles = 5_000
+    private static let maximumComparisons = 200_000
+    private static let maximumTitleBytes = 300
 
     /// The most words a line of a contents list holds.
     private static let maximumEntryWords = 24
