@@ -115,8 +115,12 @@ public enum GutenbergHTML {
         var listsRead = 0
         var index = 0
         while index < min(items.count, front), listsRead < maximumUnlinkedLists {
-            let title = itemText(items[index])
-            guard title.utf8.count <= maximumTitleBytes, !title.contains("\n"), ContentsList.isListTitle(title) else {
+            let title: String
+            switch items[index] {
+            case let .heading(_, lines): title = lines.count == 1 ? lines[0] : ""
+            case let .block(block): title = block.text
+            }
+            guard title.utf8.count <= maximumListTitleBytes, !title.utf8.contains(0x0A), ContentsList.isListTitle(title) else {
                 index += 1
                 continue
             }
@@ -159,6 +163,8 @@ public enum GutenbergHTML {
     private static let maximumUnlinkedEntries = 500
     private static let maximumLaterTitles = 5_000
     private static let maximumComparisons = 200_000
+    /// The longest a list's title is (`TABLE OF CONTENTS.`, with room).
+    private static let maximumListTitleBytes = 64
     private static let maximumTitleBytes = 300
 
     /// The most words a line of a contents list holds.
