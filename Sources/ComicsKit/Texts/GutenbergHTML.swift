@@ -106,7 +106,7 @@ public enum GutenbergHTML {
     /// the short lines after it up to the next heading or picture, when at
     /// least half of them name a heading, a caption or a short paragraph
     /// further on.
-    static func unlinkedLists(in items: [HTMLBlocks.Item]) -> Set<Int> {
+    private static func unlinkedLists(in items: [HTMLBlocks.Item]) -> Set<Int> {
         var dropped = Set<Int>()
         let front = max(40, items.count * 2 / 5)
         // Headings, captions and short paragraphs (a caption set as one),
