@@ -235,6 +235,16 @@ final class GutenbergHTMLTests: XCTestCase {
         for gone in ["CONTENTS.", "List of Illustrations", "Summer Days"] { XCTAssertFalse(texts.contains(gone), "\(gone) in \(texts)") }
         XCTAssertFalse(texts.contains { $0.contains("Spring Time . . .") }, "\(texts)")
         XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I. Christmas Morning", "CHAPTER II. Spring Time"])
+        // A chapter's summary under its entry; a song's air under its title.
+        let summaries = """
+            <h2>CONTENTS.</h2><p>CHAPTER I. VARIATION UNDER DOMESTICATION.<br>Causes of variability, effects of habit.</p>
+            <p>III. THE VAGABOND—Give to me the life I love</p><p>IV. THE WANDERER AT SEA—Over the sea and far away</p>
+            <h2>CHAPTER I. VARIATION UNDER DOMESTICATION.</h2><p>\(words)</p>
+            <h2>III—THE VAGABOND<br>(To an air of Schubert)</h2><p>\(words)</p><h2>IV—THE WANDERER AT SEA<br>(To an air of Brahms)</h2><p>\(words)</p>
+            """
+        let summarized = GutenbergHTML.content(of: Array("<html><body>\(summaries)</body></html>".utf8)).content.blocks.map(\.text)
+        XCTAssertFalse(summarized.contains { $0.hasPrefix("CONTENTS") || $0.contains("Causes of variability") || $0.contains("Give to me") },
+                       "\(summarized)")
         let poems = "<h3>CONTENTS</h3><p>Nothing here is a list<br>of what comes after it</p>\(story)"
         let kept = GutenbergHTML.content(of: Array("<html><body>\(poems)</body></html>".utf8)).content.blocks.map(\.text)
         XCTAssertTrue(kept.contains("Nothing here is a list\nof what comes after it"), "\(kept)")

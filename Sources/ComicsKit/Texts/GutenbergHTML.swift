@@ -126,30 +126,45 @@ public enum GutenbergHTML {
             }
             listsRead += 1
             var end = index + 1
-            var entries: [String] = []
-            while end < items.count, entries.count < maximumUnlinkedEntries, case let .block(block) = items[end],
+            // Each paragraph's lines: an entry a line, or an entry and
+            // the summary of its chapter under it.
+            var paragraphs: [[String]] = []
+            var lineCount = 0
+            while end < items.count, lineCount < maximumUnlinkedEntries, case let .block(block) = items[end],
                   block.kind == .prose || block.kind == .lines {
                 let lines = block.text.split(separator: "\n").map { entryWords(String($0)) }
                 guard lines.allSatisfy({ $0.count <= maximumEntryWords }) else { break }
-                entries += lines.filter { !$0.isEmpty }.map { " " + $0.joined(separator: " ") + " " }
+                let entries = lines.filter { !$0.isEmpty }.map { " " + $0.joined(separator: " ") + " " }
+                if !entries.isEmpty { paragraphs.append(entries) }
+                lineCount += entries.count
                 end += 1
             }
             if titles == nil {
-                titles = items.indices.compactMap { place in
+                // A heading's lines apart too (`I—THE VAGABOND` over its
+                // air), without their numerals, as the entries are.
+                titles = items.indices.flatMap { place -> [(index: Int, key: String)] in
                     let item = items[place]
-                    if case let .block(block) = item, block.kind != .illustration, block.text.utf8.count > maximumTitleBytes { return nil }
-                    return (place, " " + words(of: itemText(item)).joined(separator: " ") + " ")
+                    if case let .block(block) = item, block.kind != .illustration, block.text.utf8.count > maximumTitleBytes { return [] }
+                    var keys = [entryWords(itemText(item))]
+                    if case let .heading(_, lines) = item, lines.count > 1 { keys += lines.map(entryWords) }
+                    return keys.filter { !$0.isEmpty }.map { (place, " " + $0.joined(separator: " ") + " ") }
                 }
             }
             let later = (titles ?? []).lazy.filter { $0.index >= end }.prefix(maximumLaterTitles).map(\.key)
             var comparisons = 0
-            let named = entries.count { key in
+            func names(_ entry: String) -> Bool {
                 later.contains { title in
                     comparisons += 1
-                    return comparisons <= maximumComparisons && (title.contains(key) || (key.contains(title) && title.count > 2))
+                    return comparisons <= maximumComparisons
+                        && (title.contains(entry) || (entry.contains(title) && title.utf8.count(where: { $0 == 0x20 }) > 2))
                 }
             }
-            if entries.count >= 2, named * 2 >= entries.count { dropped.formUnion(index..<end) }
+            // A paragraph names what follows by its first line (a chapter
+            // over its summary), or by half its lines (a list in one).
+            let named = paragraphs.count { entries in
+                names(entries[0]) || entries.dropFirst().count(where: names) * 2 >= entries.count
+            }
+            if lineCount >= 2, named * 2 >= paragraphs.count { dropped.formUnion(index..<end) }
             index = end
         }
         return dropped
