@@ -629,6 +629,10 @@ def study_html(text):
         letters(entry["title"]) and (beside_letters(index) or any(letter not in "ivxlcdm" for letter in letters(entry["title"])))
         and words(entry["at"]) != words(entry["title"])
         or re.fullmatch(r"(?:(?:go\s*to|back\s+to|return\s+to)\s+)?(?:the\s+)?top", entry["title"], re.I))]
+    # An entry for a contents list (`DETAILED CONTENTS.`, a list of
+    # illustrations) names what comics drops whole, no division.
+    contents = [entry for entry in contents if entry["at"].strip().lower().rstrip(".:") not in CONTENTS_WORDS
+                and not re.fullmatch(r"(?:detailed |analytical )?(?:table of )?contents\.?", entry["at"].strip().lower())]
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
