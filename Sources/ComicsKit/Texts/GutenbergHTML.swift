@@ -103,9 +103,9 @@ public enum GutenbergHTML {
     /// The items of a printed contents or list of illustrations that no
     /// link made one (a `CONTENTS` heading over lines of titles, each
     /// with its page): a list title in the first two fifths of the book,
-    /// the short lines after it up to the next heading or picture, when at
-    /// least half of them name a heading, a caption or a short paragraph
-    /// further on.
+    /// the paragraphs of short lines after it up to the next heading or
+    /// picture, when at least half of them name a heading, a caption or a
+    /// short paragraph further on.
     private static func unlinkedLists(in items: [HTMLBlocks.Item]) -> Set<Int> {
         var dropped = Set<Int>()
         let front = max(40, items.count * 2 / 5)
