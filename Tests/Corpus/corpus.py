@@ -22,7 +22,8 @@ hand-made truth:
   caption as a section, a contents heading left alone, the contents kept;
 - outline: the book's own contents list (its links to anchors in the file,
   levelled by nesting and by their words) against comics' outline of each
-  edition: entries found, in order, at the right level.
+  edition: entries found, in order, at the right level (under the same
+  entry).
 
 A fifth of the books is held out (`held-out` in books.tsv): their figures
 are printed apart and no rule is written from them. A held-out fifth
@@ -241,7 +242,7 @@ WORDS_OF_KIND = [
 
 
 # Figures, or a roman numeral as it is written (`xiv`, not `il` or `civil`).
-NUMERAL = re.compile(r"[0-9]+|(?=[ivxlc])c{0,3}(?:x[lc]|l?x{0,3})(?:i[xv]|v?i{0,3})")
+NUMERAL = re.compile(r"[0-9]{1,3}|(?=[ivxlc])c{0,3}(?:x[lc]|l?x{0,3})(?:i[xv]|v?i{0,3})")
 # A kind's word followed by one of these begins a title (`SONG OF THE
 # COFFLE GANG`, `Letter to Mr. Bell`), not a division's number.
 TITLE_WORDS = set("""of to from for and in on at by with a an de du des d à au aux von vom zu zum über aan van voor di
@@ -265,16 +266,18 @@ def heading_text(blocks, start):
 
 
 def kind_rank(title):
-    first = words(title)[:1]
+    # Words with their numbers (`1. Introduction`).
+    first = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", title).lower())[:1]
     if not first:
         return None
-    if re.match(r"\s*[a-z]\)", title):
-        return 5  # `a)`, `b)` letter a chapter's parts
+    if re.match(r"\s*\(?[a-z]\)", title):
+        return 5  # `a)`, `(b)` letter a chapter's parts
     if re.match(r"\s*[α-ω]\)", title):
         return 5.5  # `α)`, `β)` the parts of those
     # A numeral alone numbers chapters; "I" before a word with no stop
-    # between is the pronoun (`I AM MONARCH OF NOUGHT I SURVEY`).
-    if NUMERAL.fullmatch(first[0]) and not re.match(r"\s*I\s+[^\W\d_]", title):
+    # between is the pronoun (`I AM MONARCH OF NOUGHT I SURVEY`, `"I am with
+    # you alway"`).
+    if NUMERAL.fullmatch(first[0]) and not re.match(r"[\s\W]*I\s+[^\W\d_]", title):
         return 4
     # A kind's word numbers a division (`BOOK THE FIRST`, `LETTER XII`),
     # but not in a title that begins with it.
@@ -480,6 +483,11 @@ def first_text_reads(blocks, index, label):
     return False
 
 
+def heading_before(blocks, index):
+    """The text of the last heading before `index`."""
+    return next((block["text"] for block in reversed(blocks[:index]) if block["tag"] in HEADINGS and block["text"].strip()), "")
+
+
 def picture_at(blocks, index):
     """Whether the first block with text from `index` on shows a picture."""
     for block in blocks[index:index + 12]:
@@ -542,8 +550,11 @@ def study_html(text):
             return [word for word in body if word not in WAY_BACK]
         body = own_words(blocks[where]["text"][anchors[target][1]:])
         following = where + 1
-        while not body and following < min(len(blocks), where + 4):
+        searched = 0
+        # Past empty blocks (a note's verse in a line group's frames).
+        while not body and following < min(len(blocks), where + 12) and searched < 3:
             body = own_words(blocks[following]["text"])
+            searched += 1 if blocks[following]["text"].strip() else 0
             following += 1
         notes[target] = {"label": label, "words": body[:6], "block": where, "from": index}
     # Contents: blocks mostly made of links to places after them (not
@@ -583,11 +594,20 @@ def study_html(text):
                 and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row:
             continue
         contents_blocks.add(index)
+        # Under a heading that names a list of illustrations, an entry is
+        # a picture's, wherever it stands (a chapter's headpiece).
+        if " ".join(words(heading_before(blocks, index))) in ILLUSTRATION_TITLES:
+            continue
         targets = list(dict.fromkeys(target for target, _ in forward))
-        # A row's page number beside its title's link is the same entry.
+        # A row's page number beside its title's link is the same entry,
+        # and so is its paragraphs' (`1. Introduction | 1–30`).
         if any(not PAGE_ANCHOR.match(target) for target in targets):
             targets = [target for target in targets if not PAGE_ANCHOR.match(target)]
-        title = block["text"] if len(targets) == 1 else forward[0][1]
+        titled = [target for target, label in forward if not NUMBERS.fullmatch(label.strip())]
+        numbered = titled and len(titled) < len(targets)
+        if numbered:
+            targets = [target for target in targets if target in titled]
+        title = block["text"] if len(targets) == 1 and not numbered else next(label for target, label in forward if target == targets[0])
         # Without its page number (`… 12`, `pag. 5`, `» 63`).
         bare = re.sub(r"(?:pag\.?|\b(?:page|p|s|bladz)\.?)?[\s.·…_»]*[0-9ivxlc]+\s*$", "", title.strip(), flags=re.I)
         title = bare if words(bare) else title
@@ -744,6 +764,9 @@ def note_figures(study, document):
 
 
 PAGE_MARK = re.compile(r"\[\s*(?:pg|p|page|pag|s|seite)\.?\s*[0-9ivxlc]+\s*\]|\{\s*[0-9]+\s*\}", re.I)
+# A page's or a paragraph's number, or a range of them (`48–100`).
+NUMBERS = re.compile(r"[\divxlc]+(?:\s*[-–—]\s*[\divxlc]+)?\.?", re.I)
+ILLUSTRATION_TITLES = {"illustrations", "list of illustrations", "index of illustrations", "list of plates", "plates"}
 CONTENTS_WORDS = {"contents", "table of contents", "illustrations", "list of illustrations", "inhalt",
                   "inhaltsverzeichnis", "table des matières", "table", "indice", "índice", "sisällys", "sisällysluettelo",
                   "inhoud", "index of illustrations", "list of plates", "plates", "sommaire"}
@@ -881,9 +904,16 @@ def in_order(contents, sections):
     return matched
 
 
-def dense(values):
-    order = sorted(set(values))
-    return [order.index(value) for value in values]
+def parents(levels):
+    """Each entry's parent: the nearest one before it at a higher level
+    (a smaller value), or None."""
+    result, open_above = [], []
+    for index, level in enumerate(levels):
+        while open_above and levels[open_above[-1]] >= level:
+            open_above.pop()
+        result.append(open_above[-1] if open_above else None)
+        open_above.append(index)
+    return result
 
 
 def outline_agreement(contents, document, book_title=""):
@@ -970,8 +1000,10 @@ def outline_agreement(contents, document, book_title=""):
     # section reading the same as the words at the anchor or the entry
     # before one only like them.
     matched = in_order(contents, sections)
-    truth = dense([keys[index] for index, _ in matched])
-    levels = dense([sections[candidate]["level"] for _, candidate in matched])
+    # At the right level: under the same entry in both (a level more or
+    # less used elsewhere moves nothing).
+    truth = parents([keys[index] for index, _ in matched])
+    levels = parents([sections[candidate]["level"] for _, candidate in matched])
     right = sum(1 for a, b in zip(truth, levels) if a == b)
     unmatched = [contents[index]["title"] for index in range(len(contents)) if index not in {i for i, _ in matched}]
     wrong_level = [contents[index]["title"] for (index, _), a, b in zip(matched, truth, levels) if a != b]
