@@ -483,9 +483,16 @@ def first_text_reads(blocks, index, label):
     return False
 
 
-def heading_before(blocks, index):
-    """The text of the last heading before `index`."""
-    return next((block["text"] for block in reversed(blocks[:index]) if block["tag"] in HEADINGS and block["text"].strip()), "")
+def list_title(blocks, index, list_blocks):
+    """The heading over the list `index` is in: the first block with text
+    before it that is none of the list's (nor a short line with a link,
+    an entry pointing back), if a heading."""
+    for block_index in range(index - 1, -1, -1):
+        block = blocks[block_index]
+        if block_index in list_blocks or not block["text"].strip() or (block["links"] and len(block["text"]) <= 120):
+            continue
+        return block["text"] if block["tag"] in HEADINGS else ""
+    return ""
 
 
 def picture_at(blocks, index):
@@ -594,9 +601,10 @@ def study_html(text):
                 and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row:
             continue
         contents_blocks.add(index)
-        # Under a heading that names a list of illustrations, an entry is
-        # a picture's, wherever it stands (a chapter's headpiece).
-        if " ".join(words(heading_before(blocks, index))) in ILLUSTRATION_TITLES:
+        # In a list straight under a heading that names a list of
+        # illustrations, an entry is a picture's, wherever it stands (a
+        # chapter's headpiece).
+        if " ".join(words(list_title(blocks, index, contents_blocks))) in ILLUSTRATION_TITLES:
             continue
         targets = list(dict.fromkeys(target for target, _ in forward))
         # A row's page number beside its title's link is the same entry,
