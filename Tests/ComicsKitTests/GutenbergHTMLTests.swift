@@ -644,6 +644,96 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(unlike.utf8)).content.sections.map(\.title), Array(parts.dropFirst()))
     }
 
+    /// A contents table whose groups are headings in its rows (SONGS OF
+    /// INNOCENCE, SONGS OF EXPERIENCE) names every section it links to,
+    /// and goes whole, those headings and its own with it.
+    func testAContentsTableWithHeadingsInItsRowsNamesEverySection() {
+        let verse = "<p>" + String(repeating: "Piping down the valleys wild, piping songs of pleasant glee. ", count: 4) + "</p>"
+        let groups = [("SONGS OF INNOCENCE", ["THE SHEPHERD", "THE LAMB"]), ("SONGS OF EXPERIENCE", ["THE TIGER", "LONDON"])]
+        var rows = "", body = "", page = 0
+        for (group, poems) in groups {
+            rows += "<tr><td colspan=\"2\"><h3>\(group)</h3></td></tr>"
+            for (index, poem) in poems.enumerated() {
+                page += 1
+                rows += "<tr><td><p>\(poem.capitalized)</p></td><td><a href=\"#page\(page)\">\(page)</a></td></tr>"
+                body += index == 0 ? "<h2><a name=\"page\(page)\"></a>\(group)</h2><h3>\(poem)</h3>\(verse)"
+                    : "<h3><a name=\"page\(page)\"></a>\(poem)</h3>\(verse)"
+            }
+        }
+        let html = "<html><body><h1>SONGS</h1><h2>CONTENTS</h2><table>\(rows)</table>\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["SONGS OF INNOCENCE", "THE LAMB", "SONGS OF EXPERIENCE", "LONDON"])
+        XCTAssertEqual(content.blocks.filter { $0.text == "CONTENTS" || $0.text == "Lamb" || $0.text.hasPrefix("The Lamb") }.count, 0)
+        XCTAssertEqual(content.blocks.filter { $0.text == "SONGS OF INNOCENCE" }.count, 1, "the group's heading in the table goes")
+    }
+
+    /// Two anchors side by side before a group's heading: the second
+    /// entry names the heading after it when that reads as it does, and
+    /// the group holds its numbered poems.
+    func testTwoAnchorsBeforeAGroupsHeadingNameItAndItsFirstPart() {
+        let verse = "<p class=\"poem\">" + String(repeating: "The first rose on my rose-tree budded, bloomed, and shattered. ", count: 4) + "</p>"
+        let entries = [("Renascence", "renascence"), ("Three Songs of Shattering", "songs"), ("I", "songs1"), ("II", "songs2"),
+                       ("The Shroud", "shroud"), ("Sonnets", "sonnets"), ("I", "sonnets1"), ("II", "sonnets2")]
+        let contents = entries.map { "<p class=\"noindent\"><a href=\"#\($0.1)\">\($0.0)</a></p>" }.joined()
+        let body = """
+            <a name="renascence"></a><h3>Renascence</h3>\(verse)
+            <a name="songs"></a><a name="songs1"></a><h3>Three Songs of Shattering</h3><h3>I</h3>\(verse)
+            <a name="songs2"></a><h3>II</h3>\(verse)<a name="shroud"></a><h3>The Shroud</h3>\(verse)
+            <a name="sonnets"></a><a name="sonnets1"></a><h3>Sonnets</h3><h3>I</h3>\(verse)<a name="sonnets2"></a><h3>II</h3>\(verse)
+            """
+        let html = "<html><body><h2>CONTENTS</h2>\(contents)\(body)</body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" },
+                       ["1 Renascence", "0 Three Songs of Shattering", "1 I", "1 II", "1 The Shroud", "0 Sonnets", "1 I", "1 II"])
+    }
+
+    /// A contents entry's number before the words its heading ends with
+    /// (`1. Introduction` over INTRODUCTION.) numbers a chapter under its
+    /// part, not a preface beside the parts.
+    func testAnEntrysNumberBeforeItsHeadingsWordsNumbersAChapter() {
+        let words = "<p>" + String(repeating: "Success in battle is the ultimate object of all military training. ", count: 4) + "</p>"
+        let parts = [("PART_I", "Part I.—DRILL.", ["INTRODUCTION.", "ORDERS.", "SCHOOL OF THE SQUAD."]),
+                     ("PART_II", "Part II.—COMBAT.", ["INTRODUCTION.", "LEADERSHIP."])]
+        var contents = "", body = ""
+        for (anchor, part, chapters) in parts {
+            contents += "<h3><a href=\"#\(anchor)\">\(part)</a></h3><table>"
+            body += "<h1><a id=\"\(anchor)\"></a>\(part)</h1>"
+            for (number, chapter) in chapters.enumerated() {
+                let label = "\(number + 1). " + (chapter == "SCHOOL OF THE SQUAD." ? "The squad" : chapter.dropLast().capitalized)
+                contents += "<tr><td><a href=\"#\(anchor)_\(number)\">\(label)</a></td><td><a href=\"#para\(anchor)\(number)\">1–30</a></td></tr>"
+                body += "<h2><a id=\"\(anchor)_\(number)\"></a>\(chapter)</h2><p><a id=\"para\(anchor)\(number)\">1.</a></p>\(words)"
+            }
+            contents += "</table>"
+        }
+        let html = "<html><body><h2>TABLE OF CONTENTS.</h2>\(contents)\(body)</body></html>"
+        let outline = GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }
+        XCTAssertEqual(outline, ["0 Part I.—DRILL.", "1 INTRODUCTION.", "1 ORDERS.", "1 SCHOOL OF THE SQUAD.",
+                                 "0 Part II.—COMBAT.", "1 INTRODUCTION.", "1 LEADERSHIP."])
+    }
+
+    /// A page's number wrapped over a line break (`[pg⏎ x]`) is still the
+    /// print's; an alternative text that opens with the marker's word
+    /// (`Illustration: VULCAN.`) says it once.
+    func testAWrappedPageNumberGoesAndAnIllustrationIsNamedOnce() {
+        var generator = SeededGenerator(seed: 46)
+        for _ in 0..<40 {
+            let number = Int.random(in: 1...400, using: &generator)
+            let written = Bool.random(using: &generator) ? String(number) : ["ix", "xiv", "xl", "cc"].randomElement(using: &generator)!
+            let space = [" ", "\n", "\n        ", "\t", ""].randomElement(using: &generator)!
+            let caption = ["VULCAN.", "THETIS CALLING BRIAREUS.", "Map of the Plain of Troy"].randomElement(using: &generator)!
+            let alt = ["Illustration: ", "Illustration. ", "[Illustration: ", "ILLUSTRATION—"].randomElement(using: &generator)!
+            let closing = alt.hasPrefix("[") ? "]" : ""
+            let html = """
+                <html><body><p>in contemplating the incidents in their<span class="tei tei-pb" id="page\(written)">[pg\(space)\(written)]</span> lives</p>
+                <img src="images/i.png" alt="\(alt)\(caption)\(closing)" /></body></html>
+                """
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            XCTAssertEqual(blocks.first?.text, "in contemplating the incidents in their lives", html)
+            XCTAssertEqual(blocks.last?.text, caption, html)
+        }
+        let named = "<html><body><p>Words.</p><img src=\"i.png\" alt=\"Illustrations of the Iliad\" /></body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(named.utf8)).content.blocks.last?.text, "Illustrations of the Iliad")
+    }
+
     /// A title page set in ever smaller headings divides nothing; headings
     /// under the book's title that divide it stay sections.
     func testATitlePageInHeadingsIsNoOutline() {

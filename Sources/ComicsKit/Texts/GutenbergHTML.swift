@@ -48,16 +48,20 @@ public enum GutenbergHTML {
             let label = read.contentsLabels.indices.contains(index) ? read.contentsLabels[index] : ""
             let givesPage = read.contentsGivesPage.indices.contains(index) && read.contentsGivesPage[index]
             let isBold = read.contentsBold.indices.contains(index) && read.contentsBold[index]
-            guard let item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
-                    ?? headingAfterMotto(named: target, reading: label, in: read), work.contains(item),
-                  namedHeadings[item - work.lowerBound] == nil, !isNavigation(at: index, of: read.contentsLabels, to: namedItems[item - work.lowerBound])
+            guard var item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
+                    ?? headingAfterMotto(named: target, reading: label, in: read), work.contains(item)
+            else { continue }
+            if namedHeadings[item - work.lowerBound] != nil, let next = heading(after: item, reading: label, in: read), work.contains(next) { item = next }
+            guard namedHeadings[item - work.lowerBound] == nil, !isNavigation(at: index, of: read.contentsLabels, to: namedItems[item - work.lowerBound])
             else { continue }
             if case let .block(block) = namedItems[item - work.lowerBound] {
                 namedItems[item - work.lowerBound] = .heading(tagLevel: 2, lines: [block.text])
                 headingNotes[item - work.lowerBound] = block.link
             }
-            // A page's number (`23` linking to `#page23`) numbers nothing.
-            let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label)
+            // A page's number (`23` linking to `#page23`) numbers nothing;
+            // an entry's number before the heading's words (`1.
+            // Introduction` for INTRODUCTION.) numbers it.
+            let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label) ?? number(of: label, over: namedItems[item - work.lowerBound])
             namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage, isBold: isBold)
         }
         // Sections are named by their headings without note marks.
@@ -246,6 +250,26 @@ public enum GutenbergHTML {
         return nil
     }
 
+    /// The heading straight after one another entry names, when it reads
+    /// as this entry does: two anchors side by side before a group's
+    /// heading (`songs`, `songs1`, then THREE SONGS OF SHATTERING and
+    /// `I`), or an entry linking to the one before it by mistake.
+    private static func heading(after named: Int, reading label: String, in read: HTMLBlocks) -> Int? {
+        let wanted = Self.words(of: label)
+        guard !wanted.isEmpty else { return nil }
+        for candidate in (named + 1)..<min(read.items.count, named + 3) {
+            switch read.items[candidate] {
+            case let .heading(_, lines):
+                return Self.words(of: lines.joined(separator: " ")) == wanted ? candidate : nil
+            case let .block(block) where block.kind == .illustration && block.text.isEmpty:
+                continue
+            case .block:
+                return nil
+            }
+        }
+        return nil
+    }
+
     /// The heading an anchor before a motto names (`<a id="part1">`, a
     /// few lines of verse, then `I. THE BURIAL OF THE DEAD`): the first
     /// heading after it, when it reads as the contents entry does.
@@ -427,6 +451,19 @@ public enum GutenbergHTML {
         return pattern
     }
 
+    /// The number a contents entry gives a heading that ends with the rest
+    /// of its words (`1. Introduction` over INTRODUCTION., `6. The
+    /// battalion` over SCHOOL OF THE BATTALION.).
+    private static func number(of label: String, over item: HTMLBlocks.Item) -> HeadingLine? {
+        let parts = label.trimmingWhitespace().split(separator: " ", maxSplits: 1)
+        guard case let .heading(_, lines) = item, parts.count == 2, parts[0].hasSuffix("."),
+              let number = numberAlone(String(parts[0])) ?? HeadingPattern.numberAlone(parts[0]),
+              case let title = words(of: String(parts[1])), !title.isEmpty,
+              words(of: lines.joined(separator: " ")).reversed().starts(with: title.reversed())
+        else { return nil }
+        return number
+    }
+
     /// What a heading's line says it is. Markup says the line is a
     /// heading, so a long one (`CHAPTER XXXVI. THE CHIEF FEATURES OF
     /// WHICH …`, 180 characters) is read by its first words.
@@ -518,10 +555,12 @@ public enum GutenbergHTML {
     /// tag and kind, else stands below the listed one above it.
     private static func rankByContents(_ candidates: inout [Candidate], words: [Int]) {
         /// What the heading says it is, else the number its entry gives
-        /// it (`I.` over `VANCOUVER.`); a numeral alone (`I. THE EVE OF
-        /// THE WAR`) numbers chapters.
+        /// it (`I.` over `VANCOUVER.`, `1. Introduction` over an
+        /// INTRODUCTION. numbered among chapters); a numeral alone (`I.
+        /// THE EVE OF THE WAR`) numbers chapters.
         func kindRank(_ candidate: Candidate) -> Int? {
-            guard let kind = (candidate.pattern ?? candidate.entry?.number)?.kind, kind != .outermost else { return nil }
+            let said = candidate.pattern?.kind == .outermost ? candidate.entry?.number ?? candidate.pattern : candidate.pattern ?? candidate.entry?.number
+            guard let kind = said?.kind, kind != .outermost else { return nil }
             return kind == .numeral ? HeadingLine.Kind.chapter.rawValue : kind.rawValue
         }
         func isUnnumbered(_ candidate: Candidate) -> Bool { candidate.pattern == nil && candidate.entry?.number == nil }

@@ -343,6 +343,8 @@ private final class HTMLWalker {
         var textBefore: Int
         /// Its links that read as marks: a note on the heading.
         var links: [HTMLBlocks.InternalLink] = []
+        /// How many links the entry being read had when it began.
+        var linksBefore = 0
     }
 
     private var stack: [Frame] = []
@@ -361,6 +363,9 @@ private final class HTMLWalker {
     private var wayBackCloser: UInt8?
     private var preDepth = 0
     private var tableDepth = 0
+    /// How many items there were when the outermost table began.
+    private var itemsBeforeTable = 0
+    private static let maximumGroupHeadings = 64
     private var figureDepth = 0
     private var captionDepth = 0
     private var linkDepth = 0
@@ -512,7 +517,7 @@ private final class HTMLWalker {
             captionDepth += 1
         } else if let level = Self.headingLevel(name) {
             flush()
-            if heading == nil { heading = OpenHeading(tagLevel: level, textBefore: visibleSoFar) }
+            if heading == nil { heading = OpenHeading(tagLevel: level, textBefore: visibleSoFar, linksBefore: linkTargets.count) }
         } else if Self.blockNames.contains(name) {
             if tableDepth > 0, name != "table" {
                 // Inside a table, a cell's paragraphs run together.
@@ -527,6 +532,7 @@ private final class HTMLWalker {
             } else {
                 if verseDepth > 0 && !lines[lines.count - 1].isEmpty { lines.append([]) } else if verseDepth == 0 { flush() }
                 if name == "table" {
+                    if tableDepth == 0 { itemsBeforeTable = result.items.count }
                     tableDepth += 1
                     tableRows = []
                 }
@@ -746,6 +752,15 @@ private final class HTMLWalker {
             let rest = takeText()
             if !rest.isEmpty { tableRows.append(rest) }
             let isContents = tableContentsRows > 0 && tableContentsRows * 2 >= tableRowCount
+            // A contents table's headings (its groups: SONGS OF INNOCENCE,
+            // SONGS OF EXPERIENCE) go with it; each look reads every
+            // anchor, so a few dozen at most.
+            var groupHeadings = 0
+            while isContents, tableDepth == 0, groupHeadings < Self.maximumGroupHeadings, result.items.count > itemsBeforeTable,
+                  case .heading = result.items.last {
+                removeLastItem(names: result.anchors.filter { $0.value == result.items.count - 1 }.map(\.key))
+                groupHeadings += 1
+            }
             if !takeContentsLinks(isContents) { emit(.lines, tableRows) }
             tableRows = []
             tableRowCount = 0
@@ -1049,7 +1064,7 @@ private final class HTMLWalker {
     private func image(alt rawAlt: String, source: String?) {
         var folded: [UInt8] = [], space = false, noItalic = false
         Array(rawAlt.utf8).withUnsafeBufferPointer { Self.appendFolded($0, to: &folded, pendingSpace: &space, openingItalic: &noItalic) }
-        let alt = Self.text(of: folded)
+        let alt = Self.withoutMarkerWord(Self.text(of: folded))
         if heading != nil {
             heading!.pictures += 1
             heading!.alt += heading!.alt.isEmpty ? alt : " " + alt
@@ -1070,6 +1085,18 @@ private final class HTMLWalker {
             flush()
             add(.block(TextBlock(.illustration, alt, link: source)))
         }
+    }
+
+    /// An alternative text that begins with the word the marker gives
+    /// (`Illustration: VULCAN.`, `[Illustration: …]`) says it once.
+    static func withoutMarkerWord(_ alt: String) -> String {
+        var text = Substring(alt)
+        if text.first == "[", text.last == "]" { text = text.dropFirst().dropLast() }
+        guard text.lowercased().hasPrefix("illustration") else { return alt }
+        let rest = text.dropFirst("illustration".count).drop { $0 == " " }
+        // `Illustrations of …` is a caption's own word.
+        guard rest.first.map({ ":.—-".contains($0) }) ?? true else { return alt }
+        return String(rest.drop { $0 == " " || ":.—-".contains($0) })
     }
 
     /// Whether `alt` is the name of the file `source` names (`{0010}` for
@@ -1140,11 +1167,13 @@ private final class HTMLWalker {
         let caption = Self.text(of: open.caption)
         if !caption.isEmpty || (open.pictures > 0 && !pictureIsTitle) { add(.block(TextBlock(.illustration, caption, link: open.picture))) }
         pendingSpace = false
-        // A heading that links back to the contents is no contents entry.
-        linkTargets = []
-        linkLabels = []
-        linkTargetPlaces = []
-        startEntry()
+        // A heading that links back to the contents is no contents entry;
+        // in a table, the rows' links before it still are.
+        let kept = tableDepth > 0 ? min(open.linksBefore, linkTargets.count) : 0
+        linkTargets.removeSubrange(kept...)
+        linkLabels.removeSubrange(min(kept, linkLabels.count)...)
+        linkTargetPlaces.removeSubrange(min(kept, linkTargetPlaces.count)...)
+        if tableDepth == 0 { startEntry() } else { entryLinksStart = min(entryLinksStart, linkTargetPlaces.count) }
     }
 
     /// Whatever text is gathered, taken out as one line.
@@ -1181,7 +1210,8 @@ private final class HTMLWalker {
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
         let isLabelAlone = wayBackCharacters > 0 && wayBackCharacters == allCharacters && kept.count == 1
-        guard !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
+        // In a table, the links gathered so far are its rows' until it ends.
+        guard tableDepth > 0 || !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
         // `[Listen] [PDF] [Lilypond]`, `To listen to this music (MIDI
         // file) click here.`: the edition's ways to its sound files, not
         // the book's words.
@@ -1277,14 +1307,19 @@ private final class HTMLWalker {
         // whose contents stand at its end) is the way to the contents.
         let isNamed = names.contains { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) }
         guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
+        removeLastItem(names: names)
+        if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
+    }
+
+    /// Takes out the last item, a heading of the contents: its anchors
+    /// name what follows it, unless they name the contents.
+    private func removeLastItem(names: [String]) {
         result.items.removeLast()
-        result.textBeforeHeading[index] = nil
-        // Its anchors name what follows it, unless they name the contents.
+        result.textBeforeHeading[result.items.count] = nil
         for name in names {
             result.anchors[name] = nil
             if pendingAnchors.count < 64, !loneContentsTargets.contains(name) { pendingAnchors.insert(name, at: 0) }
         }
-        if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
     }
 
     /// The contents list being read: its entries, and its first targets.
@@ -1492,7 +1527,8 @@ private final class HTMLWalker {
             text = text.dropFirst(prefix.count)
             break
         }
-        text = text.drop { $0 == " " || $0 == "." || $0 == "\u{A0}" }
+        // A line may break between the word and the number (`[pg⏎ x]`).
+        text = text.drop { $0.isWhitespace || $0 == "." }
         return !text.isEmpty && text.count <= 8 && (text.allSatisfy { ("0"..."9").contains($0) } || text.allSatisfy { "ivxlcdm".contains($0) })
     }
 
