@@ -667,6 +667,24 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.text == "SONGS OF INNOCENCE" }.count, 1, "the group's heading in the table goes")
     }
 
+    /// A list of illustrations goes with its title even where the
+    /// contents links to that title.
+    func testAListsTitleGoesWithItWhereTheContentsLinksToIt() {
+        let words = "<p>" + String(repeating: "The steamer Quaker City sailed at last, far, far at sea. ", count: 6) + "</p>"
+        let html = """
+            <html><body><h2>CONTENTS</h2><h3><a href="#ILLUSTRATIONS">LIST OF ILLUSTRATIONS</a></h3>
+            <h3><a href="#ch1">CHAPTER I.</a></h3><h3><a href="#ch2">CHAPTER II.</a></h3>
+            <h2><a id="ILLUSTRATIONS"></a>LIST OF ILLUSTRATIONS</h2>
+            <p><a href="#p1">1. THE QUAKER CITY IN A STORM</a><br /><a href="#p2">2. THE START</a></p>
+            <h2><a id="ch1"></a>CHAPTER I.</h2><p><a id="p1"></a></p><img src="i1.png" alt="The Quaker City in a storm" />\(words)
+            <h2><a id="ch2"></a>CHAPTER II.</h2><p><a id="p2"></a></p><img src="i2.png" alt="The start" />\(words)
+            </body></html>
+            """
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I.", "CHAPTER II."])
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("LIST OF ILLUSTRATIONS") || $0.text.contains("STORM") }, "\(content.blocks)")
+    }
+
     /// Two anchors side by side before a group's heading: the second
     /// entry names the heading after it when that reads as it does, and
     /// the group holds its numbered poems.

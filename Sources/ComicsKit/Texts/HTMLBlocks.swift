@@ -1305,20 +1305,24 @@ private final class HTMLWalker {
         let names = anchorsOfLastItem
         // A link that is a list of its own (INDICE at the front of a book
         // whose contents stand at its end) is the way to the contents.
-        let isNamed = names.contains { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) }
+        // A list's own title (LIST OF ILLUSTRATIONS) goes with it even
+        // where the contents links to it: its anchors then name nothing.
+        var isListTitle = false
+        if case let .heading(_, lines) = last, lines.count == 1 { isListTitle = ContentsList.isListTitle(lines[0]) }
+        let isNamed = !isListTitle && names.contains { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) }
         guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
-        removeLastItem(names: names)
+        removeLastItem(names: names, passingAnchorsOn: !isListTitle)
         if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
     }
 
     /// Takes out the last item, a heading of the contents: its anchors
-    /// name what follows it, unless they name the contents.
-    private func removeLastItem(names: [String]) {
+    /// name what follows it, unless they name the contents or the list.
+    private func removeLastItem(names: [String], passingAnchorsOn: Bool = true) {
         result.items.removeLast()
         result.textBeforeHeading[result.items.count] = nil
         for name in names {
             result.anchors[name] = nil
-            if pendingAnchors.count < 64, !loneContentsTargets.contains(name) { pendingAnchors.insert(name, at: 0) }
+            if passingAnchorsOn, pendingAnchors.count < 64, !loneContentsTargets.contains(name) { pendingAnchors.insert(name, at: 0) }
         }
     }
 
