@@ -1200,7 +1200,7 @@ struct GeneratedNotes {
     var notes: [Note]
 
     static func random(using generator: inout SeededGenerator) -> GeneratedNotes {
-        let style = Int.random(in: 0..<7, using: &generator)
+        let style = Int.random(in: 0..<8, using: &generator)
         let placement = Int.random(in: 0..<3, using: &generator)  // after the paragraph, the chapter, the book
         let labelStyle = Int.random(in: 0..<7, using: &generator)
         let words = String(repeating: "Words of the story run on here. ", count: 6)
@@ -1239,6 +1239,11 @@ struct GeneratedNotes {
                     // there is one (`gathered`).
                     reference = "<a href=\"#linknote-\(number)\" name=\"linknoteref-\(number)\">\(label)</a>"
                     body = "<p class=\"foot\">\(label) (<a href=\"#linknoteref-\(number)\">return</a>)<br /> [ A note with \(note.word) ends here.</p>"
+                case 7:
+                    // The label written out in bold, then the way back.
+                    reference = "<a name=\"footnotetag\(number)\"></a><a href=\"#footnote\(number)\"><sup>\(label)</sup></a>"
+                    body = "<blockquote class=\"footnote\"><a id=\"footnote\(number)\" name=\"footnote\(number)\"></a><b>Footnote \(label):</b>"
+                        + "<a href=\"#footnotetag\(number)\">(return)</a><p>A note with \(note.word) ends here.</p></blockquote>"
                 default:
                     reference = "<a id=\"ref\(number)\" href=\"#note\(number)\"><sup>\(label)</sup></a>"
                     body = "<p class=\"footnote\"><a id=\"note\(number)\" href=\"#ref\(number)\" class=\"label\">\(label)</a> A note with \(note.word) ends here.</p>"

@@ -190,6 +190,18 @@ struct HTMLBlocks {
 
     /// A mark's label without the one pair of brackets around it: `[1]`,
     /// `(*)`, `{a}`.
+    /// A note's label written out before its way back (`Footnote 1:`,
+    /// `Note 12.`, `[3]`).
+    static func isNoteLabel(_ text: String) -> Bool {
+        var label = Substring(text.trimmingWhitespace())
+        while let last = label.last, last == ":" || last == "." { label = label.dropLast() }
+        let words = label.split(separator: " ")
+        if words.count == 2, ["footnote", "note", "anmerkung", "fußnote", "nota", "noot", "huomautus"].contains(words[0].lowercased()) {
+            return NoteMarks.isLabel(unbracketed(String(words[1])))
+        }
+        return words.count == 1 && NoteMarks.isLabel(unbracketed(String(label)))
+    }
+
     static func unbracketed(_ label: String) -> String {
         guard let first = label.first, let last = label.last, label.count > 2,
               (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
@@ -1209,7 +1221,7 @@ private final class HTMLWalker {
         pendingSpace = false
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
-        let isLabelAlone = wayBackCharacters > 0 && wayBackCharacters == allCharacters && kept.count == 1
+        let isLabelAlone = wayBackCharacters > 0 && kept.count == 1 && (wayBackCharacters == allCharacters || HTMLBlocks.isNoteLabel(kept[0]))
         // In a table, the links gathered so far are its rows' until it ends.
         guard tableDepth > 0 || !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
         // `[Listen] [PDF] [Lilypond]`, `To listen to this music (MIDI
