@@ -667,6 +667,29 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.text == "SONGS OF INNOCENCE" }.count, 1, "the group's heading in the table goes")
     }
 
+    /// An edition that sets its sections in no heading, its contents a
+    /// table of titles and page numbers linking to anchors mid-paragraph:
+    /// each entry opens its section at its anchor's paragraph under the
+    /// entry's own words, and no word is added to the text.
+    func testEntriesWithoutHeadingsOpenTheirSectionsUnderTheirOwnWords() {
+        let parts = ["The Coming of the Ship", "On Love", "On Marriage"]
+        var rows = "", body = ""
+        for (index, title) in parts.enumerated() {
+            let page = 7 + index * 8
+            rows += "<tr><td>\(title)</td><td><a href=\"#link\(page)\">\(page)</a></td></tr>"
+            body += "<hr /><p>And he answered,</p><p>People of Orphalese, of what can I <span class=\"pagenum\">\(page)</span>"
+                + "<a name=\"link\(page)\" id=\"link\(page)\"></a>speak save of that which is even now moving within your souls?</p>"
+                + "<p>" + String(repeating: "Love gives naught but itself and takes naught but from itself. ", count: 5) + "</p>"
+        }
+        let html = "<html><body><h1>THE PROPHET</h1><h2>CONTENTS</h2><table>\(rows)</table>\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), parts)
+        for section in content.sections {
+            XCTAssertTrue(content.blocks[section.firstBlock].text.hasPrefix("People of Orphalese"), "\(content.blocks[section.firstBlock])")
+        }
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("Marriage") }, "the entries' words stay titles, not text")
+    }
+
     /// A list of illustrations goes with its title even where the
     /// contents links to that title.
     func testAListsTitleGoesWithItWhereTheContentsLinksToIt() {

@@ -41,6 +41,10 @@ public enum GutenbergHTML {
         // Each heading the contents list names: how deep its entry stands,
         // and the number its link alone gives it.
         var namedHeadings: [Int: ContentsEntry] = [:]
+        // Entries whose anchors stand in a paragraph with no heading near.
+        var unheaded: [(item: Int, label: String, entry: ContentsEntry)] = []
+        // Paragraphs that open sections under their entries' words.
+        var entryTitles: [Int: String] = [:]
         // The notes each heading refers to, by its place in the work.
         var headingNotes: [Int: String] = [:]
         for (item, notes) in read.headingNotes where work.contains(item) { headingNotes[item - work.lowerBound] = notes }
@@ -50,7 +54,12 @@ public enum GutenbergHTML {
             let isBold = read.contentsBold.indices.contains(index) && read.contentsBold[index]
             guard var item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
                     ?? headingAfterMotto(named: target, reading: label, in: read), work.contains(item)
-            else { continue }
+            else {
+                if let item = read.anchors[target], work.contains(item), unheaded.count < SectionOutline.maximumSections {
+                    unheaded.append((item - work.lowerBound, label, ContentsEntry(depth: depth, number: nil, givesPage: givesPage, isBold: isBold)))
+                }
+                continue
+            }
             if namedHeadings[item - work.lowerBound] != nil, let next = heading(after: item, reading: label, in: read), work.contains(next) { item = next }
             guard namedHeadings[item - work.lowerBound] == nil, !isNavigation(at: index, of: read.contentsLabels, to: namedItems[item - work.lowerBound])
             else { continue }
@@ -63,6 +72,19 @@ public enum GutenbergHTML {
             // Introduction` for INTRODUCTION.) numbers it.
             let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label) ?? number(of: label, over: namedItems[item - work.lowerBound])
             namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage, isBold: isBold)
+        }
+        // An edition that sets its sections in no heading at all (a page's
+        // anchor mid-paragraph, `On Love | 15`): each entry opens its
+        // section at the paragraph its anchor stands in, under the entry's
+        // own words.
+        if namedHeadings.isEmpty, unheaded.count >= 2 {
+            for (item, label, entry) in unheaded where entryTitles[item] == nil {
+                guard Self.words(of: label).contains(where: { $0.contains(where: \.isLetter) }),
+                      case let .block(block) = namedItems[item], block.kind == .prose || block.kind == .lines
+                else { continue }
+                entryTitles[item] = label
+                namedHeadings[item] = entry
+            }
         }
         // Sections are named by their headings without note marks.
         var titledItems = namedItems
@@ -81,10 +103,11 @@ public enum GutenbergHTML {
             namedItems = kept.map { namedItems[$0] }
             titledItems = kept.map { titledItems[$0] }
             namedHeadings = Dictionary(uniqueKeysWithValues: namedHeadings.compactMap { old, entry in moved[old].map { ($0, entry) } })
+            entryTitles = Dictionary(uniqueKeysWithValues: entryTitles.compactMap { old, title in moved[old].map { ($0, title) } })
             headingNotes = Dictionary(uniqueKeysWithValues: headingNotes.compactMap { old, notes in moved[old].map { ($0, notes) } })
         }
         // Constants: the outline's closure may run on another thread.
-        let targeted = namedHeadings, items = namedItems, titled = titledItems
+        let targeted = namedHeadings, items = namedItems, titled = titledItems, titledBlocks = entryTitles
         let isIndexOfFiles = isIndexOfOtherFiles(read, items: items)
         let blocks = items.indices.map { index in
             switch items[index] {
@@ -93,7 +116,7 @@ public enum GutenbergHTML {
             }
         }
         return TextDraft(blocks: blocks, encoding: encoding) { blocks in
-            var sections = outline(titled, contentsEntries: targeted).sorted { $0.item < $1.item }
+            var sections = outline(titled, contentsEntries: targeted, titledBlocks: titledBlocks).sorted { $0.item < $1.item }
                 .map { TextSection(level: $0.level, title: $0.title, firstBlock: $0.item) }
             let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections && !isIndexOfFiles
             if sections.count > SectionOutline.maximumSections { sections = [] }
@@ -376,9 +399,18 @@ public enum GutenbergHTML {
     }
 
     /// The headings that open sections, and their levels from 0.
-    static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry]) -> [Section] {
+    static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry], titledBlocks: [Int: String] = [:]) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
-            guard case let .heading(tagLevel, lines) = items[index] else { return nil }
+            let heading: (tagLevel: Int, lines: [String])
+            switch items[index] {
+            case let .heading(tagLevel, lines):
+                heading = (tagLevel, lines)
+            case .block:
+                // A paragraph a contents entry opens, under its words.
+                guard let title = titledBlocks[index] else { return nil }
+                heading = (2, [title])
+            }
+            let (tagLevel, lines) = heading
             let pattern = lines.lazy.compactMap(readHeading).first
                 ?? lines.first.flatMap { HeadingPattern.numberAlone($0) ?? HeadingPattern.numberedTitle($0) }
             return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, entry: contentsEntries[index])

@@ -188,8 +188,12 @@ struct HTMLBlocks {
 
     private static let closing: [Unicode.Scalar: Unicode.Scalar] = ["[": "]", "(": ")"]
 
-    /// A mark's label without the one pair of brackets around it: `[1]`,
-    /// `(*)`, `{a}`.
+    /// A page's number in figures (`15`, `203`).
+    fileprivate static func isFigures(_ text: String) -> Bool {
+        let trimmed = text.trimmingWhitespace()
+        return !trimmed.isEmpty && trimmed.count <= 5 && trimmed.allSatisfy { ("0"..."9").contains($0) }
+    }
+
     /// A note's label written out before its way back (`Footnote 1:`,
     /// `Note 12.`, `[3]`).
     static func isNoteLabel(_ text: String) -> Bool {
@@ -202,6 +206,8 @@ struct HTMLBlocks {
         return words.count == 1 && NoteMarks.isLabel(unbracketed(String(label)))
     }
 
+    /// A mark's label without the one pair of brackets around it: `[1]`,
+    /// `(*)`, `{a}`.
     static func unbracketed(_ label: String) -> String {
         guard let first = label.first, let last = label.last, label.count > 2,
               (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
@@ -755,6 +761,13 @@ private final class HTMLWalker {
                 // A row that links to a place in the book (a chapter, a
                 // page of a list of illustrations) is a contents row.
                 if sectionLinksInEntry > 0 { tableContentsRows += 1 }
+            }
+            // A link that is its row's page number alone (`On Love | 15`)
+            // is named by the row's title.
+            if let title = cells.first(where: { !$0.isEmpty && !HTMLBlocks.isFigures($0) }) {
+                for index in min(entryLinksStart, linkLabels.count)..<linkLabels.count where HTMLBlocks.isFigures(linkLabels[index]) {
+                    linkLabels[index] = UpstreamText.capped(title, 200)
+                }
             }
             endEntryLinks()
             startEntry()
