@@ -759,7 +759,7 @@ final class GutenbergHTMLTests: XCTestCase {
         for _ in 0..<40 {
             let number = Int.random(in: 1...400, using: &generator)
             let written = Bool.random(using: &generator) ? String(number) : ["ix", "xiv", "xl", "cc"].randomElement(using: &generator)!
-            let space = [" ", "\n", "\n        ", "\t", ""].randomElement(using: &generator)!
+            let space = [" ", "\n", "\n        ", "\t", "", "&#160;", "&nbsp;"].randomElement(using: &generator)!
             let caption = ["VULCAN.", "THETIS CALLING BRIAREUS.", "Map of the Plain of Troy"].randomElement(using: &generator)!
             let alt = ["Illustration: ", "Illustration. ", "[Illustration: ", "ILLUSTRATION—"].randomElement(using: &generator)!
             let closing = alt.hasPrefix("[") ? "]" : ""

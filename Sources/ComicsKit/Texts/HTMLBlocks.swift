@@ -337,6 +337,11 @@ private final class HTMLWalker {
         /// An anchor that names a page (`Page_12`, `pg012`): a page
         /// number in it (`[pg 12]`, `{12}`) is the print's, not the text.
         var pageAnchor = false
+        /// Where a page anchor's text began in a paragraph, and how many
+        /// page numbers had gone before: a number the parser hands over in
+        /// pieces (`[pg`, `&#160;`, `12]`) leaves its opening behind.
+        var pageStart: MarkStart?
+        var pageNumbersBefore = 0
         /// The contents indent open around it before it opened.
         var indentBefore = 0
     }
@@ -381,6 +386,8 @@ private final class HTMLWalker {
     private var wayBackCloser: UInt8?
     private var preDepth = 0
     private var tableDepth = 0
+    /// How many page numbers in page anchors went so far.
+    private var pageNumbersDropped = 0
     /// How many items there were when the outermost table began.
     private var itemsBeforeTable = 0
     private static let maximumGroupHeadings = 64
@@ -607,6 +614,8 @@ private final class HTMLWalker {
         if name == "a" || name == "span", attributes["href"] == nil, [attributes["id"], attributes["name"]].contains(where: { $0.map(HTMLBlocks.namesAPage) ?? false }) {
             frame.pageAnchor = true
             pageAnchorDepth += 1
+            if heading == nil { frame.pageStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation) }
+            frame.pageNumbersBefore = pageNumbersDropped
         }
         if name == "a", let href = attributes["href"], Self.isOtherFile(href) { result.linksToOtherFiles += 1 }
         if name == "a", heading == nil, let href = attributes["href"], Self.isSoundOrScore(href) { soundLinkGeneration = generation }
@@ -816,7 +825,10 @@ private final class HTMLWalker {
         if frame.note { noteDepth -= 1 }
         if frame.contents { contentsClassDepth -= 1 }
         if frame.list { listDepth -= 1 }
-        if frame.pageAnchor { pageAnchorDepth -= 1 }
+        if frame.pageAnchor {
+            pageAnchorDepth -= 1
+            if let start = frame.pageStart, pageNumbersDropped > frame.pageNumbersBefore { dropPageNumberOpening(from: start) }
+        }
         if let target = frame.link {
             linkDepth -= 1
             numberAfterLinks = false
@@ -871,6 +883,25 @@ private final class HTMLWalker {
         return true
     }
 
+    /// What is left of a page's number whose figures went on their own
+    /// (`[pg`, `[Page`), when that is all its anchor held.
+    private func dropPageNumberOpening(from start: MarkStart) {
+        let line = lines.count - 1
+        guard start.generation == generation, start.line == line, start.byte < lines[line].count else { return }
+        var left = Substring(String(decoding: lines[line][start.byte...], as: UTF8.self).trimmingWhitespace().lowercased())
+        if let first = left.first, "[({".contains(first) { left = left.dropFirst() }
+        for prefix in ["page", "pag.", "pg", "p."] where left.hasPrefix(prefix) {
+            left = left.dropFirst(prefix.count)
+            break
+        }
+        guard left.allSatisfy({ $0.isWhitespace || $0 == "." }) else { return }
+        lines[line].removeSubrange(start.byte...)
+        while lines[line].last == 0x20 {
+            lines[line].removeLast()
+            pendingSpace = true
+        }
+    }
+
     /// The words a note's way back to its reference says of itself
     /// (`13 (return)`, `[back]`, `↩`) are the edition's, not the book's:
     /// only the note's label stays.
@@ -921,7 +952,11 @@ private final class HTMLWalker {
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard skippedDepth == 0, pageAnchorDepth == 0 || !Self.isPageNumber(bytes) else { return }
+        guard skippedDepth == 0 else { return }
+        if pageAnchorDepth > 0, Self.isPageNumber(bytes) {
+            pageNumbersDropped += 1
+            return
+        }
         if let closer = wayBackCloser {
             wayBackCloser = nil
             if let first = bytes.firstIndex(where: { $0 > 0x20 }), bytes[first] == closer {
