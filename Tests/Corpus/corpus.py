@@ -29,8 +29,9 @@ A fifth of the books is held out (`held-out` in books.tsv): their figures
 are printed apart and no rule is written from them. A held-out fifth
 measured often enough to steer the work is retired into training and
 replaced by books never seen (the present one: 62 books, 27 of them
-picked by round id numbers). DIR holds the repositories as `fetch` lays them (`GITenberg+NAME/repo`) or as `git clone`
-does (`NAME`). Nothing here reaches the network.
+picked by round id numbers). DIR holds the repositories as `fetch` lays
+them (`GITenberg+NAME/repo`) or as `git clone` does (`NAME`). Nothing here
+reaches the network.
 
     corpus.py COMICS DIR [--book ID] [--detail] [--json FILE] [--jobs N]
 """
@@ -775,9 +776,8 @@ PAGE_MARK = re.compile(r"\[\s*(?:pg|p|page|pag|s|seite)\.?\s*[0-9ivxlc]+\s*\]|\{
 # A page's or a paragraph's number, or a range of them (`48–100`).
 NUMBERS = re.compile(r"[\divxlc]+(?:\s*[-–—]\s*[\divxlc]+)?\.?", re.I)
 ILLUSTRATION_TITLES = {"illustrations", "list of illustrations", "index of illustrations", "list of plates", "plates"}
-CONTENTS_WORDS = {"contents", "table of contents", "illustrations", "list of illustrations", "inhalt",
-                  "inhaltsverzeichnis", "table des matières", "table", "indice", "índice", "sisällys", "sisällysluettelo",
-                  "inhoud", "index of illustrations", "list of plates", "plates", "sommaire"}
+CONTENTS_WORDS = {"contents", "table of contents", "inhalt", "inhaltsverzeichnis", "table des matières", "table", "indice",
+                  "índice", "sisällys", "sisällysluettelo", "inhoud", "sommaire"} | ILLUSTRATION_TITLES
 
 
 def artifacts(study, document, plain_text):

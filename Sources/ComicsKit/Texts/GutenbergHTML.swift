@@ -282,8 +282,8 @@ public enum GutenbergHTML {
         guard !wanted.isEmpty else { return nil }
         for candidate in (named + 1)..<min(read.items.count, named + 3) {
             switch read.items[candidate] {
-            case let .heading(_, lines):
-                return Self.words(of: lines.joined(separator: " ")) == wanted ? candidate : nil
+            case .heading:
+                return Self.words(of: itemText(read.items[candidate])) == wanted ? candidate : nil
             case let .block(block) where block.kind == .illustration && block.text.isEmpty:
                 continue
             case .block:
@@ -488,10 +488,10 @@ public enum GutenbergHTML {
     /// battalion` over SCHOOL OF THE BATTALION.).
     private static func number(of label: String, over item: HTMLBlocks.Item) -> HeadingLine? {
         let parts = label.trimmingWhitespace().split(separator: " ", maxSplits: 1)
-        guard case let .heading(_, lines) = item, parts.count == 2, parts[0].hasSuffix("."),
+        guard item.isHeading, parts.count == 2, parts[0].hasSuffix("."),
               let number = numberAlone(String(parts[0])) ?? HeadingPattern.numberAlone(parts[0]),
               case let title = words(of: String(parts[1])), !title.isEmpty,
-              words(of: lines.joined(separator: " ")).reversed().starts(with: title.reversed())
+              words(of: itemText(item)).reversed().starts(with: title.reversed())
         else { return nil }
         return number
     }

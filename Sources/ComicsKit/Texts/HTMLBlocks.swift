@@ -888,13 +888,8 @@ private final class HTMLWalker {
     private func dropPageNumberOpening(from start: MarkStart) {
         let line = lines.count - 1
         guard start.generation == generation, start.line == line, start.byte < lines[line].count else { return }
-        var left = Substring(String(decoding: lines[line][start.byte...], as: UTF8.self).trimmingWhitespace().lowercased())
-        if let first = left.first, "[({".contains(first) { left = left.dropFirst() }
-        for prefix in ["page", "pag.", "pg", "p."] where left.hasPrefix(prefix) {
-            left = left.dropFirst(prefix.count)
-            break
-        }
-        guard left.allSatisfy({ $0.isWhitespace || $0 == "." }) else { return }
+        let left = String(decoding: lines[line][start.byte...], as: UTF8.self).trimmingWhitespace().lowercased()
+        guard Self.pageNumberAfterWord(Substring(left)).isEmpty else { return }
         lines[line].removeSubrange(start.byte...)
         while lines[line].last == 0x20 {
             lines[line].removeLast()
@@ -1583,17 +1578,24 @@ private final class HTMLWalker {
     static func isPageNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Text a page anchor wraps is read as a page number only when short.
         guard bytes.count <= 64 else { return false }
-        var text = Substring(String(decoding: bytes, as: UTF8.self).trimmingWhitespace().lowercased())
-        guard !text.isEmpty, text.utf8.count <= 24 else { return false }
-        if let first = text.first, "[({".contains(first) { text = text.dropFirst() }
+        let written = String(decoding: bytes, as: UTF8.self).trimmingWhitespace().lowercased()
+        guard !written.isEmpty, written.utf8.count <= 24 else { return false }
+        var text = pageNumberAfterWord(Substring(written))
         if let last = text.last, "])}".contains(last) { text = text.dropLast() }
+        return !text.isEmpty && text.count <= 8 && (text.allSatisfy { ("0"..."9").contains($0) } || text.allSatisfy { "ivxlcdm".contains($0) })
+    }
+
+    /// What follows a page number's opening (`[`, `pg`, `Page`, `p.`) in
+    /// lowercased text; a line may break between the word and the number
+    /// (`[pg⏎ x]`).
+    static func pageNumberAfterWord(_ text: Substring) -> Substring {
+        var text = text
+        if let first = text.first, "[({".contains(first) { text = text.dropFirst() }
         for prefix in ["page", "pag.", "pg", "p."] where text.hasPrefix(prefix) {
             text = text.dropFirst(prefix.count)
             break
         }
-        // A line may break between the word and the number (`[pg⏎ x]`).
-        text = text.drop { $0.isWhitespace || $0 == "." }
-        return !text.isEmpty && text.count <= 8 && (text.allSatisfy { ("0"..."9").contains($0) } || text.allSatisfy { "ivxlcdm".contains($0) })
+        return text.drop { $0.isWhitespace || $0 == "." }
     }
 
     /// `i2`, `i10`: a verse line indented by that many ems, as spaces.
