@@ -186,7 +186,9 @@ WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
 
 def words(text):
-    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
+    # `_` marks italics in both editions' text, inside a word too
+    # (`Franç_ois_`, `l'_Interesse_`): no word ends at one.
+    text = unicodedata.normalize("NFKC", text).lower().replace("’", "'").replace("_", "")
     return [word for word in WORD.findall(text) if not word.isdigit()]
 
 
@@ -307,6 +309,7 @@ class EditionReader(html.parser.HTMLParser):
         self.current = None
         self.captions = []
         self.caption_depth = 0
+        self.figure_depth = 0     # elements open that hold a picture and its caption
         self.contents_class = 0   # elements open whose class calls them the contents (`toc`, `contents`)
         self.stack = []
         self.tables = 0           # tables opened so far: a row's indent is measured within its table
@@ -318,14 +321,17 @@ class EditionReader(html.parser.HTMLParser):
 
     def new_block(self, tag, classes):
         self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes + self.cell_classes, "tag": tag, "picture": False,
-                        "in_contents": self.contents_class > 0,
+                        "in_contents": self.contents_class > 0, "in_figure": self.figure_depth + self.caption_depth > 0,
                         "table": self.table[-1] if self.table and tag == "tr" else None, "column": None}
         self.blocks.append(self.current)
 
     def handle_starttag(self, tag, attributes):
         attributes = dict(attributes)
         classes = (attributes.get("class") or "").lower().split()
-        if tag in SKIPPED or "pagenum" in classes or "pageno" in classes or attributes.get("id") in ("pg-header", "pg-footer"):
+        # A converter's navigation panel (`next`, `up`, `index` buttons) is
+        # no part of the book.
+        if tag in SKIPPED or "pagenum" in classes or "pageno" in classes or "navigation" in classes \
+                or attributes.get("id") in ("pg-header", "pg-footer"):
             if tag not in ("br", "img", "hr"):
                 self.stack.append((tag, True))
                 self.skip += 1
@@ -343,14 +349,17 @@ class EditionReader(html.parser.HTMLParser):
             return
         caption = "caption" in classes or tag == "figcaption"
         contents = any(name in ("toc", "contents") or re.fullmatch(r"toc\d", name) for name in classes)
-        self.stack.append((tag, False, caption, contents))
+        figure = tag == "figure" or any(name.startswith("fig") or "illus" in name for name in classes)
+        self.stack.append((tag, False, caption, contents, figure))
         if caption:
             self.caption_depth += 1
+        if figure:
+            self.figure_depth += 1
         if contents:
             self.contents_class += 1
         if self.skip:
             return
-        if tag == "figure" or any(name.startswith("fig") or "illus" in name for name in classes):
+        if figure:
             self.current["picture"] = True
         if tag in LISTS:
             self.lists += 1
@@ -392,6 +401,8 @@ class EditionReader(html.parser.HTMLParser):
                 self.caption_depth -= 1
             if entry[3]:
                 self.contents_class -= 1
+            if entry[4]:
+                self.figure_depth -= 1
             if self.skip:
                 continue
             name = entry[0]
@@ -521,6 +532,10 @@ def study_html(text):
             block["links"] = []
     position = {anchor: block for anchor, (block, _) in anchors.items()}
     captions = {" ".join(words(caption)) for caption in reader.captions if words(caption)}
+    # The book's own headings, outside any figure: a picture whose caption
+    # repeats one (a cut of meat's `Veal.` beside the recipes'
+    # `<h4>VEAL.</h4>`) does not make the heading a caption.
+    headings = {" ".join(words(block["text"])) for block in blocks if block["tag"] in HEADINGS and not block["in_figure"]}
     # A contents table's row is as deep as its first text stands right of
     # the leftmost row's (an indented row leaves its first cells empty).
     leftmost = {}
@@ -712,7 +727,7 @@ def study_html(text):
             for following in run:
                 contents_words.update(words(following["text"]))
     page_numbers = {re.sub(r"^\D*", "", anchor) for anchor in anchors if PAGE_ANCHOR.match(anchor)}
-    return {"notes": notes, "contents": contents, "contents_words": contents_words, "captions": captions,
+    return {"notes": notes, "contents": contents, "contents_words": contents_words, "captions": captions - headings,
             "page_numbers": page_numbers}
 
 
@@ -750,11 +765,17 @@ def words_kept(plain, html_words, contents_words):
 WAY_BACK = {"return", "back", "retour", "zurück", "top", "terug", "ritorno", "volver", "voltar"}
 
 
+def in_order_among(wanted, found):
+    """Whether `wanted` stand in `found` in their order, others between."""
+    rest = iter(found)
+    return all(any(word == seen for seen in rest) for word in wanted)
+
+
 def note_figures(study, document):
     kept = {}
     for _, paragraph in paragraphs(document):
         if paragraph["kind"] == "footnote":
-            kept.setdefault(" ".join([word for word in words(paragraph["text"]) if word not in WAY_BACK][:12]), paragraph.get("anchor"))
+            kept.setdefault(" ".join([word for word in words(paragraph["text"]) if word not in WAY_BACK][:24]), paragraph.get("anchor"))
     referenced = set()
     for _, paragraph in paragraphs(document):
         referenced.update(paragraph.get("notes", []))
@@ -762,10 +783,16 @@ def note_figures(study, document):
     missing = []
     for target, note in study["notes"].items():
         wanted = " ".join(note["words"])
-        anchor = next((anchor for text, anchor in kept.items() if wanted and wanted in text), None)
-        if anchor is None and wanted:
+        # The note's words begin a kept note, or failing that stand in one
+        # (a short note's words may stand in a longer one's too), or in
+        # order with others between (a glyph's picture read as its words).
+        holding = [(not text.startswith(wanted), anchor is None, anchor) for text, anchor in kept.items() if wanted and wanted in text]
+        if not holding and wanted:
+            holding = [(True, anchor is None, anchor) for text, anchor in kept.items() if in_order_among(note["words"], text.split())]
+        if not holding and wanted:
             missing.append((target, wanted))
             continue
+        anchor = min(holding, key=lambda found: found[:2])[2] if holding else None
         kept_count += 1
         if anchor in referenced:
             resolved += 1
