@@ -751,6 +751,62 @@ final class GutenbergHTMLTests: XCTestCase {
                                  "0 Part II.—COMBAT.", "1 INTRODUCTION.", "1 LEADERSHIP."])
     }
 
+    /// A note whose words are a cross-reference (`(118) <a
+    /// href="#Page_361">Siehe unten p. 361</a> ff.`) is the note's text,
+    /// not a contents entry, wherever the page it names stands.
+    func testANoteThatIsACrossReferenceStaysANote() {
+        var generator = SeededGenerator(seed: 47)
+        let words = String(repeating: "Words of the chapter run on here. ", count: 8)
+        for round in 0..<30 {
+            let count = Int.random(in: 1...4, using: &generator)
+            let page = Int.random(in: 2...400, using: &generator)
+            let laterPage = Bool.random(using: &generator)
+            var body = "<p><span class=\"pagenum\"><a id=\"Page_\(page)\">\(page)</a></span></p>"
+            var notes = "", expected: [String] = []
+            for number in 1...count {
+                let label = ["(\(number))", "[\(number)]", "\(number)."].randomElement(using: &generator)!
+                let reference = ["Siehe unten p.&#160;\(page)", "See p. \(page)", "Vgl. oben p. \(page)."].randomElement(using: &generator)!
+                body += "<p>\(words)<a id=\"FNanchor_\(number)\" href=\"#Footnote_\(number)\">\(label)</a></p>"
+                notes += "<div class=\"footnote\"><p><a name=\"Footnote_\(number)\" href=\"#FNanchor_\(number)\" class=\"label\">\(label)</a>"
+                    + "\n<a href=\"#Page_\(page)\">\(reference)</a>&#160;ff.</p></div>"
+                expected.append("Footnote_\(number)")
+            }
+            let html = laterPage ? "<html><body><h2>I.</h2>\(notes)\(body)</body></html>" : "<html><body><h2>I.</h2>\(body)\(notes)</body></html>"
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            let kept = blocks.filter { $0.kind == .footnote }
+            XCTAssertEqual(kept.compactMap(\.link), expected, "round \(round): \(html)")
+            XCTAssertTrue(kept.allSatisfy { $0.text.hasSuffix("\(page) ff.") || $0.text.hasSuffix("\(page). ff.") }, "round \(round): \(kept.map(\.text))")
+        }
+    }
+
+    /// A note's frame left open (`<div class="footnote">` never closed)
+    /// ends at the next heading: the book goes on as text, its next note
+    /// a note again. Notes under their own heading inside their frame stay
+    /// notes.
+    func testANoteFrameLeftOpenEndsAtTheNextHeading() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 8)
+        let unclosed = """
+            <html><body><h2>I.</h2><p>\(words)<a id="tag5" href="#note5">5</a></p>
+            <div class="footnote"><p><a name="note5" href="#tag5">5</a> Anonymous.</p>
+            <h4>COSTUMES</h4><p>The magister should wear a purple<a id="tag6" href="#note6">6</a> border. \(words)</p>
+            <p>The tabellae may be made of slates.</p>
+            <div class="footnote"><p><a name="note6" href="#tag6">6</a> That is, the color of clotted blood.</p></div>
+            </body></html>
+            """
+        let blocks = GutenbergHTML.content(of: Array(unclosed.utf8)).content.blocks
+        XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.link), ["note5", "note6"])
+        XCTAssertEqual(blocks.first { $0.text.hasPrefix("The magister") }?.kind, .prose)
+        XCTAssertEqual(blocks.first { $0.text.hasPrefix("The magister") }?.link, "note6")
+        XCTAssertEqual(blocks.first { $0.text.hasPrefix("The tabellae") }?.kind, .prose)
+        let underTheirHeading = """
+            <html><body><h2>I.</h2><p>\(words)<a id="r1" href="#n1">1</a> \(words)<a id="r2" href="#n2">2</a></p>
+            <div class="footnotes"><h3>FOOTNOTES</h3><p>Below, the notes.</p><p><a id="n1" href="#r1">1</a> The first.</p>
+            <p><a id="n2" href="#r2">2</a> The second.</p></div></body></html>
+            """
+        let notes = GutenbergHTML.content(of: Array(underTheirHeading.utf8)).content.blocks.filter { $0.kind == .footnote }
+        XCTAssertEqual(notes.map(\.text), ["Below, the notes.", "1 The first.", "2 The second."])
+    }
+
     /// A page's number wrapped over a line break (`[pg⏎ x]`) is still the
     /// print's; an alternative text that opens with the marker's word
     /// (`Illustration: VULCAN.`) says it once.

@@ -376,6 +376,8 @@ private final class HTMLWalker {
     private var skippedDepth = 0
     private var verseDepth = 0
     private var noteDepth = 0
+    /// The notes written in the outermost note's frame open.
+    private var notesInNoteFrame = 0
     /// Elements open whose class says they hold the contents list.
     private var contentsClassDepth = 0
     private var smallCapitalsDepth = 0
@@ -542,6 +544,7 @@ private final class HTMLWalker {
             captionDepth += 1
         } else if let level = Self.headingLevel(name) {
             flush()
+            leaveNoteFrameLeftOpen()
             if heading == nil { heading = OpenHeading(tagLevel: level, textBefore: visibleSoFar, linksBefore: linkTargets.count) }
         } else if Self.blockNames.contains(name) {
             if tableDepth > 0, name != "table" {
@@ -577,6 +580,7 @@ private final class HTMLWalker {
         }
         if traits.contains(.note) {
             frame.note = true
+            if noteDepth == 0 { notesInNoteFrame = 0 }
             noteDepth += 1
         }
         if traits.contains(.contents) {
@@ -1280,6 +1284,7 @@ private final class HTMLWalker {
             kept[0] = kept[0].hasPrefix(" ") ? label + kept[0] : label + " " + kept[0]
         }
         if noteDepth > 0 {
+            notesInNoteFrame += 1
             emit(.footnote, [kept.joined(separator: " ")])
         } else if keepsIndent {
             emit(.lines, kept)
@@ -1297,9 +1302,11 @@ private final class HTMLWalker {
     /// one further on, or it is a whole list in one paragraph, nearly every
     /// line of it beginning with one. A note's mark is a link too, but
     /// never begins its line; a note begins with a mark that links back to
-    /// its reference.
+    /// its reference, and one in a note's frame is none.
     private func isContentsEntry() -> Bool {
-        guard linksInEntry > 0 else { return false }
+        // A note that is a cross-reference (`(118) <a href="#Page_361">Siehe
+        // unten p. 361</a> ff.`) is the note's text.
+        guard linksInEntry > 0, noteDepth == 0 else { return false }
         // In a list its class calls the contents, any link to a section
         // (a page number's, `I Fatali pag. 5`) makes an entry.
         if contentsClassDepth > 0 && sectionLinksInEntry > 0 && allCharacters <= 300 { return true }
@@ -1308,6 +1315,16 @@ private final class HTMLWalker {
             // Or each group of lines in it begins with one, the chapter's
             // summary under it (`CHAPTER I.` / `Civilizing Huck.`).
             || (groupsInEntry >= 3 && groupsInEntry < linesInEntry && groupsStartingWithLink * 10 >= groupsInEntry * 8)
+    }
+
+    /// A heading after a note in the note's frame: the frame was left open
+    /// (a `<div class="footnote">` never closed), and the book goes on
+    /// outside it. A frame of notes under their own heading (FOOTNOTES)
+    /// holds the heading before its first note.
+    private func leaveNoteFrameLeftOpen() {
+        guard noteDepth > 0, notesInNoteFrame > 0 else { return }
+        for index in stack.indices where stack[index].note { stack[index].note = false }
+        noteDepth = 0
     }
 
     /// Whether the entry ending gives a page, told to each of its links.
