@@ -807,6 +807,27 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(notes.map(\.text), ["Below, the notes.", "1 The first.", "2 The second."])
     }
 
+    /// A picture no taller than a line of type within a line (a worn
+    /// inscription's letters) reads as its words there, as the plain text
+    /// gives them; a taller one, or one that opens its paragraph, is an
+    /// illustration.
+    func testAGlyphWithinALineReadsAsItsWords() {
+        var generator = SeededGenerator(seed: 48)
+        for _ in 0..<30 {
+            let alt = ["Χ/---|ΤΑΛΑΣ.", "½", "symbolum", "Ω"].randomElement(using: &generator)!
+            let height = Int.random(in: 8...32, using: &generator)
+            let wrapped = Bool.random(using: &generator) ? "<span title=\"\(alt)\"><img class=\"inline\" src=\"images/g.png\" width=\"110\" height=\"\(height)\" alt=\"\(alt)\"></span>"
+                : "<img src=\"images/g.png\" height=\"\(height)px\" alt=\"\(alt)\" />"
+            let html = "<html><body><div class=\"footnote\"><a name=\"note16\" href=\"#tag16\">16.</a> Χατάλας editor: \(wrapped) Χαρτάδας vel Χαρητάδας.</div></body></html>"
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            XCTAssertEqual(blocks.map(\.text), ["16. Χατάλας editor: \(alt) Χαρτάδας vel Χαρητάδας."], html)
+        }
+        let tall = "<html><body><p>Before the plate <img src=\"p.png\" height=\"400\" alt=\"The Shield\"> after it.</p></body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(tall.utf8)).content.blocks.map(\.kind), [.prose, .illustration, .prose])
+        let opening = "<html><body><p><img src=\"g.png\" height=\"20\" alt=\"Ornament\"> The chapter begins.</p></body></html>"
+        XCTAssertEqual(GutenbergHTML.content(of: Array(opening.utf8)).content.blocks.map(\.kind), [.illustration, .prose])
+    }
+
     /// A page's number wrapped over a line break (`[pg⏎ x]`) is still the
     /// print's; an alternative text that opens with the marker's word
     /// (`Illustration: VULCAN.`) says it once.

@@ -657,7 +657,9 @@ private final class HTMLWalker {
             let source = attributes["src"] ?? ""
             // An alternative text that is the picture's file name says nothing.
             let alt = attributes["alt"].flatMap { Self.isFileName($0, of: source) ? nil : $0 } ?? ""
-            image(alt: alt, source: Self.pictureAddress(source))
+            // A height in pixels (`18`, `18px`); a share of the page says nothing.
+            let height = attributes["height"].flatMap { $0.hasSuffix("%") ? nil : Int($0.prefix { $0.isNumber }.prefix(6)) }
+            image(alt: alt, source: Self.pictureAddress(source), isGlyph: height.map { $0 <= Self.tallestGlyph } ?? false)
         }
         if verseDepth > 0, name == "span", let indent = classes.compactMap(Self.indent).first, lines[lines.count - 1].isEmpty {
             lines[lines.count - 1] = [UInt8](repeating: 0x20, count: indent)
@@ -1120,7 +1122,9 @@ private final class HTMLWalker {
         }
     }
 
-    private func image(alt rawAlt: String, source: String?) {
+    /// `isGlyph`: no taller than a line of type (a symbol, a worn
+    /// inscription's letters drawn as a picture).
+    private func image(alt rawAlt: String, source: String?, isGlyph: Bool) {
         var folded: [UInt8] = [], space = false, noItalic = false
         Array(rawAlt.utf8).withUnsafeBufferPointer { Self.appendFolded($0, to: &folded, pendingSpace: &space, openingItalic: &noItalic) }
         let alt = Self.withoutMarkerWord(Self.text(of: folded))
@@ -1132,8 +1136,9 @@ private final class HTMLWalker {
             figureHasImage = true
             if figureAlt.isEmpty { figureAlt = alt }
             if figurePicture == nil { figurePicture = source }
-        } else if alt.count <= 2, alt.allSatisfy(\.isLetter) {
-            // A drop capital drawn as a picture: its letter is the word's first.
+        } else if (alt.count <= 2 && alt.allSatisfy(\.isLetter)) || (isGlyph && !alt.isEmpty && lines[lines.count - 1].contains(where: { $0 > 0x20 })) {
+            // A drop capital drawn as a picture: its letter is the word's
+            // first. A glyph within a line reads as its words there.
             var opening = italicOpen && !italicWritten
             Array(alt.utf8).withUnsafeBufferPointer {
                 Self.appendFolded($0, to: &lines[lines.count - 1], pendingSpace: &pendingSpace, openingItalic: &opening)
@@ -1145,6 +1150,9 @@ private final class HTMLWalker {
             add(.block(TextBlock(.illustration, alt, link: source)))
         }
     }
+
+    /// The tallest picture, in pixels, that stands in a line of type.
+    private static let tallestGlyph = 32
 
     /// An alternative text that begins with the word the marker gives
     /// (`Illustration: VULCAN.`, `[Illustration: …]`) says it once.
@@ -1628,7 +1636,7 @@ private final class HTMLWalker {
         while let name = cursor.pointee, count < 64 {
             let value = cursor.advanced(by: 1).pointee
             let key = String(cString: name).lowercased()
-            if key == "id" || key == "name" || key == "class" || key == "href" || key == "alt" || key == "src" {
+            if key == "id" || key == "name" || key == "class" || key == "href" || key == "alt" || key == "src" || key == "height" {
                 attributes[key] = value.map { String(String(cString: $0).prefix(1_000)) } ?? ""
             }
             cursor = cursor.advanced(by: 2)
