@@ -281,6 +281,34 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(GutenbergHTML.content(of: Array(titled.utf8)).content.blocks.contains { $0.text == "THE BOOK" })
     }
 
+    /// A note on a list between its title and the list (`[Transcriber's
+    /// Note: illustrations were moved …]`) stays; the title goes with its
+    /// list all the same, whether the list is a table or paragraphs.
+    func testAListsTitleGoesThoughANoteStandsBetweenItAndTheList() {
+        var generator = SeededGenerator(seed: 49)
+        let words = String(repeating: "Words of the story run on here. ", count: 10)
+        for _ in 0..<20 {
+            let title = ["LIST OF ILLUSTRATIONS", "ILLUSTRATIONS.", "List of Plates", "CONTENTS"].randomElement(using: &generator)!
+            let note = ["[Transcriber's Note: Illustrations were moved beside the relevant section of the text.]",
+                        "Illustrations have been placed as close as practicable to their discussion in the text."].randomElement(using: &generator)!
+            let tag = ["h2", "h3", "h4"].randomElement(using: &generator)!
+            let entries = [("a", "The Borderland"), ("b", "The Harbour")]
+            let list = Bool.random(using: &generator)
+                ? "<table>" + entries.map { "<tr><td><a href=\"#\($0.0)\">\($0.1)</a></td><td>\(Int.random(in: 2...90, using: &generator))</td></tr>" }.joined() + "</table>"
+                : entries.map { "<p><a href=\"#\($0.0)\">\($0.1)</a></p>" }.joined()
+            let html = """
+                <html><body><p>\(words)</p><\(tag)><a id="list"></a>\(title)</\(tag)><p>\(note)</p>\(list)
+                <h2 id="a">THE BORDERLAND</h2><p>\(words)</p><h2 id="b">THE HARBOUR</h2><p>\(words)</p></body></html>
+                """
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            let texts = content.blocks.map(\.text)
+            XCTAssertFalse(texts.contains(title), "\(texts)")
+            XCTAssertEqual(texts.filter { $0 == note }.count, 1, "\(texts)")
+            XCTAssertFalse(texts.contains { $0.hasPrefix("The Borderland") }, "\(texts)")
+            XCTAssertEqual(Array(content.sections.map(\.title).suffix(2)), ["THE BORDERLAND", "THE HARBOUR"], html)
+        }
+    }
+
     /// A link alone at the front to the contents at the end is the way
     /// to them: the contents' heading goes with its list all the same. A
     /// heading linked from a list too (a volume the contents name) stays.

@@ -1376,6 +1376,7 @@ private final class HTMLWalker {
     private func dropContentsHeading() {
         defer { itemsAfterContentsEntry = result.items.count }
         guard itemsAfterContentsEntry != result.items.count, let last = result.items.last else { return }
+        if dropListTitleOverANote() { return }
         let isHeading: Bool
         switch last {
         case .heading: isHeading = true
@@ -1394,6 +1395,27 @@ private final class HTMLWalker {
         removeLastItem(names: names, passingAnchorsOn: !isListTitle)
         if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
     }
+
+    /// A list's title with a note on the list between it and the list
+    /// (LIST OF ILLUSTRATIONS, then `[Transcriber's Note: illustrations
+    /// were moved …]`): the title goes, the note stays.
+    private func dropListTitleOverANote() -> Bool {
+        let count = result.items.count
+        guard count >= 2, case let .block(note) = result.items[count - 1], note.kind == .prose, note.link == nil,
+              note.wordCount <= Self.mostWordsOfAListsNote, result.linksInParagraphs[count - 1] == nil,
+              case let .heading(_, lines) = result.items[count - 2], lines.count == 1, ContentsList.isListTitle(lines[0])
+        else { return false }
+        let noteNames = anchorsOfLastItem, waiting = pendingAnchors
+        removeLastItem(names: noteNames, passingAnchorsOn: false)
+        removeLastItem(names: result.anchors.filter { $0.value == count - 2 }.map(\.key), passingAnchorsOn: false)
+        pendingAnchors = noteNames
+        add(.block(note))
+        pendingAnchors = waiting
+        return true
+    }
+
+    /// The most words of a note on a list between its title and the list.
+    private static let mostWordsOfAListsNote = 80
 
     /// Takes out the last item, a heading of the contents: its anchors
     /// name what follows it, unless they name the contents or the list.
