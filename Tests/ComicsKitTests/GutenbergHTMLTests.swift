@@ -248,6 +248,18 @@ final class GutenbergHTMLTests: XCTestCase {
         let poems = "<h3>CONTENTS</h3><p>Nothing here is a list<br>of what comes after it</p>\(story)"
         let kept = GutenbergHTML.content(of: Array("<html><body>\(poems)</body></html>".utf8)).content.blocks.map(\.text)
         XCTAssertTrue(kept.contains("Nothing here is a list\nof what comes after it"), "\(kept)")
+        // At the end of the book, its lines naming what came before (a
+        // French book's TABLE); a list of nothing before it stays.
+        let chapters = (1...30).map { "<h3>Conte \($0)</h3><p>\(words)</p>" }.joined()
+        let table = "<h2>TABLE</h2><p>Avant-propos</p><p>Conte 1<br>Conte 2<br>Conte 3</p><p>Conte 29<br>Conte 30</p>"
+        let atTheEnd = GutenbergHTML.content(of: Array("<html><body><h2>Avant-propos</h2><p>\(words)</p>\(chapters)\(table)</body></html>".utf8))
+        let ending = atTheEnd.content.blocks.map(\.text)
+        XCTAssertFalse(ending.contains { $0 == "TABLE" || $0.hasPrefix("Conte 1\n") || $0.hasPrefix("Conte 29\n") }, "\(ending.suffix(4))")
+        XCTAssertEqual(ending.filter { $0 == "Avant-propos" }.count, 1, "\(ending.suffix(4))")
+        XCTAssertEqual(atTheEnd.content.sections.last?.title, "Conte 30")
+        let notAList = "<h2>TABLE</h2><p>Weights and measures<br>of the old kingdom</p>"
+        let stays = GutenbergHTML.content(of: Array("<html><body>\(chapters)\(notAList)</body></html>".utf8)).content.blocks.map(\.text)
+        XCTAssertTrue(stays.contains("Weights and measures\nof the old kingdom"), "\(stays.suffix(3))")
     }
 
     /// A contents list in groups (a heading each) goes with the heading

@@ -102,10 +102,10 @@ enum ContentsList {
     }
 
     /// A contents list's title or a list of illustrations' (`CONTENTS.`,
-    /// `List of Illustrations`), one line.
+    /// `List of Illustrations`, a French book's `TABLE`), one line.
     static func isListTitle(_ line: String) -> Bool {
         let title = letters(of: line)
-        return contentsTitles.contains(title) || ["illustrations", "listofillustrations", "listofplates", "plates"].contains(title)
+        return contentsTitles.contains(title) || ["illustrations", "listofillustrations", "listofplates", "plates", "table"].contains(title)
     }
 
     private static let contentsTitles: Set<String> = [

@@ -136,12 +136,17 @@ public enum GutenbergHTML {
     private static func unlinkedLists(in items: [HTMLBlocks.Item]) -> Set<Int> {
         var dropped = Set<Int>()
         let front = max(40, items.count * 2 / 5)
+        // Or in the last fifth, naming headings before it (TABLE at the
+        // end of a French book).
+        let back = max(front, items.count - max(40, items.count / 5))
         // Headings, captions and short paragraphs (a caption set as one),
         // by place, read once and only when a list's title is met.
         var titles: [(index: Int, key: String)]?
         var listsRead = 0
         var index = 0
-        while index < min(items.count, front), listsRead < maximumUnlinkedLists {
+        while index < items.count, listsRead < maximumUnlinkedLists {
+            if index == front, back > front { index = back }
+            guard index < items.count else { break }
             let title: String
             switch items[index] {
             case let .heading(_, lines): title = lines.count == 1 ? lines[0] : ""
@@ -177,7 +182,8 @@ public enum GutenbergHTML {
                     return keys.filter { !$0.isEmpty }.map { (place, " " + $0.joined(separator: " ") + " ") }
                 }
             }
-            let later = (titles ?? []).lazy.filter { $0.index >= end }.prefix(maximumLaterTitles).map(\.key)
+            let atTheEnd = index >= back
+            let later = (titles ?? []).lazy.filter { atTheEnd ? $0.index < index : $0.index >= end }.prefix(maximumLaterTitles).map(\.key)
             var comparisons = 0
             func names(_ entry: String) -> Bool {
                 later.contains { title in
