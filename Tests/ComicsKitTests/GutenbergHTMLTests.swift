@@ -819,6 +819,32 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A short line that opens with a note's mark in brackets
+    /// (`[238]Coquedicot, dans qu’est qu’il fait le burre?`) is the book's
+    /// line, not a contents entry: its words stay, its mark reaches its note.
+    func testALineOpeningWithANotesMarkKeepsItsWords() {
+        var generator = SeededGenerator(seed: 50)
+        for round in 0..<30 {
+            let number = Int.random(in: 1...400, using: &generator)
+            let label = ["[\(number)]", "(\(number))", "[*]", "(*)", "[†]"].randomElement(using: &generator)!
+            let line = ["Coquedicot, dans qu’est qu’il fait le burre?", "And the wind blew cold", "Tous les jours"].randomElement(using: &generator)!
+            let tag = ["div class=\"verse\"", "p", "div"].randomElement(using: &generator)!
+            let close = String(tag.prefix { $0 != " " })
+            let html = """
+                <html><body><h2>I.</h2><\(tag)>Coquedicot, dans sa grand botte?</\(close)>
+                <\(tag)><a name="FNanchor_\(number)"></a><a href="#Footnote_\(number)" class="fnanchor">\(label)</a>\(line)</\(close)>
+                <\(tag)>Coquedicot, dans son grand verre!</\(close)>
+                <p><a name="Footnote_\(number)"></a><a href="#FNanchor_\(number)"><span class="label">\(label)</span></a> These two lines were omitted.</p>
+                </body></html>
+                """
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            let holding = blocks.first { $0.kind != .footnote && $0.text.contains(line) }
+            XCTAssertNotNil(holding, "round \(round): \(blocks.map(\.text))")
+            XCTAssertEqual(holding?.link, "Footnote_\(number)", "round \(round): \(html)")
+            XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.link), ["Footnote_\(number)"], "round \(round)")
+        }
+    }
+
     /// A note's frame left open (`<div class="footnote">` never closed)
     /// ends at the next heading: the book goes on as text, its next note
     /// a note again. Notes under their own heading inside their frame stay

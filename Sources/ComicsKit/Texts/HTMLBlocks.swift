@@ -208,6 +208,13 @@ struct HTMLBlocks {
 
     /// A mark's label without the one pair of brackets around it: `[1]`,
     /// `(*)`, `{a}`.
+    /// A note's label in brackets (`[238]`, `(*)`), as a reference's mark
+    /// is written.
+    static func isBracketedMark(_ text: String) -> Bool {
+        let label = unbracketed(text.trimmingWhitespace())
+        return label != text.trimmingWhitespace() && NoteMarks.isLabel(label)
+    }
+
     static func unbracketed(_ label: String) -> String {
         guard let first = label.first, let last = label.last, label.count > 2,
               (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
@@ -448,6 +455,8 @@ private final class HTMLWalker {
     private var sectionLinksInEntry = 0
     /// Links of the entry further on whose words are more than a mark's.
     private var forwardTitleLinksInEntry = 0
+    /// Links of the entry that are a note's mark in brackets (`[238]`).
+    private var bracketedMarksInEntry = 0
     private var startsWithLink: Bool?
     /// Of the entry's lines (a `<br>` ends one): those with text, those
     /// that begin with a link further on, and whether the open one does.
@@ -843,6 +852,7 @@ private final class HTMLWalker {
             if frame.linkIsForward {
                 forwardLinkDepth -= 1
                 if !isMark { forwardTitleLinksInEntry += 1 }
+                if isMark, let start = frame.wordsStart, HTMLBlocks.isBracketedMark(wordsSince(start)) { bracketedMarksInEntry += 1 }
             } else if frame.linkIsWayBack {
                 wayBackCharacters += label
                 if let start = frame.wordsStart { dropWayBackWord(from: start) }
@@ -1313,8 +1323,9 @@ private final class HTMLWalker {
     /// its reference, and one in a note's frame is none.
     private func isContentsEntry() -> Bool {
         // A note that is a cross-reference (`(118) <a href="#Page_361">Siehe
-        // unten p. 361</a> ff.`) is the note's text.
-        guard linksInEntry > 0, noteDepth == 0 else { return false }
+        // unten p. 361</a> ff.`) is the note's text; a line whose links
+        // are notes' marks in brackets (`[238]Coquedicot, …`) is the book's.
+        guard linksInEntry > 0, noteDepth == 0, bracketedMarksInEntry < linksInEntry else { return false }
         // In a list its class calls the contents, any link to a section
         // (a page number's, `I Fatali pag. 5`) makes an entry.
         if contentsClassDepth > 0 && sectionLinksInEntry > 0 && allCharacters <= 300 { return true }
@@ -1350,6 +1361,7 @@ private final class HTMLWalker {
         linksInEntry = 0
         sectionLinksInEntry = 0
         forwardTitleLinksInEntry = 0
+        bracketedMarksInEntry = 0
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
