@@ -843,6 +843,20 @@ final class GutenbergHTMLTests: XCTestCase {
             XCTAssertEqual(holding?.link, "Footnote_\(number)", "round \(round): \(html)")
             XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.link), ["Footnote_\(number)"], "round \(round)")
         }
+        // A paragraph that opens with its note's number (`711`, `71b`)
+        // keeps its words; a short entry a number links is an entry.
+        let sentence = "But the humanity of the reader will permit me to draw a veil over the rest of this infernal description, "
+            + "which the zealous African pursues in a long variety of affected and unfeeling witticisms."
+        for label in ["711", "71b", "7"] {
+            let html = """
+                <html><body><h2 id="c1">CHAPTER XV.</h2><p><a href="#c2">12</a> The Inn</p>
+                <p><a href="#note-\(label)" id="ref-\(label)">\(label)</a> \(sentence)</p><h2 id="c2">The Inn</h2><p>\(sentence)</p>
+                <p class="foot">\(label) (<a href="#ref-\(label)">return</a>) <a id="note-\(label)"></a>[ The note.]</p></body></html>
+                """
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            XCTAssertEqual(content.blocks.filter { $0.text.hasSuffix(sentence) }.count, 2, "\(label): \(content.blocks.map(\.text))")
+            XCTAssertFalse(content.blocks.contains { $0.text.hasPrefix("12") }, "\(content.blocks.map(\.text))")
+        }
     }
 
     /// A note's frame left open (`<div class="footnote">` never closed)

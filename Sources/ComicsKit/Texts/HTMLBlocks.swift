@@ -215,6 +215,15 @@ struct HTMLBlocks {
         return label != text.trimmingWhitespace() && NoteMarks.isLabel(label)
     }
 
+    /// A note's number (`711`, `71b`): figures, a letter after them at
+    /// most; no numeral a chapter's entry would give (`I.`, `12.`).
+    static func isNumberedNoteLabel(_ text: String) -> Bool {
+        let label = text.trimmingWhitespace()
+        let figures = label.prefix { ("0"..."9").contains($0) }
+        let rest = label.dropFirst(figures.count)
+        return !figures.isEmpty && figures.count <= 4 && (rest.isEmpty || (rest.count == 1 && rest.allSatisfy { ("a"..."z").contains($0) }))
+    }
+
     static func unbracketed(_ label: String) -> String {
         guard let first = label.first, let last = label.last, label.count > 2,
               (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
@@ -455,8 +464,10 @@ private final class HTMLWalker {
     private var sectionLinksInEntry = 0
     /// Links of the entry further on whose words are more than a mark's.
     private var forwardTitleLinksInEntry = 0
-    /// Links of the entry that are a note's mark in brackets (`[238]`).
+    /// Links of the entry that are a note's mark in brackets (`[238]`),
+    /// and those that are a note's number (`711`, `71b`).
     private var bracketedMarksInEntry = 0
+    private var numberedMarksInEntry = 0
     private var startsWithLink: Bool?
     /// Of the entry's lines (a `<br>` ends one): those with text, those
     /// that begin with a link further on, and whether the open one does.
@@ -852,7 +863,11 @@ private final class HTMLWalker {
             if frame.linkIsForward {
                 forwardLinkDepth -= 1
                 if !isMark { forwardTitleLinksInEntry += 1 }
-                if isMark, let start = frame.wordsStart, HTMLBlocks.isBracketedMark(wordsSince(start)) { bracketedMarksInEntry += 1 }
+                if isMark, let start = frame.wordsStart {
+                    let mark = wordsSince(start)
+                    if HTMLBlocks.isBracketedMark(mark) { bracketedMarksInEntry += 1 }
+                    if HTMLBlocks.isNumberedNoteLabel(mark) { numberedMarksInEntry += 1 }
+                }
             } else if frame.linkIsWayBack {
                 wayBackCharacters += label
                 if let start = frame.wordsStart { dropWayBackWord(from: start) }
@@ -1324,8 +1339,12 @@ private final class HTMLWalker {
     private func isContentsEntry() -> Bool {
         // A note that is a cross-reference (`(118) <a href="#Page_361">Siehe
         // unten p. 361</a> ff.`) is the note's text; a line whose links
-        // are notes' marks in brackets (`[238]Coquedicot, …`) is the book's.
-        guard linksInEntry > 0, noteDepth == 0, bracketedMarksInEntry < linksInEntry else { return false }
+        // are notes' marks in brackets (`[238]Coquedicot, …`) is the book's,
+        // and so is a paragraph that opens with its note's number (`711 But
+        // the humanity of the reader …`).
+        guard linksInEntry > 0, noteDepth == 0, bracketedMarksInEntry < linksInEntry,
+              numberedMarksInEntry < linksInEntry || allCharacters <= Self.longestNumberedEntry
+        else { return false }
         // In a list its class calls the contents, any link to a section
         // (a page number's, `I Fatali pag. 5`) makes an entry.
         if contentsClassDepth > 0 && sectionLinksInEntry > 0 && allCharacters <= 300 { return true }
@@ -1335,6 +1354,11 @@ private final class HTMLWalker {
             // summary under it (`CHAPTER I.` / `Civilizing Huck.`).
             || (groupsInEntry >= 3 && groupsInEntry < linesInEntry && groupsStartingWithLink * 10 >= groupsInEntry * 8)
     }
+
+    /// The most characters of a contents entry that a note's number alone
+    /// links (`12 The Inn`); more is a paragraph opening with its note's
+    /// reference.
+    private static let longestNumberedEntry = 120
 
     /// A heading after a note in the note's frame: the frame was left open
     /// (a `<div class="footnote">` never closed), and the book goes on
@@ -1362,6 +1386,7 @@ private final class HTMLWalker {
         sectionLinksInEntry = 0
         forwardTitleLinksInEntry = 0
         bracketedMarksInEntry = 0
+        numberedMarksInEntry = 0
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
