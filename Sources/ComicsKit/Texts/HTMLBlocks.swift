@@ -206,8 +206,6 @@ struct HTMLBlocks {
         return words.count == 1 && NoteMarks.isLabel(unbracketed(String(label)))
     }
 
-    /// A mark's label without the one pair of brackets around it: `[1]`,
-    /// `(*)`, `{a}`.
     /// A note's label in brackets (`[238]`, `(*)`), as a reference's mark
     /// is written.
     static func isBracketedMark(_ text: String) -> Bool {
@@ -224,6 +222,8 @@ struct HTMLBlocks {
         return !figures.isEmpty && figures.count <= 4 && (rest.isEmpty || (rest.count == 1 && rest.allSatisfy { ("a"..."z").contains($0) }))
     }
 
+    /// A mark's label without the one pair of brackets around it: `[1]`,
+    /// `(*)`, `{a}`.
     static func unbracketed(_ label: String) -> String {
         guard let first = label.first, let last = label.last, label.count > 2,
               (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
