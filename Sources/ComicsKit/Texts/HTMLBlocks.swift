@@ -209,8 +209,9 @@ struct HTMLBlocks {
     /// A note's label in brackets (`[238]`, `(*)`), as a reference's mark
     /// is written.
     static func isBracketedMark(_ text: String) -> Bool {
-        let label = unbracketed(text.trimmingWhitespace())
-        return label != text.trimmingWhitespace() && NoteMarks.isLabel(label)
+        let written = text.trimmingWhitespace()
+        let label = unbracketed(written)
+        return label != written && NoteMarks.isLabel(label)
     }
 
     /// A note's number (`711`, `71b`): figures, a letter after them at
@@ -860,14 +861,13 @@ private final class HTMLWalker {
             numberAfterLinks = false
             let label = max(0, allCharacters - frame.linkStart)
             let isMark = label <= HTMLBlocks.maximumMarkCharacters
+            // The link's own words, read once (a way back's are dropped).
+            let linkWords = frame.linkIsWayBack ? "" : frame.wordsStart.map(wordsSince) ?? ""
             if frame.linkIsForward {
                 forwardLinkDepth -= 1
                 if !isMark { forwardTitleLinksInEntry += 1 }
-                if isMark, let start = frame.wordsStart {
-                    let mark = wordsSince(start)
-                    if HTMLBlocks.isBracketedMark(mark) { bracketedMarksInEntry += 1 }
-                    if HTMLBlocks.isNumberedNoteLabel(mark) { numberedMarksInEntry += 1 }
-                }
+                if isMark, HTMLBlocks.isBracketedMark(linkWords) { bracketedMarksInEntry += 1 }
+                if isMark, HTMLBlocks.isNumberedNoteLabel(linkWords) { numberedMarksInEntry += 1 }
             } else if frame.linkIsWayBack {
                 wayBackCharacters += label
                 if let start = frame.wordsStart { dropWayBackWord(from: start) }
@@ -877,7 +877,7 @@ private final class HTMLWalker {
                 // text, a way back to the contents, a cross-reference.
                 if !frame.linkIsForward { linkCharacters += label }
                 linkTargets.append(target)
-                linkLabels.append(frame.wordsStart.map(wordsSince) ?? "")
+                linkLabels.append(linkWords)
                 let isBold = label > 0 && boldCharacters - frame.linkBoldStart == label
                 linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, openIndent, isBold, false))
                 linksInEntry += 1
