@@ -785,9 +785,10 @@ def note_figures(study, document):
         wanted = " ".join(note["words"])
         # The note's words begin a kept note, or failing that stand in one
         # (a short note's words may stand in a longer one's too), or in
-        # order with others between (a glyph's picture read as its words).
+        # order with others between (a glyph's picture read as its words),
+        # where the note has words enough not to stand in any other by chance.
         holding = [(not text.startswith(wanted), anchor is None, anchor) for text, anchor in kept.items() if wanted and wanted in text]
-        if not holding and wanted:
+        if not holding and len(note["words"]) >= 4:
             holding = [(True, anchor is None, anchor) for text, anchor in kept.items() if in_order_among(note["words"], text.split())]
         if not holding and wanted:
             missing.append((target, wanted))
