@@ -859,6 +859,55 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A note whose bracketed words are followed, in its paragraph, by
+    /// the book's own text with references to further notes (`52 [ Spanheim
+    /// … &c.] It was once proposed … 53`): the note ends at its bracket,
+    /// the rest is a paragraph of the book, and its references reach their
+    /// notes. Words after the bracket without references (an editor's
+    /// `—M.`, a date) stay the note's.
+    func testTheBooksTextRunOnAfterANotesBracketIsTheBooks() {
+        var generator = SeededGenerator(seed: 53)
+        let words = String(repeating: "Words of the chapter run on here. ", count: 8)
+        for round in 0..<30 {
+            let first = Int.random(in: 1...300, using: &generator)
+            let later = Int.random(in: 1...4, using: &generator)
+            let nested = ["", " l. xi. [Suppl.] and xxix.", " [c. 67.] p. 12"].randomElement(using: &generator)!
+            let label = ["\(first) (<a href=\"#ref-\(first)\">return</a>)<br />", "<a href=\"#ref-\(first)\">\(first)</a>", ""].randomElement(using: &generator)!
+            func reference(_ number: Int) -> String {
+                "<a href=\"#note-\(number)\" id=\"ref-\(number)\">\(number)</a>"
+            }
+            func note(_ number: Int, _ text: String) -> String {
+                "<p><a id=\"note-\(number)\"></a></p><p class=\"foot\">\(text)</p>"
+            }
+            var runOn = "It was once proposed to discriminate the slaves by a peculiar habit"
+            var notes = ""
+            for number in (first + 1)...(first + later) {
+                runOn += "; and so it went on \(reference(number))"
+                notes += note(number, "\(number) (<a href=\"#ref-\(number)\">return</a>)<br /> [ Seneca de Clementia, l. i. c. \(number).]")
+            }
+            let html = "<html><body><h2>I.</h2><p>\(words)\(reference(first))</p>"
+                + note(first, "\(label) [ Spanheim, Orbis Roman.\(nested) p. 124, &amp;c.] \(runOn) the end.") + notes + "</body></html>"
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            let noteAt = blocks.firstIndex { $0.kind == .footnote && $0.link == "note-\(first)" }
+            XCTAssertEqual(noteAt.map { blocks[$0].text.hasSuffix("&c.]") }, true, "round \(round): \(blocks)")
+            guard let noteAt, noteAt + 1 < blocks.count else { continue }
+            let body = blocks[noteAt + 1]
+            XCTAssertEqual(body.kind, .prose, "round \(round)")
+            XCTAssertTrue(body.text.hasPrefix("It was once proposed") && body.text.hasSuffix("the end."), "round \(round): \(body.text)")
+            XCTAssertEqual(body.link, ((first + 1)...(first + later)).map { "note-\($0)" }.joined(separator: " "), "round \(round)")
+            XCTAssertEqual(NoteMarks.marks(in: body.text).map(\.label), ((first + 1)...(first + later)).map(String.init), "round \(round)")
+        }
+        for after in ["&mdash;M.", "Bentinck Street, March 1, 1782.", "[See Theatre Of Marcellus.]"] {
+            let html = """
+                <html><body><h2>I.</h2><p>\(words)<a href="#note-3" id="ref-3">3</a></p>
+                <p><a id="note-3"></a></p><p class="foot">3 (<a href="#ref-3">return</a>)<br /> [ The octavo edition.] \(after)</p></body></html>
+                """
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            XCTAssertEqual(blocks.filter { $0.kind == .footnote }.count, 1, "\(after): \(blocks)")
+            XCTAssertTrue(blocks.last?.kind == .footnote && blocks.last?.text.hasPrefix("3 [ The octavo") == true, "\(after): \(blocks)")
+        }
+    }
+
     /// A note's frame left open (`<div class="footnote">` never closed)
     /// ends at the next heading: the book goes on as text, its next note
     /// a note again. Notes under their own heading inside their frame stay

@@ -240,6 +240,7 @@ struct HTMLBlocks {
     /// paragraph with the reference (its label, or a "return"), or when
     /// the anchor names a note (`fn3`, `note-12`, `Fodnote_1`).
     private mutating func findNotesByTheirLinks() {
+        var bodiesAfterNotes: [Int: (body: String, links: [InternalLink])] = [:]
         for (index, links) in linksInParagraphs.sorted(by: { $0.key < $1.key }) {
             for link in links where link.isMark {
                 guard let note = anchors[link.target], note > index, case let .block(block) = items[note],
@@ -247,10 +248,62 @@ struct HTMLBlocks {
                 else { continue }
                 let linksBack = linksInParagraphs[note]?.contains { anchors[$0.target] == index } ?? false
                 guard linksBack || Self.namesANote(link.target) else { continue }
-                let text = block.kind == .lines ? block.text.split(separator: "\n").joined(separator: " ") : block.text
+                var text = block.kind == .lines ? block.text.split(separator: "\n").joined(separator: " ") : block.text
+                if let split = Self.bodyRunOnAfterNote(text) {
+                    let marksInNote = split.note.unicodeScalars.lazy.filter { $0 == Self.markOpen }.count
+                    let wrapped = (linksInParagraphs[note] ?? []).filter(\.isWrapped)
+                    bodiesAfterNotes[note] = (split.body, Array(wrapped.dropFirst(marksInNote)))
+                    text = split.note
+                }
                 items[note] = .block(TextBlock(.footnote, text, link: TerminalText.sanitize(link.target, singleLine: true)))
                 linksInParagraphs[note] = nil
             }
+        }
+        insertParagraphs(after: bodiesAfterNotes)
+    }
+
+    /// A note whose words are bracketed (`52 [ Spanheim … &c.]`) and whose
+    /// paragraph goes on past the bracket with references to further notes
+    /// (`It was once proposed … 53 Without …`): the edition ran the book's
+    /// own paragraph on after its note, as its plain text does. The note
+    /// ends at its bracket; the rest is the book's.
+    static func bodyRunOnAfterNote(_ text: String) -> (note: String, body: String)? {
+        guard let open = text.firstIndex(of: "["), isNoteLabel(String(text[..<open])) || text[..<open].allSatisfy(\.isWhitespace),
+              let close = NoteMarks.endOfBracket(in: text[open...])
+        else { return nil }
+        let body = text[text.index(after: close)...].trimmingWhitespace()
+        guard body.unicodeScalars.contains(markOpen) else { return nil }
+        return (String(text[...close]), body)
+    }
+
+    /// Each of `bodies` made a paragraph after the item it is keyed by,
+    /// with its links; what the walk keeps by item follows its item.
+    private mutating func insertParagraphs(after bodies: [Int: (body: String, links: [InternalLink])]) {
+        guard !bodies.isEmpty else { return }
+        let before = bodies.keys.sorted()
+        /// An item's place once the paragraphs before it are in.
+        func moved(_ index: Int) -> Int {
+            var low = 0, high = before.count
+            while low < high {
+                let middle = (low + high) / 2
+                if before[middle] < index { low = middle + 1 } else { high = middle }
+            }
+            return index + low
+        }
+        var placed: [Item] = []
+        placed.reserveCapacity(items.count + bodies.count)
+        for (index, item) in items.enumerated() {
+            placed.append(item)
+            if let body = bodies[index] { placed.append(.block(TextBlock(.prose, body.body))) }
+        }
+        items = placed
+        anchors = anchors.mapValues(moved)
+        textBeforeHeading = Dictionary(uniqueKeysWithValues: textBeforeHeading.map { (moved($0.key), $0.value) })
+        linksInParagraphs = Dictionary(uniqueKeysWithValues: linksInParagraphs.map { (moved($0.key), $0.value) })
+        itemsWithMarks = Set(itemsWithMarks.map(moved))
+        for (note, body) in bodies {
+            linksInParagraphs[moved(note) + 1] = body.links
+            itemsWithMarks.insert(moved(note) + 1)
         }
     }
 

@@ -61,6 +61,23 @@ public enum NoteMarks {
         isLabel(ArraySlice(label.utf8))
     }
 
+    /// The `]` that closes the `[` `text` opens with, brackets inside it
+    /// counted (`[ Livy, l. xi. [Suppl.] and xxix.]`); nil when none does.
+    static func endOfBracket(in text: Substring) -> Substring.Index? {
+        guard text.first == "[" else { return nil }
+        var depth = 0
+        for index in text.indices {
+            switch text[index] {
+            case "[": depth += 1
+            case "]":
+                depth -= 1
+                if depth == 0 { return index }
+            default: break
+            }
+        }
+        return nil
+    }
+
     /// Whether a note's text opens as the note `label` does: `[1] …`,
     /// `[Footnote 1: …]`, `1. …`, `(*) …`.
     static func note(_ text: String, answers label: String) -> Bool {
