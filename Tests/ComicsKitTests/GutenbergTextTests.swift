@@ -130,6 +130,39 @@ final class GutenbergTextTests: XCTestCase {
         XCTAssertTrue(content.blocks.contains { $0.kind == .footnote && $0.text.hasPrefix("[1] De _pan_, tout") })
     }
 
+    /// A `[Footnote N: …]` the book's paragraph runs on after, with its
+    /// own references (`…&c.] It was once proposed … [53]`), ends at its
+    /// bracket; the rest is prose. Words after the bracket with no
+    /// reference stay the note's.
+    func testTheBooksTextRunOnAfterANotesBracketIsTheBooks() {
+        var generator = SeededGenerator(seed: 54)
+        for round in 0..<30 {
+            let number = Int.random(in: 1...300, using: &generator)
+            let nested = ["", " l. xi. [Suppl.] and", " [c. 67.] p. 12,"].randomElement(using: &generator)!
+            let marks = (1...Int.random(in: 1...3, using: &generator)).map { "[\(number + $0)]" }
+            let runOn = "It was once proposed to discriminate the slaves " + marks.map { "by a habit; \($0)" }.joined(separator: " ") + " the end."
+            let note = "[Footnote \(number): Spanheim, Orbis Roman.\(nested) p. 124, &c.] " + runOn
+            let wordsPerLine = Int.random(in: 3...9, using: &generator)
+            let noteWords = note.split(separator: " ")
+            let wrapped = stride(from: 0, to: noteWords.count, by: wordsPerLine).map { noteWords.dropFirst($0).prefix(wordsPerLine).joined(separator: " ") }
+                .joined(separator: "\n")
+            let body = "CHAPTER I\n\nThe words of the chapter, and a reference to the note. [\(number)]\n\n\(wrapped)\n\n"
+                + marks.map { "[Footnote \($0.dropFirst().dropLast()): Seneca.]" }.joined(separator: "\n\n")
+            let blocks = GutenbergText.content(of: Array(body.utf8)).content.blocks
+            let noteAt = blocks.firstIndex { $0.kind == .footnote && $0.text.hasPrefix("[Footnote \(number):") }
+            XCTAssertEqual(noteAt.map { blocks[$0].text.hasSuffix("&c.]") }, true, "round \(round): \(blocks.map(\.text))")
+            guard let noteAt, noteAt + 1 < blocks.count else { continue }
+            XCTAssertEqual(blocks[noteAt + 1].kind, .prose, "round \(round)")
+            XCTAssertEqual(blocks[noteAt + 1].text, runOn, "round \(round)")
+        }
+        for after in ["—M.", "Bentinck Street, March 1, 1782."] {
+            let body = "CHAPTER I\n\nThe words of the chapter. [3]\n\n[Footnote 3: The octavo edition.] \(after)\n"
+            let blocks = GutenbergText.content(of: Array(body.utf8)).content.blocks
+            XCTAssertEqual(blocks.last?.kind, .footnote, "\(after): \(blocks.map(\.text))")
+            XCTAssertEqual(blocks.last?.text, "[Footnote 3: The octavo edition.] \(after)")
+        }
+    }
+
     func testAFloodOfHeadingsIsOneSectionAndLinear() {
         let words = "Some words follow each heading here, twenty of them in all, so that no rule takes it for a contents line."
         var lines: [String] = []

@@ -35,7 +35,11 @@ enum TextBlocks {
         func flush() {
             guard !pending.isEmpty else { return }
             if !isPictureMarker(pending) {
-                let made = paragraph(of: pending, proseWidth: proseWidth)
+                var made = paragraph(of: pending, proseWidth: proseWidth)
+                if made.kind == .footnote, let body = bodyRunOnAfterNote(&made.lines) {
+                    paragraphs.append(made)
+                    made = Paragraph(kind: .prose, lines: body)
+                }
                 // No copy of the last paragraph is kept: its lines grow in place.
                 let joins = paragraphs.last.map { $0.kind == made.kind && $0.lines.count + made.lines.count <= maximumLines } ?? false
                 if joins, made.kind == .prose || made.kind == .lines, isFlood(blocks: paragraphs.count, textBytes: textBytes) {
@@ -192,6 +196,20 @@ enum TextBlocks {
         // cost more than the rest of this decision.
         let shortest = lines.dropLast().lazy.map(ByteScan.scalarCount).min() ?? 0
         return shortest * 10 >= proseWidth * 6
+    }
+
+    /// A `[Footnote 52: …]` whose paragraph goes on past its bracket with
+    /// references to further notes (`] It was once proposed … [53] …`): the
+    /// edition ran the book's paragraph on after the note. The note's lines
+    /// end at the bracket; the rest, returned, is the book's.
+    private static func bodyRunOnAfterNote(_ lines: inout [String]) -> [String]? {
+        guard lines[0].drop(while: { $0 == " " }).hasPrefix("[Footnote") else { return nil }
+        let text = lines.joined(separator: " ").trimmingWhitespace()
+        guard let close = NoteMarks.endOfBracket(in: text[...]) else { return nil }
+        let body = text[text.index(after: close)...].trimmingWhitespace()
+        guard !NoteMarks.marks(in: body).isEmpty else { return nil }
+        lines = [String(text[...close])]
+        return [body]
     }
 
     private static func isFootnoteOpening(_ text: Substring) -> Bool {
