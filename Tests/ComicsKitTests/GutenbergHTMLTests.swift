@@ -908,6 +908,28 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A reference alone in its paragraph (the frontispiece's note, under
+    /// the title) is the book's reference, not a contents entry: it stays,
+    /// and its note is a note.
+    func testAReferenceAloneInItsParagraphReachesItsNote() {
+        var generator = SeededGenerator(seed: 55)
+        let words = String(repeating: "Words of the chapter run on here. ", count: 8)
+        for round in 0..<30 {
+            let number = Int.random(in: 1...300, using: &generator)
+            let anchor = ["linknote-\(number)", "Footnote_\(number)", "fn\(number)"].randomElement(using: &generator)!
+            let mark = ["<small>\(number)</small>", "[\(number)]", "<sup>\(number)</sup>", "*"].randomElement(using: &generator)!
+            let back = ["\(number) (<a href=\"#ref\">return</a>)<br />", "<a href=\"#ref\">[\(number)]</a>"].randomElement(using: &generator)!
+            let html = """
+                <html><body><h1>A STUDY IN SCARLET.</h1><h2>By A. Conan Doyle</h2>
+                <p><a href="#\(anchor)" id="ref">\(mark)</a></p><h2>CHAPTER I.</h2><p>\(words)</p>
+                <h2>NOTES</h2><p><a id="\(anchor)"></a></p><p class="foot">\(back) [ Frontispiece, with the caption.]</p></body></html>
+                """
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.link), [anchor], "round \(round): \(blocks)")
+            XCTAssertTrue(blocks.contains { $0.kind == .prose && $0.link == anchor }, "round \(round): \(blocks)")
+        }
+    }
+
     /// A note's frame left open (`<div class="footnote">` never closed)
     /// ends at the next heading: the book goes on as text, its next note
     /// a note again. Notes under their own heading inside their frame stay

@@ -522,6 +522,9 @@ private final class HTMLWalker {
     /// and those that are a note's number (`711`, `71b`).
     private var bracketedMarksInEntry = 0
     private var numberedMarksInEntry = 0
+    /// Links of the entry that are a mark whose anchor names a note
+    /// (`<a href="#linknote-1">1</a>`).
+    private var noteMarksInEntry = 0
     private var startsWithLink: Bool?
     /// Of the entry's lines (a `<br>` ends one): those with text, those
     /// that begin with a link further on, and whether the open one does.
@@ -921,6 +924,9 @@ private final class HTMLWalker {
                 if !isMark { forwardTitleLinksInEntry += 1 }
                 if isMark, HTMLBlocks.isBracketedMark(linkWords) { bracketedMarksInEntry += 1 }
                 if isMark, HTMLBlocks.isNumberedNoteLabel(linkWords) { numberedMarksInEntry += 1 }
+                if isMark, HTMLBlocks.namesANote(target), NoteMarks.isLabel(HTMLBlocks.unbracketed(linkWords.trimmingWhitespace())) {
+                    noteMarksInEntry += 1
+                }
             } else if frame.linkIsWayBack {
                 wayBackCharacters += label
                 if let start = frame.wordsStart { dropWayBackWord(from: start) }
@@ -1394,8 +1400,9 @@ private final class HTMLWalker {
         // unten p. 361</a> ff.`) is the note's text; a line whose links
         // are notes' marks in brackets (`[238]Coquedicot, …`) is the book's,
         // and so is a paragraph that opens with its note's number (`711 But
-        // the humanity of the reader …`).
-        guard linksInEntry > 0, noteDepth == 0, bracketedMarksInEntry < linksInEntry,
+        // the humanity of the reader …`), and one whose links are all marks
+        // whose anchors name notes (a reference alone in its paragraph).
+        guard linksInEntry > 0, noteDepth == 0, bracketedMarksInEntry < linksInEntry, noteMarksInEntry < linksInEntry,
               numberedMarksInEntry < linksInEntry || allCharacters <= Self.longestNumberedEntry
         else { return false }
         // In a list its class calls the contents, any link to a section
@@ -1440,6 +1447,7 @@ private final class HTMLWalker {
         forwardTitleLinksInEntry = 0
         bracketedMarksInEntry = 0
         numberedMarksInEntry = 0
+        noteMarksInEntry = 0
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
