@@ -1251,7 +1251,9 @@ private final class HTMLWalker {
     }
 
     /// Whether `alt` is the name of the file `source` names (`{0010}` for
-    /// `images/{0010}.jpg` or `images/0010.jpg`, `i_012` for `images/i_012.png`).
+    /// `images/{0010}.jpg` or `images/0010.jpg`, `i_012` for `images/i_012.png`),
+    /// or a picture file's name all the same (`link01-023.jpg (147K)` for
+    /// `images/01-023.jpg`): no caption.
     static func isFileName(_ alt: String, of source: String) -> Bool {
         let written = alt.trimmingWhitespace().lowercased()
         var bare = Substring(written)
@@ -1267,9 +1269,15 @@ private final class HTMLWalker {
             }
         }
         guard !bare.isEmpty, let file = source.split(separator: "/").last?.lowercased() else { return false }
+        if !bare.contains(" "), let dot = bare.lastIndex(of: "."), bare.startIndex < dot,
+           pictureExtensions.contains(String(bare[bare.index(after: dot)...])) {
+            return true
+        }
         let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
         return [file, stem].contains { !$0.isEmpty && ($0 == bare || $0 == written) }
     }
+
+    private static let pictureExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "svg", "webp", "bmp", "tif", "tiff"]
 
     /// A picture's address as the edition writes it, kept when it is a
     /// path beside the edition or an address on gutenberg.org (nothing is
