@@ -216,6 +216,28 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), ["", "", "", ""])
     }
 
+    /// An edition that sets its chapters' headings as paragraphs after a
+    /// picture, its contents giving each number a cell of its own (`I.` |
+    /// `The birth of the Prince`): each entry opens its chapter at the
+    /// paragraph that reads `Chapter I. The birth of the Prince`.
+    func testAContentsEntryFindsItsHeadingThoughItsNumberStandsApart() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        let titles = ["The birth of the Prince and the Pauper.", "Tom’s early life.", "Tom’s meeting with the Prince."]
+        let numerals = ["I.", "II.", "III."]
+        for style in ["Chapter", "CHAPTER"] {
+            var rows = "", chapters = ""
+            for (index, title) in titles.enumerated() {
+                rows += "<tr><td>\(numerals[index])&nbsp;&nbsp;</td><td><a href=\"#c\(index + 1)\">\(title)</a><br /></td></tr>"
+                chapters += "<p><br /><a name=\"c\(index + 1)\" id=\"c\(index + 1)\"></a><br /></p><div class=\"fig\"><img alt=\"pic.jpg (1K)\" src=\"images/\(index).jpg\" /></div>"
+                    + "<p><br /><br /></p><p>\(style) \(numerals[index]) \(title)</p><p>\(words)</p>"
+            }
+            let html = "<html><body><h1>THE PRINCE AND THE PAUPER</h1><h2>CONTENTS</h2><table summary=\"\">\(rows)</table>\(chapters)</body></html>"
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            XCTAssertEqual(content.sections.map(\.title), titles.indices.map { "\(style) \(numerals[$0]) \(titles[$0])" }, "\(style)")
+            XCTAssertFalse(content.blocks.contains { $0.text.contains("CONTENTS") }, "\(content.blocks.map(\.text))")
+        }
+    }
+
     /// A contents or a list of illustrations that no link made one goes
     /// whole, its title with it, when its lines name what follows (a
     /// heading, a caption set as a paragraph); a list whose lines name

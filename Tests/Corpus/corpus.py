@@ -488,10 +488,16 @@ def caption_first(blocks, index, captions):
 def first_text_reads(blocks, index, label):
     """Whether the first block with text from `index` on, past pictures,
     reads as `label` does and as a heading (`CHAPTER I.` in a paragraph of
-    its own; a picture's caption reads as its entry too, but as no heading)."""
-    for block in blocks[index:index + 12]:
+    its own; a picture's caption reads as its entry too, but as no heading).
+    The entry may leave the heading's number to a cell of its own (`I.` |
+    `The birth of the Prince` for `Chapter I. The birth of the Prince`)."""
+    wanted = words(label)
+    for block in blocks[index:index + 40]:
         if block["text"]:
-            return bool(words(label)) and words(block["text"]) == words(label) and kind_rank(label) is not None
+            heading = words(block["text"])
+            if not wanted or heading[len(heading) - len(wanted):] != wanted:
+                return False
+            return kind_rank(label) is not None if heading == wanted else len(heading) - len(wanted) <= 3 and kind_rank(block["text"]) is not None
     return False
 
 

@@ -262,7 +262,9 @@ public enum GutenbergHTML {
 
     /// A paragraph that reads as the contents entry does, and as a heading
     /// (`CHAPTER I.`), where the entry points, pictures alone between: an
-    /// edition that sets its headings in no heading tag.
+    /// edition that sets its headings in no heading tag. The entry may
+    /// leave the heading's number to a cell of its own (`I.` | `The birth
+    /// of the Prince` for `Chapter I. The birth of the Prince`).
     static func paragraphHeading(named anchor: String, reading label: String, in read: HTMLBlocks) -> Int? {
         let wanted = Self.words(of: label)
         guard !wanted.isEmpty, let index = read.anchors[anchor] else { return nil }
@@ -271,13 +273,20 @@ public enum GutenbergHTML {
             if block.kind == .illustration { continue }
             // A picture's caption reads as its entry in a list of
             // illustrations too, but not as a heading.
-            guard block.kind == .prose || block.kind == .lines, block.text.utf8.count <= 200, Self.words(of: block.text) == wanted,
+            guard block.kind == .prose || block.kind == .lines, block.text.utf8.count <= 200 else { return nil }
+            let heading = Self.words(of: block.text)
+            let numberWords = heading.count - wanted.count
+            guard (0...Self.mostNumberWords).contains(numberWords), heading.suffix(wanted.count).elementsEqual(wanted),
                   HeadingPattern.match(block.text) != nil
             else { return nil }
             return candidate
         }
         return nil
     }
+
+    /// The most words a heading's number takes before its title (`Chapter
+    /// the First`).
+    private static let mostNumberWords = 3
 
     /// The heading straight after one another entry names, when it reads
     /// as this entry does: two anchors side by side before a group's
