@@ -279,6 +279,15 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(ending.contains { $0 == "TABLE" || $0.hasPrefix("Conte 1\n") || $0.hasPrefix("Conte 29\n") }, "\(ending.suffix(4))")
         XCTAssertEqual(ending.filter { $0 == "Avant-propos" }.count, 1, "\(ending.suffix(4))")
         XCTAssertEqual(atTheEnd.content.sections.last?.title, "Conte 30")
+        // The book's last thing, a list title over unlinked entries before
+        // its linked table (ÍNDICE, `Ao leitor`, `Dedicatória`, then a
+        // table of links to the chapters): all of it goes.
+        let capitulos = (1...30).map { "<h4><a id=\"CAPITULO_\($0)\"></a>CAPITULO \($0)</h4><p>\(words)</p>" }.joined()
+        let rows = (1...30).map { "<tr><td><a href=\"#CAPITULO_\($0)\">\($0)</a> &mdash;</td><td>Title \($0)</td></tr>" }.joined()
+        let indice = "<h5><a name=\"INDICE\" id=\"INDICE\">ÍNDICE</a></h5><p>Ao leitor</p><p>Dedicatória</p><table>\(rows)</table>"
+        let front = "<p><a href=\"#INDICE\">ÍNDICE</a></p><h4>Dedicatória</h4><p>Ao verme.</p><h4>AO LEITOR</h4><p>\(words)</p>"
+        let remnant = GutenbergHTML.content(of: Array("<html><body>\(front)\(capitulos)<h4>FIM</h4>\(indice)</body></html>".utf8)).content
+        XCTAssertEqual(remnant.blocks.last?.text, "FIM", "\(remnant.blocks.suffix(3).map(\.text))")
         let notAList = "<h2>TABLE</h2><p>Weights and measures<br>of the old kingdom</p>"
         let stays = GutenbergHTML.content(of: Array("<html><body>\(chapters)\(notAList)</body></html>".utf8)).content.blocks.map(\.text)
         XCTAssertTrue(stays.contains("Weights and measures\nof the old kingdom"), "\(stays.suffix(3))")

@@ -197,7 +197,11 @@ public enum GutenbergHTML {
             let named = paragraphs.count { entries in
                 names(entries[0]) || entries.dropFirst().count(where: names) * 2 >= entries.count
             }
-            if lineCount >= 2, named * 2 >= paragraphs.count { dropped.formUnion(index..<end) }
+            // At the book's very end one line is enough: what is left of a
+            // list whose linked entries went (ÍNDICE, `Ao leitor`, then a
+            // table of links).
+            let isLastThing = atTheEnd && end == items.count
+            if lineCount >= 2 || (isLastThing && lineCount == 1), named * 2 >= paragraphs.count { dropped.formUnion(index..<end) }
             index = end
         }
         return dropped
