@@ -606,9 +606,13 @@ def study_html(text):
                    and not (block["tag"] in HEADINGS and position[target] < index)
                    # An index's page numbers (`Gatschet, A. S. … 143`, back
                    # from the end), a list of corrections' are no entries,
-                   # though a page may begin with a heading.
+                   # though a page may begin with a heading; a chapter's
+                   # numeral linking to its heading by its name
+                   # (`CAPITULO_I`, contents at the end) is one.
                    and not (position[target] < index and not block["in_contents"]
-                            and re.fullmatch(r"[\divxlc]+", label.strip(), re.I))
+                            and re.fullmatch(r"[\divxlc]+", label.strip(), re.I)
+                            and (PAGE_ANCHOR.match(target) or not heading_at(blocks, position[target])
+                                 or not re.search(r"[a-z]{3}", target, re.I)))
                    and not (PAGE_ANCHOR.match(target) and not heading_at(blocks, position[target]))
                    and (position[target] > index or heading_at(blocks, position[target]))]
         if not forward or not block["text"]:
