@@ -939,6 +939,38 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A bracketed reference to a page of the print that ends its
+    /// paragraph (`[Page <a href="#Page_374">374</a>.]` after a plate's
+    /// caption) goes: the text keeps no pages to turn to. A page named in
+    /// the book's words (`see page 12`, `[Page 12, line 3]`, `as Griesinger
+    /// [p. 111] says`) stays; a note's mark before the reference still
+    /// reaches its note.
+    func testAReferenceToAPageOfThePrintGoes() {
+        var generator = SeededGenerator(seed: 56)
+        let words = String(repeating: "Words of the chapter run on here. ", count: 8)
+        for round in 0..<30 {
+            let page = Int.random(in: 2...400, using: &generator)
+            let anchor = ["Page_\(page)", "pg\(page)", "page-\(page)", "p\(page)"].randomElement(using: &generator)!
+            let word = ["Page", "Pg", "Pg.", "p.", "Seite"].randomElement(using: &generator)!
+            let stop = ["", "."].randomElement(using: &generator)!
+            let caption = "An attractive altar arrangement for a house wedding."
+            let html = """
+                <html><body><h2>I.</h2><p>\(words)<span class="pagenum"><a id="\(anchor)">\(page)</a></span>\(words)</p>
+                <p>&quot;\(caption)&quot;<a href="#fn1" id="r1">1</a> [\(word) <a href="#\(anchor)">\(page)</a>\(stop)] </p>
+                <p>See page <a href="#\(anchor)">\(page)</a>, and [\(word) <a href="#\(anchor)">\(page)</a>, line 3].</p>
+                <p>As Griesinger [\(word) <a href="#\(anchor)">\(page)</a>\(stop)] says.</p>
+                <p>And so [\(word) <a href="#\(anchor)">\(page)</a>, line 3]</p>
+                <div class="footnote"><p><a id="fn1" href="#r1">1</a> The note.</p></div></body></html>
+                """
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            XCTAssertTrue(blocks.contains { $0.text == "\"\(caption)\"[1]" }, "round \(round): \(blocks.map(\.text))")
+            XCTAssertTrue(blocks.contains { $0.text == "And so [\(word) \(page), line 3]" }, "round \(round): \(blocks.map(\.text))")
+            XCTAssertTrue(blocks.contains { $0.text == "As Griesinger [\(word) \(page)\(stop)] says." }, "round \(round): \(blocks.map(\.text))")
+            XCTAssertTrue(blocks.contains { $0.text == "See page \(page), and [\(word) \(page), line 3]." }, "round \(round): \(blocks.map(\.text))")
+            XCTAssertEqual(blocks.first { $0.text.contains(caption) }?.link, "fn1", "round \(round)")
+        }
+    }
+
     /// A reference alone in its paragraph (the frontispiece's note, under
     /// the title) is the book's reference, not a contents entry: it stays,
     /// and its note is a note.

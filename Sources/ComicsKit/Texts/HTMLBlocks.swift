@@ -456,6 +456,9 @@ private final class HTMLWalker {
     private var boldCharacters = 0
     /// The bracket that closes one a dropped way back opened (`13 (return)`).
     private var wayBackCloser: UInt8?
+    /// A page reference's opening (`[Page ` before a link to a page's
+    /// anchor), and the paragraph's links with its own.
+    private var pageReference: (start: MarkStart, links: Int)?
     private var preDepth = 0
     private var tableDepth = 0
     /// How many page numbers in page anchors went so far.
@@ -954,8 +957,27 @@ private final class HTMLWalker {
                 let isWrapped = wrapMark(from: start, in: &heading!.lines)
                 heading!.links.append(HTMLBlocks.InternalLink(target: target, isMark: true, isWrapped: isWrapped))
             }
+            if heading == nil, HTMLBlocks.namesAPage(target), HTMLBlocks.isFigures(linkWords), let start = frame.wordsStart {
+                pageReference = pageReferenceOpening(before: start).map { ($0, paragraphLinks.count) }
+            }
         }
     }
+
+    /// Where `[Page `, `[Pg. `, `[p. ` opens before a link's words, to
+    /// a page's anchor: a reference to a page of the print that closes
+    /// its paragraph (`[Page <a href="#Page_374">374</a>.]` after a plate's
+    /// caption) goes, as a text without the print's pages cannot follow
+    /// it. One the sentence goes on after is the book's.
+    private func pageReferenceOpening(before start: MarkStart) -> MarkStart? {
+        guard start.generation == generation, start.line == lines.count - 1, start.byte <= lines[start.line].count else { return nil }
+        let before = lines[start.line][..<start.byte].suffix(12)
+        guard let bracket = before.lastIndex(of: UInt8(ascii: "[")) else { return nil }
+        let word = String(decoding: before[(bracket + 1)...], as: UTF8.self).trimmingWhitespace().lowercased()
+        guard Self.pageWords.contains(word.hasSuffix(".") ? String(word.dropLast()) : word) else { return nil }
+        return MarkStart(line: start.line, byte: bracket, generation: generation)
+    }
+
+    private static let pageWords: Set<String> = ["page", "pg", "p", "pag", "pág", "seite", "s", "sivu", "blz"]
 
     /// Wraps the words written since `start`, when they are a mark's
     /// (`12`, `[12]`, `(*)`, `†`), in `markOpen` and `markClose`.
@@ -985,6 +1007,27 @@ private final class HTMLWalker {
             lines[line].removeLast()
             pendingSpace = true
         }
+    }
+
+    /// The page reference the paragraph ends with, if it ends with one
+    /// (`[Page 374.]`), taken out with its link.
+    private func dropPageReferenceAtTheEnd() {
+        defer { pageReference = nil }
+        guard let (start, links) = pageReference, start.generation == generation, start.line == lines.count - 1,
+              start.byte <= lines[start.line].count
+        else { return }
+        let reference = Self.text(of: Array(lines[start.line][start.byte...])).unicodeScalars
+            .filter { $0 != HTMLBlocks.markOpen && $0 != HTMLBlocks.markClose }
+        var inside = String(String.UnicodeScalarView(reference)).trimmingWhitespace()
+        guard inside.hasPrefix("["), inside.hasSuffix("]") else { return }
+        inside = String(inside.dropFirst().dropLast()).trimmingWhitespace()
+        if inside.hasSuffix(".") { inside.removeLast() }
+        // `[Page 374.]`: its word and its number, nothing more.
+        let words = inside.split(separator: " ")
+        guard words.count == 2, HTMLBlocks.isFigures(String(words[1])) else { return }
+        lines[start.line].removeSubrange(start.byte...)
+        while lines[start.line].last == 0x20 { lines[start.line].removeLast() }
+        if paragraphLinks.count == links, let link = paragraphLinks.popLast(), link.isWrapped { marksWrapped -= 1 }
     }
 
     /// The words a note's way back to its reference says of itself
@@ -1359,6 +1402,7 @@ private final class HTMLWalker {
         // A paragraph's links go with it, or with nothing (a contents entry).
         defer { paragraphLinks = [] }
         closeItalicForBlockEnd()
+        if pageReference != nil { dropPageReferenceAtTheEnd() }
         let keepsIndent = preDepth > 0 || verseDepth > 0
         var kept = lines.map { keepsIndent ? Self.trimmedEnd(Self.text(of: $0, folding: false)) : Self.text(of: $0) }
         lines = [[]]
