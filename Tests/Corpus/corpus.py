@@ -40,6 +40,7 @@ import collections
 import concurrent.futures
 import html.parser
 import http.server
+import itertools
 import json
 import os
 import re
@@ -839,9 +840,17 @@ def artifacts(study, document, plain_text):
     for mark, count in (marks - in_plain).items():
         found["page number"] += count
         examples.append(mark)
+    # A list's title over the plates themselves (PLATES, then PLATE I and
+    # its picture, as an appendix) is the heading of a part of the book.
+    sections = document.get("sections", [])
+    def holds_plates(section):
+        at = sections.index(section)
+        under = [section] + list(itertools.takewhile(lambda other: other["level"] > section["level"], sections[at + 1:]))
+        return sum(1 for part in under for paragraph in part["paragraphs"] if paragraph["kind"] == "illustration") >= 2
     for section, paragraph in paragraphs(document):
         text = paragraph["text"]
-        if paragraph["kind"] in ("heading", "prose", "paragraph", "lines") and text.strip().lower().rstrip(".:") in CONTENTS_WORDS:
+        if paragraph["kind"] in ("heading", "prose", "paragraph", "lines") and text.strip().lower().rstrip(".:") in CONTENTS_WORDS \
+                and not (paragraph["kind"] == "heading" and section["paragraphs"][0] is paragraph and holds_plates(section)):
             found["contents heading left"] += 1
             examples.append(text)
     # The printed contents kept as text: three paragraphs or more in a
