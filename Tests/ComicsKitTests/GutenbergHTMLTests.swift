@@ -238,6 +238,26 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A way back to the contents under a chapter's subtitle (`<p><a
+    /// href="#ToC">ToC</a></p>`) is the edition's and goes alone: the
+    /// subtitle stays, and names its chapter.
+    func testAWayBackToTheContentsTakesNothingWithIt() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        for way in ["ToC", "Contents", "Back to Contents", "Table of Contents", "Go to top"] {
+            let html = """
+                <html><body><p><a name="ToC" id="ToC"></a></p><h2>CONTENTS.</h2><table>
+                <tr><td>CHAPTER I.</td><td><a href="#c1">The Inn</a></td><td>1</td></tr>
+                <tr><td>II.</td><td><a href="#c2">The Old Mint</a></td><td>9</td></tr></table>
+                <h2><a name="c1" id="c1"></a>CHAPTER I.</h2><h3>The Inn.</h3><p class="linenum"><a href="#ToC">\(way)</a></p><p>\(words)</p>
+                <h2><a name="c2" id="c2"></a>CHAPTER II.</h2><h3>The Old Mint.</h3><p class="linenum"><a href="#ToC">\(way)</a></p><p>\(words)</p>
+                </body></html>
+                """
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I. The Inn.", "CHAPTER II. The Old Mint."], way)
+            XCTAssertFalse(content.blocks.contains { $0.text == way || $0.text == "CONTENTS." }, "\(way): \(content.blocks.map(\.text))")
+        }
+    }
+
     /// A contents or a list of illustrations that no link made one goes
     /// whole, its title with it, when its lines name what follows (a
     /// heading, a caption set as a paragraph); a list whose lines name

@@ -481,10 +481,8 @@ public enum GutenbergHTML {
     /// between entries that are no letters.
     private static func isNavigation(at index: Int, of labels: [String], to item: HTMLBlocks.Item) -> Bool {
         guard labels.indices.contains(index) else { return false }
+        if HTMLBlocks.isWayBackToContents(labels[index]) { return true }
         let labelWords = words(of: labels[index])
-        if labelWords.last == "top", labelWords.count <= 4, Set(labelWords.dropLast()).isSubset(of: ["go", "goto", "to", "back", "return", "the"]) {
-            return true
-        }
         func isLetters(_ words: [String]) -> Bool { !words.isEmpty && words.allSatisfy { $0.count == 1 && $0.allSatisfy(\.isLetter) } }
         guard isLetters(labelWords) else { return false }
         let numeralLetters: Set<String> = ["i", "v", "x", "l", "c", "d", "m"]

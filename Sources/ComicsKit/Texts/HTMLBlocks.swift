@@ -334,6 +334,14 @@ struct HTMLBlocks {
         return figures || HeadingPattern.romanValue(number, lowercaseToo: true) != nil
     }
 
+    /// A link's words that lead back to the contents or the top (`ToC`,
+    /// `Back to Contents`, `Go to top`), as editions set under headings.
+    static func isWayBackToContents(_ label: String) -> Bool {
+        let words = label.lowercased().split { !$0.isLetter }
+        guard let last = words.last, ["top", "toc", "contents"].contains(last), words.count <= 4 else { return false }
+        return words.dropLast().allSatisfy { ["go", "goto", "to", "back", "return", "the", "table", "of"].contains($0) }
+    }
+
     /// An anchor whose name says it is a note's.
     static func namesANote(_ anchor: String) -> Bool {
         let name = anchor.lowercased()
@@ -1646,6 +1654,9 @@ private final class HTMLWalker {
             startEntry()
         }
         guard isContents else { return false }
+        // A way back to the contents (`ToC` under a chapter's subtitle) is
+        // the edition's, and names no section: it goes alone.
+        if linkLabels.count == 1, HTMLBlocks.isWayBackToContents(linkLabels[0]) { return true }
         endEntryLinks()
         if itemsAfterContentsEntry != result.items.count {
             // A new list: the last one was a link alone if it had one entry.
