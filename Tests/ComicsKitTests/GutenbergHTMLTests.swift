@@ -258,6 +258,32 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A heading made of links to the edition's files (a song's sheet
+    /// music pages and its MIDI) is the edition's way to them: it goes, and
+    /// the contents entry whose anchor stands before it opens the section
+    /// at the song's own heading, under its title.
+    func testAHeadingOfLinksToTheEditionsFilesGoes() {
+        let verse = "<div class=\"poem\"><p>My godmother bids me spin,</p><p>that my heart may not be sad.</p></div>"
+        let words = String(repeating: "Words of the act run on here. ", count: 10)
+        let songs = ["Spinning Wheel Song", "The Dove Song"]
+        var body = "<h2 id=\"act1\">ACT I.</h2><p>\(words)</p>"
+        for (index, song) in songs.enumerated() {
+            body += """
+                <h3><i>\(song)</i></h3><a name="image-\(index)"><!--IMG--></a>
+                <h4><a href="images/song\(index)a.png">\(song), Sheet Music, Page 1</a><br /><a href="images/song\(index)b.png">\(song), Sheet Music, Page 2</a><br />
+                <a href="music/song\(index).mid">\(song), MIDI</a></h4>\(verse)
+                """
+        }
+        let contents = "<h2>Contents</h2><p class=\"toc\"><a href=\"#act1\">ACT I.</a></p><h2>Songs</h2>"
+            + songs.indices.map { "<p class=\"toc\"><a href=\"#image-\($0)\">\(songs[$0])</a></p>" }.joined()
+        let content = GutenbergHTML.content(of: Array("<html><body>\(contents)\(body)</body></html>".utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["ACT I."] + songs, "\(content.blocks.map(\.text))")
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("Sheet Music") || $0.text.contains("MIDI") }, "\(content.blocks.map(\.text))")
+        // A heading that links to a file among its own words keeps them.
+        let kept = "<html><body><h2>ACT I.</h2><h3>The <a href=\"music/song.mid\">Spinning Wheel</a> Song</h3><p>\(words)</p></body></html>"
+        XCTAssertTrue(GutenbergHTML.content(of: Array(kept.utf8)).content.blocks.contains { $0.text == "The Spinning Wheel Song" })
+    }
+
     /// A contents or a list of illustrations that no link made one goes
     /// whole, its title with it, when its lines name what follows (a
     /// heading, a caption set as a paragraph); a list whose lines name

@@ -422,6 +422,9 @@ private final class HTMLWalker {
         var pageNumbersBefore = 0
         /// The contents indent open around it before it opened.
         var indentBefore = 0
+        /// Where the words of a link to one of the edition's files (a
+        /// score's page, a sound) began, in a heading.
+        var fileLinkStart: Int?
     }
 
     /// A place in `lines`, while they hold the same block (`generation`).
@@ -446,6 +449,8 @@ private final class HTMLWalker {
         var links: [HTMLBlocks.InternalLink] = []
         /// How many links the entry being read had when it began.
         var linksBefore = 0
+        /// Its visible characters inside links to the edition's files.
+        var fileLinkCharacters = 0
     }
 
     private var stack: [Frame] = []
@@ -711,6 +716,9 @@ private final class HTMLWalker {
         }
         if name == "a", let href = attributes["href"], Self.isOtherFile(href) { result.linksToOtherFiles += 1 }
         if name == "a", heading == nil, let href = attributes["href"], Self.isSoundOrScore(href) { soundLinkGeneration = generation }
+        if name == "a", heading != nil, let href = attributes["href"], Self.isSoundOrScore(href) || Self.isPicture(href) {
+            frame.fileLinkStart = allCharacters
+        }
         if name == "a", let href = attributes["href"], href.hasPrefix("#"), href.count > 1 {
             let target = String(href.dropFirst())
             frame.link = target
@@ -800,9 +808,7 @@ private final class HTMLWalker {
     /// An address of a sound or a score (`music/gone.midi`, `gone.ly`,
     /// `gone.pdf`): the edition's, which a terminal does not play.
     private static func isSoundOrScore(_ href: String) -> Bool {
-        let path = href.prefix { $0 != "#" && $0 != "?" }.lowercased()
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
-        return soundAndScoreExtensions.contains(String(path[path.index(after: dot)...]))
+        fileExtension(of: href).map(soundAndScoreExtensions.contains) ?? false
     }
 
     private static let soundAndScoreExtensions: Set<String> = [
@@ -851,6 +857,7 @@ private final class HTMLWalker {
         if frame.smallCapitals { smallCapitalsDepth -= 1 }
         if frame.bold { boldDepth -= 1 }
         if frame.caption { captionDepth -= 1 }
+        if let start = frame.fileLinkStart, heading != nil { heading!.fileLinkCharacters += max(0, allCharacters - start) }
         if let level = Self.headingLevel(name), let open = heading, open.tagLevel == level {
             finishHeading()
         } else if tableDepth > 0 && (name == "td" || name == "th") {
@@ -1330,6 +1337,19 @@ private final class HTMLWalker {
 
     private static let pictureExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "svg", "webp", "bmp", "tif", "tiff"]
 
+    /// A relative address of a picture file (`images/spwheel1.png`).
+    private static func isPicture(_ href: String) -> Bool {
+        fileExtension(of: href).map(pictureExtensions.contains) ?? false
+    }
+
+    /// The extension of the file an address names (`mid` for
+    /// `music/spinning.mid`), lowercased.
+    private static func fileExtension(of href: String) -> String? {
+        let path = href.prefix { $0 != "#" && $0 != "?" }.lowercased()
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        return String(path[path.index(after: dot)...])
+    }
+
     /// A picture's address as the edition writes it, kept when it is a
     /// path beside the edition or an address on gutenberg.org (nothing is
     /// fetched here; a picture elsewhere is never to be), cut to
@@ -1360,6 +1380,17 @@ private final class HTMLWalker {
            takeContentsLinks(true) {
             pendingSpace = false
             return
+        }
+        // A heading made of links to the edition's files (`Spinning Wheel
+        // Song, Sheet Music, Page 1`, `…, MIDI`) is its way to them, not
+        // the book's: it goes, and an anchor before it names the heading
+        // straight before it (the song's title).
+        if open.fileLinkCharacters > 0, open.fileLinkCharacters >= titleLines.joined().count(where: { !$0.isWhitespace }) {
+            if case .heading = result.items.last {
+                for anchor in pendingAnchors where result.anchors[anchor] == nil { result.anchors[anchor] = result.items.count - 1 }
+                pendingAnchors = []
+            }
+            titleLines = []
         }
         if !titleLines.isEmpty {
             result.textBeforeHeading[result.items.count] = open.textBefore
