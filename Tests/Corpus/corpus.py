@@ -907,8 +907,15 @@ def title_words(text):
     roman numeral read as one (`CHAPTER XXVI.` is `Chapter 26`), so a bare
     `Chapter 1` is never the same as a bare `Chapter 26`."""
     text = unicodedata.normalize("NFKC", text).lower().replace("’", "'")
-    return [str(roman_value(word)) if NUMERAL.fullmatch(word) and not word.isdigit() else word.lstrip("0") or word
+    return [str(roman_value(word)) if NUMERAL.fullmatch(word) and not word.isdigit()
+            else str(SPELLED[word]) if word in SPELLED else word.lstrip("0") or word
             for word in WORD.findall(text)]
+
+
+# A number spelled as a title spells it (`Act One` is `ACT I.`).
+SPELLED = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split()) if value > 0}
 
 
 def similar(entry, title):
