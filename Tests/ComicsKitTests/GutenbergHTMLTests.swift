@@ -284,6 +284,28 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(GutenbergHTML.content(of: Array(kept.utf8)).content.blocks.contains { $0.text == "The Spinning Wheel Song" })
     }
 
+    /// A glossary's letters (`C`, `D`, `I`, `L`, `M`, `V` among them) are
+    /// letters, not roman numerals: they stand side by side, whether the
+    /// contents' links or the headings alone give them, and the letters
+    /// between two that read as numerals are not their parts.
+    func testAGlossarysLettersAreLettersNotNumerals() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        let letters = "ABCDEFGHIJKLMNOPRSTUVWYZ".map(String.init)
+        for linked in [true, false] {
+            // With the contents linking to each letter, or with no contents.
+            let contents = linked
+                ? "<h2>CONTENTS</h2><p><b><a href=\"#ch1\">The Big Cheese</a></b></p><p><b><a href=\"#ch2\">Lazy Lou</a></b></p>"
+                    + "<p><b>" + letters.map { "<a href=\"#AtoZ_\($0)\">\($0)</a> &nbsp; " }.joined() + "</b></p>"
+                : ""
+            var body = "<h2 id=\"ch1\">The Big Cheese</h2><p>\(words)</p><h2 id=\"ch2\">Lazy Lou</h2><p>\(words)</p>"
+            for letter in letters { body += "<h3><a id=\"AtoZ_\(letter)\"></a>\(letter)</h3><p><b>\(letter)ish, a cheese</b></p><p>\(words)</p>" }
+            let content = GutenbergHTML.content(of: Array("<html><body>\(contents)\(body)</body></html>".utf8)).content
+            let lettered = content.sections.filter { letters.contains($0.title) }
+            XCTAssertEqual(lettered.map(\.title), letters, "linked: \(linked)")
+            XCTAssertEqual(Set(lettered.map(\.level)).count, 1, "linked: \(linked): \(content.sections.map { "\($0.level) \($0.title)" })")
+        }
+    }
+
     /// A contents or a list of illustrations that no link made one goes
     /// whole, its title with it, when its lines name what follows (a
     /// heading, a caption set as a paragraph); a list whose lines name

@@ -434,6 +434,7 @@ public enum GutenbergHTML {
                 ?? lines.first.flatMap { HeadingPattern.numberAlone($0) ?? HeadingPattern.numberedTitle($0) }
             return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, entry: contentsEntries[index])
         }
+        withoutNumeralsInAnAlphabet(&candidates)
         let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })
         for index in candidates.indices {
             if let kind = candidates[index].pattern?.kind, let read = divisions[kind] { candidates[index].pattern?.kind = read }
@@ -520,6 +521,28 @@ public enum GutenbergHTML {
         guard line.count > HeadingPattern.longest else { return HeadingPattern.match(line) }
         let start = line.prefix(HeadingPattern.longest)
         return HeadingPattern.match(start.lastIndex(of: " ").map { start[..<$0] } ?? start)
+    }
+
+    /// A letter among letters in their order (a glossary's `C` and `D`
+    /// between `B` and `E`) is a letter, not a roman numeral, whether its
+    /// heading or its contents entry says it: it numbers nothing, and the
+    /// letters after it are not its parts.
+    private static func withoutNumeralsInAnAlphabet(_ candidates: inout [Candidate]) {
+        func letter(_ candidate: Candidate) -> Character? {
+            guard candidate.lines.count == 1 else { return nil }
+            var line = Substring(candidate.lines[0].trimmingWhitespace())
+            if line.last == "." { line.removeLast() }
+            guard line.count == 1, let only = line.first, only.isLetter, only.isUppercase else { return nil }
+            return only
+        }
+        let letters = candidates.map(letter)
+        for index in candidates.indices where candidates[index].pattern != nil || candidates[index].entry?.number != nil {
+            guard let this = letters[index], index > 0, index + 1 < candidates.count,
+                  let before = letters[index - 1], let after = letters[index + 1], before < this, this < after
+            else { continue }
+            candidates[index].pattern = nil
+            candidates[index].entry?.number = nil
+        }
     }
 
     /// A deeper heading that always comes straight after a heading above
