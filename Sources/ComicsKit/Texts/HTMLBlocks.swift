@@ -1327,10 +1327,7 @@ private final class HTMLWalker {
             }
         }
         guard !bare.isEmpty, let file = source.split(separator: "/").last?.lowercased() else { return false }
-        if !bare.contains(" "), let dot = bare.lastIndex(of: "."), bare.startIndex < dot,
-           pictureExtensions.contains(String(bare[bare.index(after: dot)...])) {
-            return true
-        }
+        if !bare.contains(" "), isPicture(String(bare)) { return true }
         let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
         return [file, stem].contains { !$0.isEmpty && ($0 == bare || $0 == written) }
     }

@@ -201,15 +201,16 @@ enum TextBlocks {
     /// A `[Footnote 52: …]` whose paragraph goes on past its bracket with
     /// references to further notes (`] It was once proposed … [53] …`): the
     /// edition ran the book's paragraph on after the note. The note's lines
-    /// end at the bracket; the rest, returned, is the book's.
+    /// end at the bracket; the rest, returned, is the book's (each cut to
+    /// lines of `maximumLineLength`, as the file's were).
     private static func bodyRunOnAfterNote(_ lines: inout [String]) -> [String]? {
         guard lines[0].drop(while: { $0 == " " }).hasPrefix("[Footnote") else { return nil }
         let text = lines.joined(separator: " ").trimmingWhitespace()
         guard let close = NoteMarks.endOfBracket(in: text[...]) else { return nil }
         let body = text[text.index(after: close)...].trimmingWhitespace()
         guard !NoteMarks.marks(in: body).isEmpty else { return nil }
-        lines = [String(text[...close])]
-        return [body]
+        lines = expanded(text[...close])
+        return expanded(body[...])
     }
 
     private static func isFootnoteOpening(_ text: Substring) -> Bool {
