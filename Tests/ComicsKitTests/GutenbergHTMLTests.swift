@@ -1382,6 +1382,33 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), Array(repeating: "“She ran away,” said he.", count: 3))
     }
 
+    /// A caption set under its picture, in the element that holds it, that
+    /// says again the picture's `alt` (in a heading's tag or a paragraph,
+    /// its case and stops its own) is said once, as the picture's; a
+    /// chapter's heading drawn above it stays the chapter's heading, and
+    /// so does a story's title after the figure that illustrates it.
+    func testACaptionThatRepeatsItsPicturesAltIsSaidOnce() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<body>"
+        for (number, tag) in ["h4", "p", "h3"].enumerated() {
+            html += "<h2>CHAPTER \(number + 1)</h2>" + paragraph
+                + "<center><img src=\"images/\(number).jpg\" alt=\"&quot;ASK YOUR SISTER,&quot; SHE REPLIED.\">"
+                + "<\(tag)>\u{201C}Ask your sister,\u{201D} she replied</\(tag)></center>" + paragraph
+        }
+        html += "<div><img src=\"images/c4.jpg\" alt=\"Chapter 4\"><h2>CHAPTER 4.</h2>" + paragraph + "</div>"
+        for container in ["div class=\"figure\"", "p"] {
+            html += "<\(container)><img src=\"images/m.jpg\" alt=\"The Mermaid of Zennor\"></\(container.prefix { $0 != " " })>"
+                + "<h2>THE MERMAID OF ZENNOR</h2>" + paragraph
+        }
+        html += "</body>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title),
+                       ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3", "CHAPTER 4.", "THE MERMAID OF ZENNOR", "THE MERMAID OF ZENNOR"])
+        XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text),
+                       Array(repeating: "\"ASK YOUR SISTER,\" SHE REPLIED.", count: 3) + ["", "The Mermaid of Zennor", "The Mermaid of Zennor"])
+        XCTAssertFalse(content.blocks.contains { $0.kind != .illustration && $0.text.lowercased().contains("sister") })
+    }
+
     /// A play: its persons in a larger tag than its acts stand beside the
     /// acts; scenes under the acts; a setting, in a tag of its own or in
     /// the scene's, names its scene.

@@ -582,6 +582,9 @@ private final class HTMLWalker {
     @exclusivity(unchecked) private var figureCaption: [UInt8] = []
     private var figureHasImage = false
     private var figurePicture: String?
+    /// How deep the element holding the last picture outside a figure
+    /// stands, while it is open: a caption set in it is the picture's.
+    private var pictureContainer: Int?
     /// A table's rows, each its cells.
     private var tableRows: [String] = []
     private var tableCells: [String] = []
@@ -852,6 +855,7 @@ private final class HTMLWalker {
             return
         }
         defer { openIndent = frame.indentBefore }
+        if let depth = pictureContainer, stack.count < depth { pictureContainer = nil }
         let name = frame.name
         if frame.italic { closeItalic() }
         if frame.smallCapitals { smallCapitalsDepth -= 1 }
@@ -1290,6 +1294,7 @@ private final class HTMLWalker {
         } else {
             flush()
             add(.block(TextBlock(.illustration, alt, link: source)))
+            pictureContainer = stack.last.flatMap { ["body", "html"].contains($0.name) ? nil : stack.count }
         }
     }
 
@@ -1389,6 +1394,16 @@ private final class HTMLWalker {
             }
             titleLines = []
         }
+        // A heading that says again the caption of the picture just
+        // before it is that caption, set under the picture; the picture of
+        // a numbered heading (`CHAPTER II.` drawn) is the heading's.
+        if !titleLines.isEmpty, repeatsThePicturesCaption(titleLines.joined(separator: " ")), case let .block(picture) = result.items.last {
+            if HeadingPattern.match(titleLines.joined(separator: " ")) != nil {
+                result.items[result.items.count - 1] = .block(TextBlock(.illustration, "", link: picture.link))
+            } else {
+                titleLines = []
+            }
+        }
         if !titleLines.isEmpty {
             result.textBeforeHeading[result.items.count] = open.textBefore
             let count = result.items.count
@@ -1455,6 +1470,7 @@ private final class HTMLWalker {
         // file) click here.`: the edition's ways to its sound files, not
         // the book's words.
         if linksToSounds, kept.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= Self.mostWordsBesideSoundLinks { return }
+        if noteDepth == 0, !keepsIndent, repeatsThePicturesCaption(kept.joined(separator: " ")) { return }
         if isLabelAlone, pendingLabel == nil {
             pendingLabel = kept[0]
             return
@@ -1475,6 +1491,17 @@ private final class HTMLWalker {
         } else {
             emit(.prose, kept)
         }
+    }
+
+    /// Whether `text` is, word for word, the caption of the picture just
+    /// before it in the element that holds it (an `alt` that the caption
+    /// set under the picture repeats): the picture says it once. A
+    /// heading after a figure that closed is the heading its picture
+    /// illustrates.
+    private func repeatsThePicturesCaption(_ text: String) -> Bool {
+        guard pictureContainer != nil, case let .block(picture) = result.items.last, picture.kind == .illustration else { return false }
+        let caption = SectionOutline.comparable(picture.text)
+        return !caption.isEmpty && caption == SectionOutline.comparable(text)
     }
 
     /// An entry of a contents list (or a list of illustrations): links to

@@ -291,7 +291,7 @@ enum SectionOutline {
 
     /// Letters and digits, lower-cased: `EXTRACTS (Supplied by …).` and
     /// `EXTRACTS. (Supplied by …).` read the same.
-    private static func comparable(_ line: String) -> String {
+    static func comparable(_ line: String) -> String {
         String(line.lowercased().filter { $0.isLetter || $0.isNumber })
     }
 
