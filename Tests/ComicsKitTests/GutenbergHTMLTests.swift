@@ -1409,6 +1409,18 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(content.blocks.contains { $0.kind != .illustration && $0.text.lowercased().contains("sister") })
     }
 
+    /// A table in a table's cell (a ditto mark's `Hoofdstuk` over `,,`) is
+    /// the cell's text: the rows around it stay rows, in their order.
+    func testATableInACellIsTheCellsText() {
+        let html = """
+            <body><p>Before.</p><table><tr><td>a</td><td>b</td></tr>
+            <tr><td>Hoofdstuk<table><tr><td>x</td></tr><tr><td>,,</td></tr></table>II.</td><td>c</td></tr>
+            <tr><td>d</td></tr></table><p>After.</p></body>
+            """
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertEqual(blocks.map(\.text), ["Before.", "a  b\nHoofdstuk x ,, II.  c\nd", "After."])
+    }
+
     /// A play: its persons in a larger tag than its acts stand beside the
     /// acts; scenes under the acts; a setting, in a tag of its own or in
     /// the scene's, names its scene.

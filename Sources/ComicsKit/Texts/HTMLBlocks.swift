@@ -588,6 +588,14 @@ private final class HTMLWalker {
     /// A table's rows, each its cells.
     private var tableRows: [String] = []
     private var tableCells: [String] = []
+    /// The tables a table in a cell stands in, as they were when it began.
+    private var outerTables: [OuterTable] = []
+
+    private struct OuterTable {
+        var rows: [String], rowCount: Int, contentsRows: Int, cells: [String], rowColumns: Int, cellColumn: Int
+        /// The cell's text before the table in it.
+        var text: String
+    }
 
     private static let skippedNames: Set<String> = [
         "script", "style", "head", "title", "noscript", "template", "select", "textarea", "object", "iframe", "svg", "math",
@@ -643,7 +651,14 @@ private final class HTMLWalker {
             leaveNoteFrameLeftOpen()
             if heading == nil { heading = OpenHeading(tagLevel: level, textBefore: visibleSoFar, linksBefore: linkTargets.count) }
         } else if Self.blockNames.contains(name) {
-            if tableDepth > 0, name != "table" {
+            if tableDepth > 0, name == "table" {
+                // A table in a cell (a ditto's `Hoofdstuk` over `,,`) is
+                // the cell's, its rows apart from the table's around it.
+                outerTables.append(OuterTable(rows: tableRows, rowCount: tableRowCount, contentsRows: tableContentsRows, cells: tableCells,
+                                              rowColumns: rowColumns, cellColumn: cellColumn, text: takeText()))
+                tableDepth += 1
+                (tableRows, tableRowCount, tableContentsRows, tableCells, rowColumns) = ([], 0, 0, [], 0)
+            } else if tableDepth > 0 {
                 // Inside a table, a cell's paragraphs run together.
                 if name == "tr" {
                     tableCells = []
@@ -900,10 +915,20 @@ private final class HTMLWalker {
                 removeLastItem(names: result.anchors.filter { $0.value == result.items.count - 1 }.map(\.key))
                 groupHeadings += 1
             }
-            if !takeContentsLinks(isContents) { emit(.lines, tableRows) }
-            tableRows = []
-            tableRowCount = 0
-            tableContentsRows = 0
+            if tableDepth > 0, let outer = outerTables.popLast() {
+                // A contents table in a cell (a page laid out in a table)
+                // is taken as any; any other is its cell's text.
+                let text = isContents && takeContentsLinks(true) ? outer.text : ([outer.text] + tableRows).filter { !$0.isEmpty }.joined(separator: " ")
+                lines = [Array(text.utf8)]
+                pendingSpace = !text.isEmpty
+                (tableRows, tableRowCount, tableContentsRows, tableCells) = (outer.rows, outer.rowCount, outer.contentsRows, outer.cells)
+                (rowColumns, cellColumn) = (outer.rowColumns, outer.cellColumn)
+            } else {
+                if !takeContentsLinks(isContents) { emit(.lines, tableRows) }
+                tableRows = []
+                tableRowCount = 0
+                tableContentsRows = 0
+            }
         } else if name == "pre" && preDepth > 0 {
             flush()
             preDepth -= 1
