@@ -1409,6 +1409,35 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(content.blocks.contains { $0.kind != .illustration && $0.text.lowercased().contains("sister") })
     }
 
+    /// A line between a contents list's title and its first entry (the
+    /// first entry's number set apart, the page column's `Blz.`) goes, and
+    /// the title with it; a chapter whose anchor stands before the book's
+    /// title said again is found by its number and the subtitle under it.
+    func testAContentsTitleGoesThoughALineStandsBetweenItAndTheList() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        let titles = ["LOUISIANA", "WORTH", "A NEW TYPE"]
+        var numbered = "<p class=\"t2\">CONTENTS.</p>"
+        for (number, title) in titles.enumerated() {
+            numbered += "<p class=\"contents\">CHAPTER \(number + 1).</p><p class=\"contents\"><a href=\"#chap\(number)\">\(title)</a></p>"
+        }
+        var tabled = "<h2>INHOUD</h2><p>&nbsp;&nbsp; Blz.</p><table>"
+        for (number, title) in titles.enumerated() {
+            let ditto = number == 0 ? "Hoofdstuk" : "<table><tr><td>Hoofdstuk</td></tr><tr><td>,,</td></tr></table>"
+            tabled += "<tr><td>\(ditto) \(number + 1).</td><td><a href=\"#chap\(number)\">\(title)</a></td><td>\(number * 10 + 5)</td></tr>"
+        }
+        tabled += "</table>"
+        for contents in [numbered, tabled] {
+            var html = "<body><p>LOUISIANA</p><p>BY FRANCES HODGSON BURNETT</p>" + contents
+            for (number, title) in titles.enumerated() {
+                html += "<a name=\"chap\(number)\"></a>" + (number == 0 ? "<p>LOUISIANA.</p>" : "")
+                    + "<h3>CHAPTER \(number + 1).</h3><h4>\(title).</h4>" + paragraph
+            }
+            let content = GutenbergHTML.content(of: Array((html + "</body>").utf8)).content
+            XCTAssertEqual(content.sections.map(\.title), ["CHAPTER 1. LOUISIANA.", "CHAPTER 2. WORTH.", "CHAPTER 3. A NEW TYPE."], contents)
+            XCTAssertEqual(content.blocks.prefix(3).map(\.text), ["LOUISIANA", "BY FRANCES HODGSON BURNETT", "LOUISIANA."], contents)
+        }
+    }
+
     /// A table in a table's cell (a ditto mark's `Hoofdstuk` over `,,`) is
     /// the cell's text: the rows around it stay rows, in their order.
     func testATableInACellIsTheCellsText() {

@@ -314,7 +314,9 @@ public enum GutenbergHTML {
 
     /// The heading an anchor before a motto names (`<a id="part1">`, a
     /// few lines of verse, then `I. THE BURIAL OF THE DEAD`): the first
-    /// heading after it, when it reads as the contents entry does.
+    /// heading after it, when it reads as the contents entry does, or
+    /// when its number and the subtitle straight under it do (`CHAPTER
+    /// I.`, then `LOUISIANA.`, for the entry `LOUISIANA`).
     private static func headingAfterMotto(named anchor: String, reading label: String, in read: HTMLBlocks) -> Int? {
         let wanted = Self.words(of: label)
         guard !wanted.isEmpty, let index = read.anchors[anchor] else { return nil }
@@ -322,7 +324,13 @@ public enum GutenbergHTML {
         for candidate in index..<min(read.items.count, index + 8) {
             switch read.items[candidate] {
             case let .heading(_, lines):
-                return Self.words(of: lines.joined(separator: " ")) == wanted ? candidate : nil
+                let heading = Self.words(of: lines.joined(separator: " "))
+                if heading == wanted { return candidate }
+                guard read.items.indices.contains(candidate + 1), case let .heading(_, subtitle) = read.items[candidate + 1],
+                      heading.count <= Self.mostNumberWords, Self.words(of: subtitle.joined(separator: " ")) == wanted,
+                      HeadingPattern.match(lines.joined(separator: " ")) != nil
+                else { return nil }
+                return candidate
             case let .block(block):
                 mottoWords += block.wordCount
                 if mottoWords > Self.mottoWords { return nil }

@@ -1618,7 +1618,7 @@ private final class HTMLWalker {
         let isHeading: Bool
         switch last {
         case .heading: isHeading = true
-        case let .block(block): isHeading = (block.kind == .prose || block.kind == .lines) && block.wordCount <= 4 && block.link == nil
+        case let .block(block): isHeading = (block.kind == .prose || block.kind == .lines) && block.wordCount <= Self.mostWordsOfAListsLine && block.link == nil
         }
         let index = result.items.count - 1
         let names = anchorsOfLastItem
@@ -1632,6 +1632,21 @@ private final class HTMLWalker {
         guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
         removeLastItem(names: names, passingAnchorsOn: !isListTitle)
         if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
+        // A line between a list's title and its first entry (the page
+        // column's `Blz.`, the first entry's number `CHAPTER I.` set apart)
+        // left the title above it: it goes too.
+        if case .block = last, contentsRunEntries == 1, let title = result.items.last, Self.isListTitle(title) {
+            let index = result.items.count - 1
+            removeLastItem(names: result.anchors.filter { $0.value == index }.map(\.key), passingAnchorsOn: false)
+        }
+    }
+
+    /// A list's title (CONTENTS., INHOUD) alone in its heading or paragraph.
+    private static func isListTitle(_ item: HTMLBlocks.Item) -> Bool {
+        switch item {
+        case let .heading(_, lines): lines.count == 1 && ContentsList.isListTitle(lines[0])
+        case let .block(block): (block.kind == .prose || block.kind == .lines) && block.link == nil && ContentsList.isListTitle(block.text)
+        }
     }
 
     /// A list's title with a note on the list between it and the list
@@ -1640,7 +1655,7 @@ private final class HTMLWalker {
     private func dropListTitleOverANote() -> Bool {
         let count = result.items.count
         guard count >= 2, case let .block(note) = result.items[count - 1], note.kind == .prose, note.link == nil,
-              note.wordCount <= Self.mostWordsOfAListsNote, result.linksInParagraphs[count - 1] == nil,
+              note.wordCount > Self.mostWordsOfAListsLine, note.wordCount <= Self.mostWordsOfAListsNote, result.linksInParagraphs[count - 1] == nil,
               case let .heading(_, lines) = result.items[count - 2], lines.count == 1, ContentsList.isListTitle(lines[0])
         else { return false }
         let noteNames = anchorsOfLastItem, waiting = pendingAnchors
@@ -1654,6 +1669,9 @@ private final class HTMLWalker {
 
     /// The most words of a note on a list between its title and the list.
     private static let mostWordsOfAListsNote = 80
+    /// The most words of a list's line of its own before its first entry
+    /// (its title, the page column's `PAGE`): fewer than a note's.
+    private static let mostWordsOfAListsLine = 4
 
     /// Takes out the last item, a heading of the contents: its anchors
     /// name what follows it, unless they name the contents or the list.
