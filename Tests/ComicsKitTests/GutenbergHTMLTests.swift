@@ -825,8 +825,35 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.sections.map(\.title), parts)
         for section in content.sections {
             XCTAssertTrue(content.blocks[section.firstBlock].text.hasPrefix("People of Orphalese"), "\(content.blocks[section.firstBlock])")
+            XCTAssertEqual(content.blocks[section.firstBlock].kind, .prose)
         }
         XCTAssertFalse(content.blocks.contains { $0.text.contains("Marriage") }, "the entries' words stay titles, not text")
+    }
+
+    /// An encyclopaedia's articles, each a paragraph opening with its
+    /// anchor in bold, the contents two columns of links: an article of
+    /// one paragraph is a section as a longer one is, its words its own.
+    func testAnArticleOfOneParagraphIsASection() {
+        var generator = SeededGenerator(seed: 62)
+        let titles = ["ISABNORMAL LINES", "ISAEUS", "ISANDHLWANA", "ISAR", "ISATIN", "ISAURIA", "ISCHL", "ISEO, LAKE OF"]
+        var rows = "", body = ""
+        for row in 0..<(titles.count / 2) {
+            rows += "<tr>" + [row, row + titles.count / 2].map { "<td><a href=\"#ar\($0)\">\(titles[$0])</a></td>" }.joined() + "</tr>"
+        }
+        for (index, title) in titles.enumerated() {
+            let sentence = "The article on \(title.lowercased()) runs on for a while here. "
+            body += "<hr class=\"art\" /><p><span class=\"bold\">\(title),<a name=\"ar\(index)\" id=\"ar\(index)\"></a></span> "
+                + String(repeating: sentence, count: Int.random(in: 2...8, using: &generator)) + "</p>"
+            for _ in 0..<Int.random(in: 0...2, using: &generator) { body += "<p>" + String(repeating: sentence, count: 4) + "</p>" }
+        }
+        let html = "<html><body><h2>VOLUME XIV SLICE VIII</h2><p>Articles in This Slice</p><table>\(rows)</table>\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), titles, html)
+        for (section, title) in zip(content.sections, titles) {
+            // The paragraph stays a paragraph: the entry's words name it.
+            XCTAssertTrue(content.blocks[section.firstBlock].text.hasPrefix(title + ","), "\(content.blocks[section.firstBlock])")
+            XCTAssertEqual(content.blocks[section.firstBlock].kind, .prose)
+        }
     }
 
     /// A list of illustrations goes with its title even where the

@@ -123,7 +123,7 @@ public enum GutenbergHTML {
             // From the contents when most sections open where its links point.
             let listed = sections.count { targeted[$0.firstBlock] != nil }
             let origin: OutlineOrigin = listed * 2 > sections.count ? .contents : .headings
-            return OutlinedText(blocks: blocks, sections: sections, origin: hasOutline ? origin : nil)
+            return OutlinedText(blocks: blocks, sections: sections, origin: hasOutline ? origin : nil, titledByEntries: Set(titledBlocks.keys))
         }
     }
 
@@ -412,6 +412,10 @@ public enum GutenbergHTML {
         var entry: ContentsEntry?
         /// Ordered by tag, then by what the heading says it is.
         var rank = 0
+        /// The words under it begin at its own item: a paragraph a contents
+        /// entry opens is the section's text, not its heading.
+        var ownWordsStart: Int { titlesItsParagraph ? item : item + 1 }
+        var titlesItsParagraph = false
 
         var title: String { SectionOutline.title(lines) }
         var targeted: Bool { entry != nil }
@@ -440,7 +444,8 @@ public enum GutenbergHTML {
             let (tagLevel, lines) = heading
             let pattern = lines.lazy.compactMap(readHeading).first
                 ?? lines.first.flatMap { HeadingPattern.numberAlone($0) ?? HeadingPattern.numberedTitle($0) }
-            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, entry: contentsEntries[index])
+            return Candidate(item: index, tagLevel: tagLevel, lines: lines, pattern: pattern, entry: contentsEntries[index],
+                             titlesItsParagraph: titledBlocks[index] != nil)
         }
         withoutNumeralsInAnAlphabet(&candidates)
         let divisions = HeadingLine.Kind.divisionsInOrder(of: candidates.lazy.compactMap { $0.pattern?.kind })
@@ -569,7 +574,7 @@ public enum GutenbergHTML {
             // headings under it, is no subtitle.
             guard index > 0, !candidate.targeted, candidate.pattern == nil else { continue }
             let parent = candidates[index - 1]
-            guard words[candidate.item] == words[parent.item + 1] else { continue }
+            guard words[candidate.item] == words[parent.ownWordsStart] else { continue }
             let holdsDeeper = index + 1 < candidates.count && candidates[index + 1].tagLevel > candidate.tagLevel
             // A bare `CHAPTER I` is named by the heading straight after it,
             // in whatever tag (`<h4>CHAPTER I</h4><h3>In Chancery</h3>`,
@@ -653,7 +658,7 @@ public enum GutenbergHTML {
         func straightBeforeNext(_ position: Int, ownWordsUnder most: Int) -> Bool {
             let candidate = candidates[listed[position]]
             return position + 1 < listed.count && listed[position + 1] == listed[position] + 1 && depths[position + 1] == depths[position]
-                && words[candidates[listed[position + 1]].item] - words[candidate.item + 1] < most
+                && words[candidates[listed[position + 1]].item] - words[candidate.ownWordsStart] < most
         }
         // Unnumbered entries with no words of their own, each straight
         // before a numbered one at its depth, hold what follows them
@@ -790,7 +795,7 @@ public enum GutenbergHTML {
         guard let first = candidates.firstIndex(where: { $0.pattern != nil }) else { return }
         for index in 0..<first where candidates[index].rank < candidates[first].rank {
             let next = index + 1 < candidates.count ? candidates[index + 1].item : end
-            if words[next] - words[candidates[index].item + 1] >= emptyWords { candidates[index].rank = candidates[first].rank }
+            if words[next] - words[candidates[index].ownWordsStart] >= emptyWords { candidates[index].rank = candidates[first].rank }
         }
     }
 
@@ -802,7 +807,7 @@ public enum GutenbergHTML {
         var nextItem = end
         var nextRank: Int?
         for candidate in candidates.reversed() {
-            let own = words[nextItem] - words[candidate.item + 1]
+            let own = words[nextItem] - words[candidate.ownWordsStart]
             let isParent = nextRank.map { $0 > candidate.rank } ?? false
             // What the book's contents list names needs only some words.
             guard own >= (candidate.targeted ? 1 : emptyWords) || isParent else { continue }
@@ -820,7 +825,7 @@ public enum GutenbergHTML {
     private static func withoutTitlePage(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
         var result = candidates[...]
         while let first = result.first, first.pattern == nil, let second = result.dropFirst().first,
-              words[second.item] - words[first.item + 1] < emptyWords {
+              words[second.item] - words[first.ownWordsStart] < emptyWords {
             let parts = result.dropFirst().prefix { $0.rank > first.rank }
             guard let top = parts.map(\.rank).min(), parts.count(where: { $0.rank == top }) == 1 else { break }
             result = result.dropFirst()

@@ -34,11 +34,14 @@ public struct OutlinedText: Sendable {
     public var hasOutline: Bool { origin != nil }
 
     /// `blocks` with those that open `sections` marked as headings (an
-    /// illustration whose caption names a chapter stays one); a text
-    /// without sections is one, named by its first line.
-    init(blocks: [TextBlock], sections: [TextSection], origin: OutlineOrigin?) {
+    /// illustration whose caption names a chapter stays one, and so does
+    /// a paragraph in `titledByEntries`, which a contents entry names
+    /// from outside it); a text without sections is one, named by its
+    /// first line.
+    init(blocks: [TextBlock], sections: [TextSection], origin: OutlineOrigin?, titledByEntries: Set<Int> = []) {
         var blocks = blocks
-        for section in sections where blocks.indices.contains(section.firstBlock) && blocks[section.firstBlock].kind != .illustration {
+        for section in sections where blocks.indices.contains(section.firstBlock) && blocks[section.firstBlock].kind != .illustration
+            && !titledByEntries.contains(section.firstBlock) {
             blocks[section.firstBlock].kind = .heading
         }
         var placed = sections
