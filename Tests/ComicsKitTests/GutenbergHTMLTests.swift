@@ -832,7 +832,9 @@ final class GutenbergHTMLTests: XCTestCase {
 
     /// An encyclopaedia's articles, each a paragraph opening with its
     /// anchor in bold, the contents two columns of links: an article of
-    /// one paragraph is a section as a longer one is, its words its own.
+    /// one paragraph is a section as a longer one is, its words its own;
+    /// its cross-references, all to the edition's one word on articles in
+    /// other volumes, are its text, no contents.
     func testAnArticleOfOneParagraphIsASection() {
         var generator = SeededGenerator(seed: 62)
         let titles = ["ISABNORMAL LINES", "ISAEUS", "ISANDHLWANA", "ISAR", "ISATIN", "ISAURIA", "ISCHL", "ISEO, LAKE OF"]
@@ -845,10 +847,13 @@ final class GutenbergHTMLTests: XCTestCase {
             body += "<hr class=\"art\" /><p><span class=\"bold\">\(title),<a name=\"ar\(index)\" id=\"ar\(index)\"></a></span> "
                 + String(repeating: sentence, count: Int.random(in: 2...8, using: &generator)) + "</p>"
             for _ in 0..<Int.random(in: 0...2, using: &generator) { body += "<p>" + String(repeating: sentence, count: 4) + "</p>" }
+            if index == 3 { body += "<p>Cf. " + ["Astarte", "Atargatis", "Great Mother of the Gods"].map { "<a href=\"#artlinks\">\($0)</a>" }.joined(separator: ", ") + ".</p>" }
         }
-        let html = "<html><body><h2>VOLUME XIV SLICE VIII</h2><p>Articles in This Slice</p><table>\(rows)</table>\(body)</body></html>"
+        let note = "<p>Transcriber’s note: <a name=\"artlinks\">Links to other EB articles:</a> will be made available later.</p>"
+        let html = "<html><body><h2>VOLUME XIV SLICE VIII</h2>\(note)<p>Articles in This Slice</p><table>\(rows)</table>\(body)</body></html>"
         let content = GutenbergHTML.content(of: Array(html.utf8)).content
         XCTAssertEqual(content.sections.map(\.title), titles, html)
+        XCTAssertEqual(content.blocks.filter { $0.text.hasPrefix("Cf.") }.map(\.text), ["Cf. Astarte, Atargatis, Great Mother of the Gods."])
         for (section, title) in zip(content.sections, titles) {
             // The paragraph stays a paragraph: the entry's words name it.
             XCTAssertTrue(content.blocks[section.firstBlock].text.hasPrefix(title + ","), "\(content.blocks[section.firstBlock])")

@@ -1543,7 +1543,7 @@ private final class HTMLWalker {
         // the humanity of the reader …`), and one whose links are all marks
         // whose anchors name notes (a reference alone in its paragraph).
         guard linksInEntry > 0, noteDepth == 0, bracketedMarksInEntry < linksInEntry, noteMarksInEntry < linksInEntry,
-              numberedMarksInEntry < linksInEntry || allCharacters <= Self.longestNumberedEntry
+              numberedMarksInEntry < linksInEntry || allCharacters <= Self.longestNumberedEntry, !namesSeveralThingsInOnePlace()
         else { return false }
         // In a list its class calls the contents, any link to a section
         // (a page number's, `I Fatali pag. 5`) makes an entry.
@@ -1553,6 +1553,15 @@ private final class HTMLWalker {
             // Or each group of lines in it begins with one, the chapter's
             // summary under it (`CHAPTER I.` / `Civilizing Huck.`).
             || (groupsInEntry >= 3 && groupsInEntry < linesInEntry && groupsStartingWithLink * 10 >= groupsInEntry * 8)
+    }
+
+    /// Links with names of their own that all lead to one place (`Cf.
+    /// Astarte, Atargatis, …`, each to the edition's word on articles in
+    /// other volumes) are cross-references: a contents entry's links to
+    /// one place are its number and its title (`CHAPTER I.`, `The Birth`).
+    private func namesSeveralThingsInOnePlace() -> Bool {
+        guard linkTargets.count >= 2, linkTargets.dropFirst().allSatisfy({ $0 == linkTargets[0] }) else { return false }
+        return linkLabels.count { !HTMLBlocks.isFigures($0) && HeadingPattern.match($0) == nil } >= 2
     }
 
     /// The most characters of a contents entry that a note's number alone
