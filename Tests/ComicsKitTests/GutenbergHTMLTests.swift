@@ -1482,6 +1482,17 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(blocks.map(\.text), ["Before.", "a  b\nHoofdstuk x ,, II.  c\nd", "After."])
     }
 
+    /// A caption's line breaks are spaces between its words, in a
+    /// caption's class or a heading's tag within the figure.
+    func testACaptionsLineBreaksAreSpaces() {
+        for caption in ["<span class='caption'>A pan of stew and bread<br/>and three spoons. <em>Frontispiece.</em></span>",
+                        "<h4>A pan of stew and bread<br/>and three spoons. <em>Frontispiece.</em></h4>"] {
+            let html = "<body><h2>CHAPTER I</h2><div class='figcenter'><img src='images/f.jpg' alt=''><br />\(caption)</div><p>Words.</p></body>"
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.text), ["A pan of stew and bread and three spoons. Frontispiece."], caption)
+        }
+    }
+
     /// A play: its persons in a larger tag than its acts stand beside the
     /// acts; scenes under the acts; a setting, in a tag of its own or in
     /// the scene's, names its scene.

@@ -1277,6 +1277,11 @@ private final class HTMLWalker {
     }
 
     private func lineBreak() {
+        // A picture's caption is one line: its breaks are spaces.
+        if captionDepth > 0 && (heading != nil || figureDepth > 0) {
+            pendingSpace = true
+            return
+        }
         pendingSpace = false
         // Italics are closed at the end of each line and opened again on
         // the next: a line is read on its own.
