@@ -1693,7 +1693,7 @@ struct GeneratedNotes {
     var notes: [Note]
 
     static func random(using generator: inout SeededGenerator) -> GeneratedNotes {
-        let style = Int.random(in: 0..<8, using: &generator)
+        let style = Int.random(in: 0..<9, using: &generator)
         let placement = Int.random(in: 0..<3, using: &generator)  // after the paragraph, the chapter, the book
         let labelStyle = Int.random(in: 0..<7, using: &generator)
         let words = String(repeating: "Words of the story run on here. ", count: 6)
@@ -1705,7 +1705,7 @@ struct GeneratedNotes {
             for _ in 0..<Int.random(in: 1...4, using: &generator) {
                 let number = notes.count + 1
                 let note = (word: "noteword\(number)x", referenceWord: "referenceword\(number)x")
-                let label = [
+                var label = [
                     "[\(number)]", "\(number)", String(repeating: "*", count: (number - 1) % 3 + 1), "†\(number)", "(\(number))",
                     ["(*)", "(+)", "(‡)"][(number - 1) % 3], ["†", "‡", "§"][(number - 1) % 3],
                 ][labelStyle]
@@ -1737,6 +1737,12 @@ struct GeneratedNotes {
                     reference = "<a name=\"footnotetag\(number)\"></a><a href=\"#footnote\(number)\"><sup>\(label)</sup></a>"
                     body = "<blockquote class=\"footnote\"><a id=\"footnote\(number)\" name=\"footnote\(number)\"></a><b>Footnote \(label):</b>"
                         + "<a href=\"#footnotetag\(number)\">(return)</a><p>A note with \(note.word) ends here.</p></blockquote>"
+                case 8:
+                    // Marked `12)`, the note's words in a table (a vote's names).
+                    label = "\(number)"
+                    reference = "<a id=\"FNa_\(number)\" href=\"#FN_\(number)\" class=\"fnanchor\"><sup>\(label)</sup>)</a>"
+                    body = "<div class=\"footnote\"><a id=\"FN_\(number)\" href=\"#FNa_\(number)\" class=\"label\">\(label))</a>"
+                        + "<table><tr><td>A note</td><td>with</td></tr><tr><td>\(note.word)</td><td>ends here.</td></tr></table></div>"
                 default:
                     reference = "<a id=\"ref\(number)\" href=\"#note\(number)\"><sup>\(label)</sup></a>"
                     body = "<p class=\"footnote\"><a id=\"note\(number)\" href=\"#ref\(number)\" class=\"label\">\(label)</a> A note with \(note.word) ends here.</p>"

@@ -170,7 +170,7 @@ struct HTMLBlocks {
             }
             let words = String(String.UnicodeScalarView(scalars[index..<close]))
             index = close + 1
-            let bare = unbracketed(words.trimmingWhitespace())
+            let bare = markLabel(words.trimmingWhitespace())
             defer { ordinal += 1 }
             guard ordinal < reachesNote.count, reachesNote[ordinal], NoteMarks.isLabel(bare) else {
                 written.append(contentsOf: words.unicodeScalars)
@@ -203,7 +203,7 @@ struct HTMLBlocks {
         if words.count == 2, ["footnote", "note", "anmerkung", "fußnote", "nota", "noot", "huomautus"].contains(words[0].lowercased()) {
             return NoteMarks.isLabel(unbracketed(String(words[1])))
         }
-        return words.count == 1 && NoteMarks.isLabel(unbracketed(String(label)))
+        return words.count == 1 && NoteMarks.isLabel(markLabel(String(label)))
     }
 
     /// A note's label in brackets (`[238]`, `(*)`), as a reference's mark
@@ -230,6 +230,14 @@ struct HTMLBlocks {
               (first == "[" && last == "]") || (first == "(" && last == ")") || (first == "{" && last == "}")
         else { return label }
         return String(label.dropFirst().dropLast()).trimmingWhitespace()
+    }
+
+    /// A mark's label: `[12]` and `(*)` unbracketed, and `12)` as German
+    /// and Dutch books write it.
+    static func markLabel(_ written: String) -> String {
+        let label = unbracketed(written)
+        guard label == written, written.count > 1, written.last == ")", !written.contains("(") else { return label }
+        return String(written.dropLast()).trimmingWhitespace()
     }
 
     /// The most references to notes one paragraph keeps.
@@ -924,7 +932,19 @@ private final class HTMLWalker {
                 (tableRows, tableRowCount, tableContentsRows, tableCells) = (outer.rows, outer.rowCount, outer.contentsRows, outer.cells)
                 (rowColumns, cellColumn) = (outer.rowColumns, outer.cellColumn)
             } else {
-                if !takeContentsLinks(isContents) { emit(.lines, tableRows) }
+                if !takeContentsLinks(isContents), !tableRows.isEmpty {
+                    if noteDepth > 0 {
+                        // A table in a note (a vote's names, for and
+                        // against) is the note's words, after its label.
+                        let rows = tableRows.map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: " ")
+                        let label = pendingLabel.map { $0 + " " } ?? ""
+                        pendingLabel = nil
+                        notesInNoteFrame += 1
+                        emit(.footnote, [label + rows])
+                    } else {
+                        emit(.lines, tableRows)
+                    }
+                }
                 tableRows = []
                 tableRowCount = 0
                 tableContentsRows = 0
@@ -971,7 +991,7 @@ private final class HTMLWalker {
                 if !isMark { forwardTitleLinksInEntry += 1 }
                 if isMark, HTMLBlocks.isBracketedMark(linkWords) { bracketedMarksInEntry += 1 }
                 if isMark, HTMLBlocks.isNumberedNoteLabel(linkWords) { numberedMarksInEntry += 1 }
-                if isMark, HTMLBlocks.namesANote(target), NoteMarks.isLabel(HTMLBlocks.unbracketed(linkWords.trimmingWhitespace())) {
+                if isMark, HTMLBlocks.namesANote(target), NoteMarks.isLabel(HTMLBlocks.markLabel(linkWords.trimmingWhitespace())) {
                     noteMarksInEntry += 1
                 }
             } else if frame.linkIsWayBack {
@@ -1032,7 +1052,7 @@ private final class HTMLWalker {
         while from < lines[line].count, lines[line][from] == 0x20 { from += 1 }
         guard from < lines[line].count else { return false }
         let words = String(decoding: lines[line][from...], as: UTF8.self)
-        guard NoteMarks.isLabel(HTMLBlocks.unbracketed(words)) else { return false }
+        guard NoteMarks.isLabel(HTMLBlocks.markLabel(words)) else { return false }
         lines[line].insert(contentsOf: Self.markOpenBytes, at: from)
         lines[line] += Self.markCloseBytes
         marksWrapped += 1
