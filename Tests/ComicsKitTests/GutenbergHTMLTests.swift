@@ -1493,6 +1493,22 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// Two paragraphs that point to each other in words (`as we hope to
+    /// show <a>later</a>`, `as we said <a>vroeger</a>`) are the book's
+    /// paragraphs, not a reference and its note.
+    func testParagraphsThatPointToEachOtherInWordsStayParagraphs() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 6)
+        for (forward, back) in [("later", "vroeger"), ("below", "above"), ("hier", "earlier")] {
+            let html = """
+                <body><h2>CHAPTER I.</h2><p>\(words)<a id="c217"></a>As we hope to show <a href="#c245">\(forward)</a>, the talks failed.</p>
+                <p>\(words)</p><h2>CHAPTER II.</h2><p>\(words)<a id="c245"></a>As we said <a href="#c217">\(back)</a>, it went so.</p></body>
+                """
+            let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+            XCTAssertEqual(blocks.filter { $0.kind == .footnote }.count, 0, "\(blocks)")
+            XCTAssertEqual(blocks.filter { $0.kind == .prose && $0.text.contains("As we") }.count, 2, "\(blocks)")
+        }
+    }
+
     /// A play: its persons in a larger tag than its acts stand beside the
     /// acts; scenes under the acts; a setting, in a tag of its own or in
     /// the scene's, names its scene.

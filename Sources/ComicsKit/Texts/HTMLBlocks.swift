@@ -68,6 +68,10 @@ struct HTMLBlocks {
         /// Its words stand between `markOpen` and `markClose` in the
         /// paragraph's text, to be written `[label]` if it is a note's.
         var isWrapped = false
+        /// Its words are a word of the text (`later`, `vroeger`), though
+        /// short as a mark: a cross-reference, even where the paragraph it
+        /// points to points back (`earlier`).
+        var isWord = false
     }
 
     /// Around a mark's words while the walk cannot yet tell whether it
@@ -232,6 +236,12 @@ struct HTMLBlocks {
         return String(label.dropFirst().dropLast()).trimmingWhitespace()
     }
 
+    /// Three letters or more and no numeral (`later`, not `iii`).
+    static func isWord(_ text: String) -> Bool {
+        let word = text.trimmingWhitespace()
+        return word.count >= 3 && word.allSatisfy(\.isLetter) && HeadingPattern.romanValue(word, lowercaseToo: true) == nil
+    }
+
     /// A mark's label: `[12]` and `(*)` unbracketed, and `12)` as German
     /// and Dutch books write it.
     static func markLabel(_ written: String) -> String {
@@ -254,7 +264,7 @@ struct HTMLBlocks {
                 guard let note = anchors[link.target], note > index, case let .block(block) = items[note],
                       block.kind == .prose || block.kind == .lines
                 else { continue }
-                let linksBack = linksInParagraphs[note]?.contains { anchors[$0.target] == index } ?? false
+                let linksBack = !link.isWord && linksInParagraphs[note]?.contains { anchors[$0.target] == index } ?? false
                 guard linksBack || Self.namesANote(link.target) else { continue }
                 var text = block.kind == .lines ? block.text.split(separator: "\n").joined(separator: " ") : block.text
                 if let split = Self.bodyRunOnAfterNote(text) {
@@ -1016,7 +1026,7 @@ private final class HTMLWalker {
             }
             if heading == nil, captionDepth == 0, paragraphLinks.count < HTMLBlocks.maximumReferences {
                 let isWrapped = isMark && frame.markStart.map { wrapMark(from: $0, in: &lines) } == true
-                paragraphLinks.append(HTMLBlocks.InternalLink(target: target, isMark: isMark, isWrapped: isWrapped))
+                paragraphLinks.append(HTMLBlocks.InternalLink(target: target, isMark: isMark, isWrapped: isWrapped, isWord: HTMLBlocks.isWord(linkWords)))
             } else if heading != nil, isMark, let start = frame.markStart, heading!.links.count < HTMLBlocks.maximumReferences {
                 let isWrapped = wrapMark(from: start, in: &heading!.lines)
                 heading!.links.append(HTMLBlocks.InternalLink(target: target, isMark: true, isWrapped: isWrapped))
