@@ -1442,8 +1442,8 @@ final class GutenbergHTMLTests: XCTestCase {
     }
 
     /// A line between a contents list's title and its first entry (the
-    /// first entry's number set apart, the page column's `Blz.`) goes, and
-    /// the title with it; a chapter whose anchor stands before the book's
+    /// first entry's number set apart, the page column's `Blz.`, an
+    /// ornament) goes, and the title with it; a chapter whose anchor stands before the book's
     /// title said again is found by its number and the subtitle under it.
     func testAContentsTitleGoesThoughALineStandsBetweenItAndTheList() {
         let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
@@ -1458,7 +1458,10 @@ final class GutenbergHTMLTests: XCTestCase {
             tabled += "<tr><td>\(ditto) \(number + 1).</td><td><a href=\"#chap\(number)\">\(title)</a></td><td>\(number * 10 + 5)</td></tr>"
         }
         tabled += "</table>"
-        for contents in [numbered, tabled] {
+        // A list's ornament, a picture without words, under its title.
+        let ornamented = "<h2><a name=\"CONTENTS\"></a>CONTENTS.</h2><div class=\"figcenter\"><img src=\"images/p004.png\" alt=\"\"></div>"
+            + "<table>" + titles.enumerated().map { "<tr><td>\($0.offset + 1).</td><td><a href=\"#chap\($0.offset)\">\($0.element)</a></td><td>\($0.offset * 12 + 7)</td></tr>" }.joined() + "</table>"
+        for contents in [numbered, tabled, ornamented] {
             var html = "<body><p>LOUISIANA</p><p>BY FRANCES HODGSON BURNETT</p>" + contents
             for (number, title) in titles.enumerated() {
                 html += "<a name=\"chap\(number)\"></a>" + (number == 0 ? "<p>LOUISIANA.</p>" : "")

@@ -1657,7 +1657,15 @@ private final class HTMLWalker {
     /// list of its parts keeps its chapter).
     private func dropContentsHeading() {
         defer { itemsAfterContentsEntry = result.items.count }
-        guard itemsAfterContentsEntry != result.items.count, let last = result.items.last else { return }
+        guard itemsAfterContentsEntry != result.items.count else { return }
+        // A list's ornament (a picture without words) between its title
+        // and its first entry goes with the list.
+        let count = result.items.count
+        if count >= 2, Self.isDecoration(result.items[count - 1]), Self.isListTitle(result.items[count - 2]) {
+            removeLastItem(names: result.anchors.filter { $0.value == count - 1 }.map(\.key), passingAnchorsOn: false)
+            anchorsOfLastItem = result.anchors.filter { $0.value == count - 2 }.map(\.key)
+        }
+        guard let last = result.items.last else { return }
         if dropListTitleOverANote() { return }
         let isHeading: Bool
         switch last {
