@@ -1432,12 +1432,16 @@ final class GutenbergHTMLTests: XCTestCase {
             html += "<\(container)><img src=\"images/m.jpg\" alt=\"The Mermaid of Zennor\"></\(container.prefix { $0 != " " })>"
                 + "<h2>THE MERMAID OF ZENNOR</h2>" + paragraph
         }
-        html += "</body>"
+        // In a chapter's frame that holds an earlier picture too.
+        html += "<div class=\"chapter\"><img src=\"images/o.png\" alt=\"An ornament\">" + paragraph
+            + "<div class=\"figure\"><img src=\"images/m.jpg\" alt=\"The Mermaid of Zennor\"></div><h2>THE MERMAID OF ZENNOR</h2>" + paragraph
+        html += "</div></body>"
         let content = GutenbergHTML.content(of: Array(html.utf8)).content
         XCTAssertEqual(content.sections.map(\.title),
-                       ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3", "CHAPTER 4.", "THE MERMAID OF ZENNOR", "THE MERMAID OF ZENNOR"])
+                       ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3", "CHAPTER 4."] + Array(repeating: "THE MERMAID OF ZENNOR", count: 3))
         XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text),
-                       Array(repeating: "\"ASK YOUR SISTER,\" SHE REPLIED.", count: 3) + ["", "The Mermaid of Zennor", "The Mermaid of Zennor"])
+                       Array(repeating: "\"ASK YOUR SISTER,\" SHE REPLIED.", count: 3)
+                        + ["", "The Mermaid of Zennor", "The Mermaid of Zennor", "An ornament", "The Mermaid of Zennor"])
         XCTAssertFalse(content.blocks.contains { $0.kind != .illustration && $0.text.lowercased().contains("sister") })
     }
 

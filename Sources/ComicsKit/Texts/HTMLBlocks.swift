@@ -600,9 +600,10 @@ private final class HTMLWalker {
     @exclusivity(unchecked) private var figureCaption: [UInt8] = []
     private var figureHasImage = false
     private var figurePicture: String?
-    /// How deep the element holding the last picture outside a figure
-    /// stands, while it is open: a caption set in it is the picture's.
-    private var pictureContainer: Int?
+    /// The last picture outside a figure, by its item, and how deep the
+    /// element holding it stands, while that is open: a caption set in it
+    /// is the picture's.
+    private var pictureContainer: (depth: Int, item: Int)?
     /// A table's rows, each its cells.
     private var tableRows: [String] = []
     private var tableCells: [String] = []
@@ -888,7 +889,7 @@ private final class HTMLWalker {
             return
         }
         defer { openIndent = frame.indentBefore }
-        if let depth = pictureContainer, stack.count < depth { pictureContainer = nil }
+        if let depth = pictureContainer?.depth, stack.count < depth { pictureContainer = nil }
         let name = frame.name
         if frame.italic { closeItalic() }
         if frame.smallCapitals { smallCapitalsDepth -= 1 }
@@ -1354,7 +1355,7 @@ private final class HTMLWalker {
         } else {
             flush()
             add(.block(TextBlock(.illustration, alt, link: source)))
-            pictureContainer = stack.last.flatMap { ["body", "html"].contains($0.name) ? nil : stack.count }
+            pictureContainer = stack.last.flatMap { ["body", "html"].contains($0.name) ? nil : (stack.count, result.items.count - 1) }
         }
     }
 
@@ -1559,7 +1560,8 @@ private final class HTMLWalker {
     /// heading after a figure that closed is the heading its picture
     /// illustrates.
     private func repeatsThePicturesCaption(_ text: String) -> Bool {
-        guard pictureContainer != nil, case let .block(picture) = result.items.last, picture.kind == .illustration else { return false }
+        guard pictureContainer?.item == result.items.count - 1, case let .block(picture) = result.items.last, picture.kind == .illustration
+        else { return false }
         let caption = SectionOutline.comparable(picture.text)
         return !caption.isEmpty && caption == SectionOutline.comparable(text)
     }
