@@ -124,8 +124,8 @@ final class GutenbergHTMLTests: XCTestCase {
     /// Notes in the styles thirty years of editions use (a class or none,
     /// a label that links back or an anchor that says "note", the label
     /// in a paragraph of its own, after the paragraph, the chapter or the
-    /// book), marked `[1]`, `1`, `*`, `†` or a superscript, in a paragraph
-    /// or a heading: every note is kept whole as a note, and every
+    /// book), marked `[1]`, `1`, `*`, `†` or a superscript, in a paragraph,
+    /// a table's cell (a song's verse) or a heading: every note is kept whole as a note, and every
     /// reference reaches it; a heading's section is named without its mark.
     func testEveryNoteIsKeptAndReachedWhateverItsMarkup() {
         var generator = SeededGenerator(seed: 45)
@@ -1775,6 +1775,12 @@ struct GeneratedNotes {
                 notes.append(Note(word: note.word, referenceWord: note.referenceWord, mark: Self.bare(label), inHeading: inHeading))
                 if inHeading {
                     html += "<h3>A HEADING \(note.referenceWord)\(reference)</h3><p>\(words)</p>"
+                } else if [0, 4, 8].contains(style) || label.contains(where: { !$0.isLetter && !$0.isNumber }),
+                          Int.random(in: 0..<4, using: &generator) == 0 {
+                    // A song's verse set in a table, its last line marked
+                    // (by a sign, or linking to an anchor that names a note:
+                    // a bare figure in a table's cell is as often a page's).
+                    html += "<p>\(words)</p><table><tr><td>\(words)<br />\(note.referenceWord)\(reference)</td></tr></table>"
                 } else {
                     html += "<p>\(words) \(note.referenceWord)\(reference) \(words)</p>"
                 }

@@ -777,7 +777,7 @@ private final class HTMLWalker {
             if let open = heading, frame.linkIsForward, captionDepth == 0 {
                 frame.markStart = MarkStart(line: open.lines.count - 1, byte: open.lines[open.lines.count - 1].count, generation: generation)
             }
-            if frame.linkIsForward, heading == nil, captionDepth == 0, figureDepth == 0, tableDepth == 0, preDepth == 0 {
+            if frame.linkIsForward, heading == nil, captionDepth == 0, figureDepth == 0, preDepth == 0 {
                 frame.markStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation)
             }
         }
@@ -997,14 +997,17 @@ private final class HTMLWalker {
             let isMark = label <= HTMLBlocks.maximumMarkCharacters
             // The link's own words, read once (a way back's are dropped).
             let linkWords = frame.linkIsWayBack ? "" : frame.wordsStart.map(wordsSince) ?? ""
+            let written = linkWords.trimmingWhitespace()
+            let readsAsMark = isMark && NoteMarks.isLabel(HTMLBlocks.markLabel(written))
+            // A bare figure or letter is as often a page's number or an
+            // index's letter; a mark in brackets or a sign is a note's.
+            let isNoteMark = readsAsMark && (HTMLBlocks.namesANote(target) || written.contains { !$0.isLetter && !$0.isNumber })
             if frame.linkIsForward {
                 forwardLinkDepth -= 1
                 if !isMark { forwardTitleLinksInEntry += 1 }
                 if isMark, HTMLBlocks.isBracketedMark(linkWords) { bracketedMarksInEntry += 1 }
                 if isMark, HTMLBlocks.isNumberedNoteLabel(linkWords) { numberedMarksInEntry += 1 }
-                if isMark, HTMLBlocks.namesANote(target), NoteMarks.isLabel(HTMLBlocks.markLabel(linkWords.trimmingWhitespace())) {
-                    noteMarksInEntry += 1
-                }
+                if readsAsMark, HTMLBlocks.namesANote(target) { noteMarksInEntry += 1 }
             } else if frame.linkIsWayBack {
                 wayBackCharacters += label
                 if let start = frame.wordsStart { dropWayBackWord(from: start) }
@@ -1020,8 +1023,9 @@ private final class HTMLWalker {
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
-                // paragraph cites it.
-                if frame.linkIsForward || (result.anchors[target].map { result.items.indices.contains($0) && result.items[$0].isHeading } ?? false) {
+                // paragraph cites it, and one whose link is a note's mark
+                // (a song's verse ending `[50]`) refers to its note.
+                if !isNoteMark, frame.linkIsForward || (result.anchors[target].map { result.items.indices.contains($0) && result.items[$0].isHeading } ?? false) {
                     sectionLinksInEntry += 1
                 }
             }
