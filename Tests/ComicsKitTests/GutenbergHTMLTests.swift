@@ -1516,6 +1516,23 @@ final class GutenbergHTMLTests: XCTestCase {
         }
     }
 
+    /// A contents table whose pages are bracketed like notes' marks
+    /// (`[10]` linking to the page's anchor) is a contents table still.
+    func testAContentsTableWithBracketedPagesGoesAsContents() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        var html = "<body><h2>CONTENTS</h2><table>"
+        for number in 1...3 {
+            html += "<tr><td>CHAPTER \(number).</td><td>A Title \(number)</td><td><a href=\"#Page_\(number * 10)\">[\(number * 10)]</a></td></tr>"
+        }
+        html += "</table>"
+        for number in 1...3 {
+            html += "<p><span class=\"pagenum\"><a id=\"Page_\(number * 10)\">[\(number * 10)]</a></span></p><h2>CHAPTER \(number).</h2><p>\(words)</p>"
+        }
+        let content = GutenbergHTML.content(of: Array((html + "</body>").utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER 1.", "CHAPTER 2.", "CHAPTER 3."])
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("A Title") || $0.text == "CONTENTS" }, "\(content.blocks.prefix(3))")
+    }
+
     /// A play: its persons in a larger tag than its acts stand beside the
     /// acts; scenes under the acts; a setting, in a tag of its own or in
     /// the scene's, names its scene.

@@ -1000,8 +1000,10 @@ private final class HTMLWalker {
             let written = linkWords.trimmingWhitespace()
             let readsAsMark = isMark && NoteMarks.isLabel(HTMLBlocks.markLabel(written))
             // A bare figure or letter is as often a page's number or an
-            // index's letter; a mark in brackets or a sign is a note's.
-            let isNoteMark = readsAsMark && (HTMLBlocks.namesANote(target) || written.contains { !$0.isLetter && !$0.isNumber })
+            // index's letter; a mark in brackets or a sign is a note's,
+            // unless it leads to a page (a contents table's `[12]`).
+            let isNoteMark = readsAsMark && !HTMLBlocks.namesAPage(target)
+                && (HTMLBlocks.namesANote(target) || written.contains { !$0.isLetter && !$0.isNumber })
             if frame.linkIsForward {
                 forwardLinkDepth -= 1
                 if !isMark { forwardTitleLinksInEntry += 1 }
@@ -1684,8 +1686,7 @@ private final class HTMLWalker {
         // whose contents stand at its end) is the way to the contents.
         // A list's own title (LIST OF ILLUSTRATIONS) goes with it even
         // where the contents links to it: its anchors then name nothing.
-        var isListTitle = false
-        if case let .heading(_, lines) = last, lines.count == 1 { isListTitle = ContentsList.isListTitle(lines[0]) }
+        let isListTitle = last.isHeading && Self.isListTitle(last)
         let isNamed = !isListTitle && names.contains { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) }
         guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
         removeLastItem(names: names, passingAnchorsOn: !isListTitle)
@@ -1714,7 +1715,7 @@ private final class HTMLWalker {
         let count = result.items.count
         guard count >= 2, case let .block(note) = result.items[count - 1], note.kind == .prose, note.link == nil,
               note.wordCount > Self.mostWordsOfAListsLine, note.wordCount <= Self.mostWordsOfAListsNote, result.linksInParagraphs[count - 1] == nil,
-              case let .heading(_, lines) = result.items[count - 2], lines.count == 1, ContentsList.isListTitle(lines[0])
+              result.items[count - 2].isHeading, Self.isListTitle(result.items[count - 2])
         else { return false }
         let noteNames = anchorsOfLastItem, waiting = pendingAnchors
         removeLastItem(names: noteNames, passingAnchorsOn: false)
