@@ -174,6 +174,25 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(blocks.first { $0.text.hasPrefix("Words") }?.link, "Footnote_1")
     }
 
+    /// A note's label alone in a paragraph with no note's class, its words
+    /// in the paragraph after it (a verse): the label's way back to its
+    /// reference finds the note, which holds both.
+    func testALabelAloneFoundByItsWayBackOpensItsNote() {
+        let words = String(repeating: "Words of the chapter run on here. ", count: 10)
+        let html = """
+            <html><body><h2>CHAPTER I.</h2><p>\(words)<small><a name="f27.1" href="#f27">[27]</a></small> and the
+            <i>lily-white benjamin</i><small><a name="f28.1" href="#f28">[28]</a></small> were held.</p>
+            <h2>NOTES</h2><p><a name="f27" href="#f27.1">[27]</a> <i>Max</i>—gin upon credit.</p>
+            <p><a name="f28" href="#f28.1">[28]</a></p>
+            <p class="poem">"Bleak winter wears a <i>coat</i> of snow."<br /><span style="margin-left: 9em;">
+            <i>Recit.</i>—Mr. Gluckman.</span><br /></p><p>The notes end here, and the book too.</p></body></html>
+            """
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertEqual(blocks.filter { $0.kind == .footnote }.map(\.text),
+                       ["[27] _Max_—gin upon credit.", "[28] \"Bleak winter wears a _coat_ of snow.\" _Recit._—Mr. Gluckman."])
+        XCTAssertEqual(blocks.first { $0.text.hasPrefix("Words") }?.link, "f27 f28")
+    }
+
     /// A note's way back to its reference that names itself (`(return)`,
     /// `[back]`, `↩`, in the link or around it) is the edition's, not the
     /// note's: the label stays, the word and its brackets go; a note that

@@ -580,8 +580,9 @@ private final class HTMLWalker {
     /// The anchors met since the last visible text.
     private var anchorsSinceText: [String] = []
     /// A note's label in a paragraph of its own, waiting for its note's
-    /// text (the next block), with the anchors that name the note.
-    private var pendingLabel: String?
+    /// text (the next block), with the anchors that name the note and its
+    /// links (the way back to its reference, which finds the note).
+    private var pendingLabel: (text: String, links: [HTMLBlocks.InternalLink])?
     private var tableRowCount = 0
     private var tableContentsRows = 0
     /// Anchors met since the last item: they name the next one.
@@ -948,7 +949,7 @@ private final class HTMLWalker {
                         // A table in a note (a vote's names, for and
                         // against) is the note's words, after its label.
                         let rows = tableRows.map { $0.split(separator: " ").joined(separator: " ") }.joined(separator: " ")
-                        let label = pendingLabel.map { $0 + " " } ?? ""
+                        let label = pendingLabel.map { $0.text + " " } ?? ""
                         pendingLabel = nil
                         notesInNoteFrame += 1
                         emit(.footnote, [label + rows])
@@ -1539,12 +1540,13 @@ private final class HTMLWalker {
         if linksToSounds, kept.reduce(0, { $0 + TextBlock(.prose, $1).wordCount }) <= Self.mostWordsBesideSoundLinks { return }
         if noteDepth == 0, !keepsIndent, repeatsThePicturesCaption(kept.joined(separator: " ")) { return }
         if isLabelAlone, pendingLabel == nil {
-            pendingLabel = kept[0]
+            pendingLabel = (kept[0], paragraphLinks)
             return
         }
         if let label = pendingLabel {
             pendingLabel = nil
-            kept[0] = kept[0].hasPrefix(" ") ? label + kept[0] : label + " " + kept[0]
+            kept[0] = kept[0].hasPrefix(" ") ? label.text + kept[0] : label.text + " " + kept[0]
+            paragraphLinks = label.links + paragraphLinks
         }
         if noteDepth > 0 {
             notesInNoteFrame += 1
@@ -1874,7 +1876,10 @@ private final class HTMLWalker {
         if let label = pendingLabel {
             // A label whose note did not follow stays where it stood.
             pendingLabel = nil
-            add(.block(TextBlock(noteDepth > 0 ? .footnote : .prose, label)))
+            let following = paragraphLinks
+            paragraphLinks = label.links
+            add(.block(TextBlock(noteDepth > 0 ? .footnote : .prose, label.text)))
+            paragraphLinks = following
         }
         // An anchor after a paragraph's last words, where another names
         // the paragraph, names what comes next (an edition that closes
@@ -1928,7 +1933,8 @@ private final class HTMLWalker {
         flush()
         if let label = pendingLabel {
             pendingLabel = nil
-            add(.block(TextBlock(.prose, label)))
+            paragraphLinks = label.links
+            add(.block(TextBlock(.prose, label.text)))
         }
         settleOuterContentsHeading(before: nil)
     }
