@@ -898,6 +898,41 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(content.blocks.contains { $0.text.contains("LIST OF ILLUSTRATIONS") || $0.text.contains("STORM") }, "\(content.blocks)")
     }
 
+    /// A picture in a figure stands before the text set under it there,
+    /// and a paragraph that says its alternative text again is its
+    /// caption, said once; a caption set apart (`figcaption`) is its text.
+    func testAFiguresPictureStandsBeforeTheTextUnderIt() {
+        let words = "<p>" + String(repeating: "Some time after this the son went hunting in a forest. ", count: 6) + "</p>"
+        let html = """
+            <html><body><h2>CHAPTER I.</h2>\(words)
+            <div class="figcenter"><p><a href="064.jpg" name="ivan"><img src="064.jpg" alt="Ivan learns the language of the birds" /></a>
+            &nbsp;</p><p align="center"><i>Ivan learns the language of the birds</i></p></div>\(words)
+            <div class="figcenter"><img src="065.jpg" alt="" /><p>He climbed the tree.</p></div>
+            <figure><img src="066.jpg" alt="a tree" /><figcaption>The old oak</figcaption></figure>\(words)</body></html>
+            """
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertEqual(blocks.filter { !$0.text.hasPrefix("Some time") }.map(\.text),
+                       ["CHAPTER I.", "Ivan learns the language of the birds", "", "He climbed the tree.", "The old oak"])
+        XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.link), ["064.jpg", "065.jpg", "066.jpg"])
+    }
+
+    /// A picture without words stands where it stands, unless it stands
+    /// in a line of text (an ornament there says nothing); the contents'
+    /// title drawn as a picture goes with the list.
+    func testAPictureWithoutWordsStandsWhereItStands() {
+        let words = "<p>" + String(repeating: "Cheese market day in a town in the north of Holland. ", count: 6) + "</p>"
+        let html = """
+            <html><body><div><img src="006.gif" alt="Contents" /></div>
+            <div class="toc"><p><b>1. <a href="#c1">I Remember Cheese</a></b></p><p><b>2. <a href="#c2">The Big Cheese</a></b></p></div>
+            <h2><a id="c1"></a>I Remember Cheese</h2>\(words)<p><img src="008.gif" alt="" /></p>
+            <p>He knocked <img src="dot.gif" alt="" /> twice.</p><h2><a id="c2"></a>The Big Cheese</h2>\(words)</body></html>
+            """
+        let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
+        XCTAssertEqual(blocks.filter { !$0.text.hasPrefix("Cheese market") }.map(\.text),
+                       ["I Remember Cheese", "", "He knocked twice.", "The Big Cheese"])
+        XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.link), ["008.gif"])
+    }
+
     /// Two anchors side by side before a group's heading: the second
     /// entry names the heading after it when that reads as it does, and
     /// the group holds its numbered poems.

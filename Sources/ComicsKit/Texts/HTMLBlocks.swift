@@ -596,10 +596,11 @@ private final class HTMLWalker {
     private var visibleSoFar = 0
 
     @exclusivity(unchecked) private var heading: OpenHeading?
-    /// A figure's alternative text and caption.
-    private var figureAlt = ""
+    /// A figure's caption, and its picture's item once its first picture
+    /// is met: the picture stands where it stands, before the text set
+    /// under it, and the caption is its text when the figure closes.
     @exclusivity(unchecked) private var figureCaption: [UInt8] = []
-    private var figureHasImage = false
+    private var figureItem: Int?
     private var figurePicture: String?
     /// The last picture outside a figure, by its item, and how deep the
     /// element holding it stands, while that is open: a caption set in it
@@ -721,9 +722,8 @@ private final class HTMLWalker {
         if name == "figure" || traits.contains(.figure) {
             if figureDepth == 0 {
                 flush()
-                figureAlt = ""
                 figureCaption = []
-                figureHasImage = false
+                figureItem = nil
                 figurePicture = nil
             }
             frame.figure = true
@@ -975,8 +975,11 @@ private final class HTMLWalker {
             figureDepth -= 1
             if figureDepth == 0 {
                 flush()
-                if figureHasImage || !figureCaption.isEmpty {
-                    add(.block(TextBlock(.illustration, figureCaption.isEmpty ? figureAlt : Self.text(of: figureCaption), link: figurePicture)))
+                let caption = Self.text(of: figureCaption)
+                if let item = figureItem, !caption.isEmpty {
+                    result.items[item] = .block(TextBlock(.illustration, caption, link: figurePicture))
+                } else if figureItem == nil, !caption.isEmpty {
+                    add(.block(TextBlock(.illustration, caption, link: nil)))
                 }
             }
         }
@@ -1342,17 +1345,26 @@ private final class HTMLWalker {
         var folded: [UInt8] = [], space = false, noItalic = false
         Array(rawAlt.utf8).withUnsafeBufferPointer { Self.appendFolded($0, to: &folded, pendingSpace: &space, openingItalic: &noItalic) }
         let alt = Self.withoutMarkerWord(Self.text(of: folded))
+        let lineHasText = lines[lines.count - 1].contains(where: { $0 > 0x20 })
         if heading != nil {
             heading!.pictures += 1
             heading!.alt += heading!.alt.isEmpty ? alt : " " + alt
             if heading!.picture == nil { heading!.picture = source }
         } else if figureDepth > 0 {
-            figureHasImage = true
-            if figureAlt.isEmpty { figureAlt = alt }
-            if figurePicture == nil { figurePicture = source }
-        } else if (alt.count <= 2 && alt.allSatisfy(\.isLetter)) || (isGlyph && !alt.isEmpty && lines[lines.count - 1].contains(where: { $0 > 0x20 })) {
+            guard figureItem == nil else { return }
+            flush()
+            let count = result.items.count
+            add(.block(TextBlock(.illustration, figureCaption.isEmpty ? alt : Self.text(of: figureCaption), link: source)))
+            guard result.items.count > count else { return }
+            figurePicture = source
+            figureItem = count
+            // Text set in the figure after it that says its words again is
+            // its caption, said once.
+            if let depth = stack.firstIndex(where: \.figure) { pictureContainer = (depth + 1, count) }
+        } else if alt.isEmpty ? isGlyph || lineHasText : (alt.count <= 2 && alt.allSatisfy(\.isLetter)) || (isGlyph && lineHasText) {
             // A drop capital drawn as a picture: its letter is the word's
-            // first. A glyph within a line reads as its words there.
+            // first. A glyph within a line reads as its words there; one
+            // without words says nothing there.
             var opening = italicOpen && !italicWritten
             Array(alt.utf8).withUnsafeBufferPointer {
                 Self.appendFolded($0, to: &lines[lines.count - 1], pendingSpace: &pendingSpace, openingItalic: &opening)
@@ -1680,7 +1692,9 @@ private final class HTMLWalker {
         let isHeading: Bool
         switch last {
         case .heading: isHeading = true
-        case let .block(block): isHeading = (block.kind == .prose || block.kind == .lines) && block.wordCount <= Self.mostWordsOfAListsLine && block.link == nil
+        case let .block(block):
+            isHeading = ((block.kind == .prose || block.kind == .lines) && block.wordCount <= Self.mostWordsOfAListsLine && block.link == nil)
+                || Self.isListTitle(last)
         }
         let index = result.items.count - 1
         let names = anchorsOfLastItem
@@ -1702,11 +1716,13 @@ private final class HTMLWalker {
         }
     }
 
-    /// A list's title (CONTENTS., INHOUD) alone in its heading or paragraph.
+    /// A list's title (CONTENTS., INHOUD) alone in its heading or
+    /// paragraph, or drawn (a picture whose words are the title).
     private static func isListTitle(_ item: HTMLBlocks.Item) -> Bool {
         switch item {
         case let .heading(_, lines): lines.count == 1 && ContentsList.isListTitle(lines[0])
-        case let .block(block): (block.kind == .prose || block.kind == .lines) && block.link == nil && ContentsList.isListTitle(block.text)
+        case let .block(block):
+            ((block.kind == .prose || block.kind == .lines) && block.link == nil || block.kind == .illustration) && ContentsList.isListTitle(block.text)
         }
     }
 
