@@ -898,6 +898,33 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(content.blocks.contains { $0.text.contains("LIST OF ILLUSTRATIONS") || $0.text.contains("STORM") }, "\(content.blocks)")
     }
 
+    /// Where an edition sets its headings in no heading tag, a paragraph
+    /// that says a contents entry's words at its anchor (`FOREWORD`,
+    /// `NOTES`) opens its section; a picture's caption that its list
+    /// names does not, and the lists' titles in paragraphs (`THE TABLE OF
+    /// CONTENTS`, `A LIST OF ILLUSTRATIONS`) go with their lists.
+    func testAParagraphSayingAnEntrysWordsOpensItsSection() {
+        let words = "<p>" + String(repeating: "A rich merchant lived in a town in holy Russia with his wife. ", count: 6) + "</p>"
+        let html = """
+            <html><body><p><a name="FOREWORD">FOREWORD</a></p>\(words)
+            <p align="center">THE TABLE OF CONTENTS</p>
+            <p><i><a href="#FOREWORD">Foreword</a></i></p><p><i><a href="#ILLUSTRATIONS">A List of Illustrations</a></i></p>
+            <p><a href="#frog-title">The Tsarevna Frog</a></p><p><a href="#simeons">Seven Simeons</a></p>
+            <p><i><a href="#NOTES">Notes</a></i></p>
+            <p align="center"><a name="ILLUSTRATIONS">A LIST OF ILLUSTRATIONS</a></p>
+            <p><a href="#frog">The Tsarevna Frog</a></p><p><a href="#ivan">Ivan learns the language of the birds</a></p>
+            <h2><a name="frog-title">THE TSAREVNA FROG</a></h2>\(words)
+            <p><a name="frog"><img src="009.png" alt="" /></a></p><p>The Tsarevna Frog</p>\(words)
+            <h2><a name="simeons">SEVEN SIMEONS</a></h2>\(words)
+            <p><img src="064.png" alt="Ivan" /></p><p><a name="ivan">Ivan learns the language of the birds</a></p>\(words)
+            <p><a name="NOTES">NOTES</a></p><p>1. A <i>tsarstvo</i> is the domain of a <i>tsar</i>.</p></body></html>
+            """
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["FOREWORD", "THE TSAREVNA FROG", "SEVEN SIMEONS", "NOTES"])
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("LIST OF") || $0.text.contains("TABLE OF") || $0.text.contains("Notes") },
+                       "\(content.blocks)")
+    }
+
     /// A picture in a figure stands before the text set under it there,
     /// and a paragraph that says its alternative text again is its
     /// caption, said once; a caption set apart (`figcaption`) is its text.

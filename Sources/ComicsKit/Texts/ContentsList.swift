@@ -102,9 +102,12 @@ enum ContentsList {
     }
 
     /// A contents list's title or a list of illustrations' (`CONTENTS.`,
-    /// `List of Illustrations`, a French book's `TABLE`), one line.
+    /// `A List of Illustrations`, `THE TABLE OF CONTENTS`, a French
+    /// book's `TABLE`), one line.
     static func isListTitle(_ line: String) -> Bool {
-        let title = letters(of: line)
+        var words = line.lowercased().split(whereSeparator: { !$0.isLetter })
+        if words.count > 1, ["a", "the"].contains(words[0]) { words.removeFirst() }
+        let title = words.joined()
         return contentsTitles.contains(title) || ["illustrations", "listofillustrations", "listofplates", "plates", "table"].contains(title)
     }
 

@@ -268,7 +268,10 @@ public enum GutenbergHTML {
     /// (`CHAPTER I.`), where the entry points, pictures alone between: an
     /// edition that sets its headings in no heading tag. The entry may
     /// leave the heading's number to a cell of its own (`I.` | `The birth
-    /// of the Prince` for `Chapter I. The birth of the Prince`).
+    /// of the Prince` for `Chapter I. The birth of the Prince`). One that
+    /// says the entry's words and nothing else (`FOREWORD`, `NOTES`) at
+    /// the anchor itself is a heading too, unless it stands under a
+    /// picture: there it is the picture's caption.
     static func paragraphHeading(named anchor: String, reading label: String, in read: HTMLBlocks) -> Int? {
         let wanted = Self.words(of: label)
         guard !wanted.isEmpty, let index = read.anchors[anchor] else { return nil }
@@ -280,12 +283,18 @@ public enum GutenbergHTML {
             guard block.kind == .prose || block.kind == .lines, block.text.utf8.count <= 200 else { return nil }
             let heading = Self.words(of: block.text)
             let numberWords = heading.count - wanted.count
+            let saysTheEntry = numberWords == 0 && candidate == index && !(index > 0 && Self.isPicture(read.items[index - 1]))
             guard (0...Self.mostNumberWords).contains(numberWords), heading.suffix(wanted.count).elementsEqual(wanted),
-                  HeadingPattern.match(block.text) != nil
+                  HeadingPattern.match(block.text) != nil || saysTheEntry
             else { return nil }
             return candidate
         }
         return nil
+    }
+
+    private static func isPicture(_ item: HTMLBlocks.Item) -> Bool {
+        if case let .block(block) = item { return block.kind == .illustration }
+        return false
     }
 
     /// The most words a heading's number takes before its title (`Chapter

@@ -1702,7 +1702,7 @@ private final class HTMLWalker {
         // whose contents stand at its end) is the way to the contents.
         // A list's own title (LIST OF ILLUSTRATIONS) goes with it even
         // where the contents links to it: its anchors then name nothing.
-        let isListTitle = last.isHeading && Self.isListTitle(last)
+        let isListTitle = Self.isListTitle(last)
         let isNamed = !isListTitle && names.contains { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) }
         guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
         removeLastItem(names: names, passingAnchorsOn: !isListTitle)
