@@ -513,10 +513,13 @@ def first_text_reads(blocks, index, label):
 def list_title(blocks, index, list_blocks):
     """The heading over the list `index` is in: the first block with text
     before it that is none of the list's (nor a short line with a link,
-    an entry pointing back), if a heading."""
+    an entry pointing back, nor a row of the list's table: its column's
+    `page`), if a heading."""
+    table = blocks[index]["table"]
     for block_index in range(index - 1, -1, -1):
         block = blocks[block_index]
-        if block_index in list_blocks or not block["text"].strip() or (block["links"] and len(block["text"]) <= 120):
+        if block_index in list_blocks or not block["text"].strip() or (block["links"] and len(block["text"]) <= 120) \
+                or (table is not None and block["table"] == table):
             continue
         return block["text"] if block["tag"] in HEADINGS else ""
     return ""
