@@ -952,12 +952,15 @@ final class GutenbergHTMLTests: XCTestCase {
             <html><body><div><img src="006.gif" alt="Contents" /></div>
             <div class="toc"><p><b>1. <a href="#c1">I Remember Cheese</a></b></p><p><b>2. <a href="#c2">The Big Cheese</a></b></p></div>
             <h2><a id="c1"></a>I Remember Cheese</h2>\(words)<p><img src="008.gif" alt="" /></p>
-            <p>He knocked <img src="dot.gif" alt="" /> twice.</p><h2><a id="c2"></a>The Big Cheese</h2>\(words)</body></html>
+            <p>He knocked <img src="dot.gif" alt="" /> twice.</p><h2><a id="c2"></a>The Big Cheese</h2>\(words)
+            <p><span class="letra"><img src="i_282_b.png" alt="" /></span>ELIZABETH, when Mr. Darcy gave her the letter, read it.</p>
+            <p><img src="frog.jpg" alt="" /><br />Fig. 1. The frog.</p></body></html>
             """
         let blocks = GutenbergHTML.content(of: Array(html.utf8)).content.blocks
         XCTAssertEqual(blocks.filter { !$0.text.hasPrefix("Cheese market") }.map(\.text),
-                       ["I Remember Cheese", "", "He knocked twice.", "The Big Cheese"])
-        XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.link), ["008.gif"])
+                       ["I Remember Cheese", "", "He knocked twice.", "The Big Cheese", "ELIZABETH, when Mr. Darcy gave her the letter, read it.",
+                        "", "Fig. 1. The frog."])
+        XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.link), ["008.gif", "frog.jpg"])
     }
 
     /// Two anchors side by side before a group's heading: the second

@@ -602,6 +602,10 @@ private final class HTMLWalker {
     @exclusivity(unchecked) private var figureCaption: [UInt8] = []
     private var figureItem: Int?
     private var figurePicture: String?
+    /// A picture without words met where a paragraph's line begins: the
+    /// picture itself when nothing follows it on its line, an initial's
+    /// ornament when the paragraph's words run on after it.
+    private var barePicture: String?
     /// The last picture outside a figure, by its item, and how deep the
     /// element holding it stands, while that is open: a caption set in it
     /// is the picture's.
@@ -783,6 +787,7 @@ private final class HTMLWalker {
             }
         }
         if name == "br" {
+            placeBarePicture()
             if lineStartsWithLink == nil, linesInEntry > 0 { blankLineBefore = true }
             lineBreak()
             lineStartsWithLink = nil
@@ -1242,6 +1247,7 @@ private final class HTMLWalker {
             var opening = italicOpen && !italicWritten
             Self.appendFolded(bytes, to: &lines[lines.count - 1], pendingSpace: &pendingSpace, openingItalic: &opening)
             if italicOpen && !opening { italicWritten = true }
+            if barePicture != nil, lines[lines.count - 1].contains(where: { $0 > 0x20 }) { barePicture = nil }
         }
     }
 
@@ -1371,11 +1377,20 @@ private final class HTMLWalker {
             }
             if italicOpen && !opening { italicWritten = true }
             pendingSpace = false
+        } else if alt.isEmpty, stack.contains(where: { $0.name == "p" }) {
+            placeBarePicture()
+            barePicture = source
         } else {
             flush()
             add(.block(TextBlock(.illustration, alt, link: source)))
             pictureContainer = stack.last.flatMap { ["body", "html"].contains($0.name) ? nil : (stack.count, result.items.count - 1) }
         }
+    }
+
+    private func placeBarePicture() {
+        guard let picture = barePicture else { return }
+        barePicture = nil
+        add(.block(TextBlock(.illustration, "", link: picture)))
     }
 
     /// The tallest picture, in pixels, that stands in a line of type.
@@ -1532,6 +1547,7 @@ private final class HTMLWalker {
     private func flush() {
         // A paragraph's links go with it, or with nothing (a contents entry).
         defer { paragraphLinks = [] }
+        defer { placeBarePicture() }
         closeItalicForBlockEnd()
         if pageReference != nil { dropPageReferenceAtTheEnd() }
         let keepsIndent = preDepth > 0 || verseDepth > 0
