@@ -963,6 +963,59 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(blocks.filter { $0.kind == .illustration }.map(\.link), ["008.gif", "frog.jpg"])
     }
 
+    /// A list of illustrations names pictures, not sections: a plate's
+    /// caption set as a heading after it is none (its words stay under
+    /// the picture). A page's anchor in its
+    /// dropped number still names the heading after it, and a page's
+    /// link beside the link to a chapter's own anchor is that entry's
+    /// page; an entry whose anchor the book set mid-text, in a list whose
+    /// other entries name headings, opens its section there.
+    func testAListOfIllustrationsNamesNoSectionsAndPagesNameTheirHeadings() {
+        let words = "<p>" + String(repeating: "About two thousand people gathered at the foot of the Monument. ", count: 6) + "</p>"
+        func row(_ title: String, _ target: String, _ page: String) -> String {
+            "<tr><td>\(title)</td><td class=\"tdr\"><a href=\"#\(target)\">\(page)</a></td></tr>"
+        }
+        func page(_ number: Int) -> String { "<p><span class=\"pagenum\"><a name=\"Page_\(number)\" id=\"Page_\(number)\">[Pg \(number)]</a></span></p>" }
+        func plate(_ number: Int, _ caption: String) -> String {
+            "<p><a name=\"illo_\(number)\"></a></p><div class=\"figcenter\"><img src=\"\(number).jpg\" alt=\"\" /></div><h6>\(caption)</h6>"
+        }
+        let html = """
+            <html><body><h2>CONTENTS</h2><table summary="Table of Contents"><tr><td>&nbsp;</td><td class="tdr">page</td></tr>
+            \(row("Prefatory Note", "Page_3", "3"))\(row("Introduction", "Page_9", "9"))<tr><td>At Queenston Heights—</td></tr>
+            \(row("<span style=\"margin-left: 2em;\">Representatives Present</span>", "reps", "34"))
+            <tr><td><a href="#CHAPTER_I">I</a></td><td>ON JOURNEYS THROUGH THE STATES</td><td><a href="#Page_40">40</a></td></tr></table>
+            <h2>ILLUSTRATIONS</h2><table summary="Illustrations"><tr><td>&nbsp;</td><td class="tdr">page</td></tr>
+            \(row("First Monument to General Brock", "illo_32", "32"))\(row("Brock's Monument", "illo_34", "34"))</table>
+            \(page(3))<h2>PREFATORY NOTE</h2>\(words)\(plate(32, "FIRST MONUMENT TO GENERAL BROCK.<br />—Ontario Archives."))\(words)
+            \(page(9))<h2>INTRODUCTION</h2>\(words)\(plate(34, "BROCK'S MONUMENT."))
+            <p><a name="reps"></a>Among those present were the Hon. R. A. Pyne and Colonel Ryerson.</p>\(words)
+            \(page(40))<h1>AMERICAN ADVENTURES</h1><h2><a name="CHAPTER_I"></a>CHAPTER I<br /><br />ON JOURNEYS THROUGH THE STATES</h2>
+            \(words)</body></html>
+            """
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title),
+                       ["PREFATORY NOTE", "INTRODUCTION", "Representatives Present", "CHAPTER I. ON JOURNEYS THROUGH THE STATES"])
+        let pictures = content.blocks.indices.filter { content.blocks[$0].kind == .illustration }
+        XCTAssertEqual(pictures.map { content.blocks[$0 + 1].text }, ["FIRST MONUMENT TO GENERAL BROCK.\n—Ontario Archives.", "BROCK'S MONUMENT."])
+    }
+
+    /// A section an entry opens at a paragraph stands at the level of the
+    /// headings its list's other entries name (a play's scene after the
+    /// curtain beside its acts in `h3`).
+    func testASectionOpenedAtAParagraphStandsBesideItsListsHeadings() {
+        let words = "<p>" + String(repeating: "Lily Parradell walks slowly across the drawing room. ", count: 6) + "</p>"
+        let html = """
+            <html><body><h2>THE PLAY</h2><h5>Contents</h5><p><a href="#act1">First Act</a>: <i>the drawing room</i></p>
+            <p><a href="#act2">Second Act</a>: <i>the saloon</i></p><p><a href="#act2b">Second Act</a> (after curtain): <i>the same</i></p>
+            <p><a href="#act3">Third Act</a>: <i>the boudoir</i></p>
+            <h3><a name="act1"></a>THE FIRST ACT</h3>\(words)<h3><a name="act2"></a>THE SECOND ACT</h3>\(words)
+            <p><a name="act2b"></a>The curtain rises again on the same scene, later.</p>\(words)<h3><a name="act3"></a>THE THIRD ACT</h3>\(words)
+            </body></html>
+            """
+        let sections = GutenbergHTML.content(of: Array(html.utf8)).content.sections
+        XCTAssertEqual(sections.map { "\($0.level) \($0.title)" }, ["0 THE FIRST ACT", "0 THE SECOND ACT", "0 Second Act", "0 THE THIRD ACT"])
+    }
+
     /// Two anchors side by side before a group's heading: the second
     /// entry names the heading after it when that reads as it does, and
     /// the group holds its numbered poems.

@@ -105,10 +105,23 @@ enum ContentsList {
     /// `A List of Illustrations`, `THE TABLE OF CONTENTS`, a French
     /// book's `TABLE`), one line.
     static func isListTitle(_ line: String) -> Bool {
+        let title = titleKey(line)
+        return contentsTitles.contains(title) || picturesListTitles.contains(title) || title == "table"
+    }
+
+    /// A list of illustrations' title (`LIST OF PLATES`): its entries name
+    /// pictures, not sections.
+    static func isPicturesListTitle(_ line: String) -> Bool {
+        picturesListTitles.contains(titleKey(line))
+    }
+
+    private static let picturesListTitles: Set<String> = ["illustrations", "listofillustrations", "listofplates", "plates"]
+
+    /// A title's letters, lowercased, without a leading article.
+    private static func titleKey(_ line: String) -> String {
         var words = line.lowercased().split(whereSeparator: { !$0.isLetter })
         if words.count > 1, ["a", "the"].contains(words[0]) { words.removeFirst() }
-        let title = words.joined()
-        return contentsTitles.contains(title) || ["illustrations", "listofillustrations", "listofplates", "plates", "table"].contains(title)
+        return words.joined()
     }
 
     private static let contentsTitles: Set<String> = [

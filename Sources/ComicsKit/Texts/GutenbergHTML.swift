@@ -41,22 +41,30 @@ public enum GutenbergHTML {
         // Each heading the contents list names: how deep its entry stands,
         // and the number its link alone gives it.
         var namedHeadings: [Int: ContentsEntry] = [:]
-        // Entries whose anchors stand in a paragraph with no heading near.
-        var unheaded: [(item: Int, label: String, entry: ContentsEntry)] = []
+        // Entries whose anchors stand in a paragraph with no heading near,
+        // the list each stands in, and whether the anchor is a page's.
+        var unheaded: [(item: Int, label: String, entry: ContentsEntry, list: Int, atPage: Bool)] = []
+        // The lists whose entries name headings.
+        var listsNamingHeadings = Set<Int>()
         // Paragraphs that open sections under their entries' words.
-        var entryTitles: [Int: String] = [:]
+        var entryTitles: [Int: EntryTitle] = [:]
         // The notes each heading refers to, by its place in the work.
         var headingNotes: [Int: String] = [:]
         for (item, notes) in read.headingNotes where work.contains(item) { headingNotes[item - work.lowerBound] = notes }
         for (index, (target, depth)) in zip(read.contentsTargets, read.contentsDepths).enumerated() {
             let label = read.contentsLabels.indices.contains(index) ? read.contentsLabels[index] : ""
+            let list = read.contentsLists.indices.contains(index) ? read.contentsLists[index] : 0
             let givesPage = read.contentsGivesPage.indices.contains(index) && read.contentsGivesPage[index]
             let isBold = read.contentsBold.indices.contains(index) && read.contentsBold[index]
+            // A list of illustrations names pictures: the heading after one
+            // (a plate's caption set as a heading) is no section for it.
+            if read.contentsNamePictures.indices.contains(index) && read.contentsNamePictures[index] { continue }
             guard var item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
                     ?? headingAfterMotto(named: target, reading: label, in: read), work.contains(item)
             else {
                 if let item = read.anchors[target], work.contains(item), unheaded.count < SectionOutline.maximumSections {
-                    unheaded.append((item - work.lowerBound, label, ContentsEntry(depth: depth, number: nil, givesPage: givesPage, isBold: isBold)))
+                    unheaded.append((item - work.lowerBound, label, ContentsEntry(depth: depth, number: nil, givesPage: givesPage, isBold: isBold),
+                                      list, HTMLBlocks.namesAPage(target)))
                 }
                 continue
             }
@@ -72,17 +80,26 @@ public enum GutenbergHTML {
             // Introduction` for INTRODUCTION.) numbers it.
             let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label) ?? number(of: label, over: namedItems[item - work.lowerBound])
             namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage, isBold: isBold)
+            listsNamingHeadings.insert(list)
         }
         // An edition that sets its sections in no heading at all (a page's
         // anchor mid-paragraph, `On Love | 15`): each entry opens its
         // section at the paragraph its anchor stands in, under the entry's
-        // own words.
-        if namedHeadings.isEmpty, unheaded.count >= 2 {
-            for (item, label, entry) in unheaded where entryTitles[item] == nil {
+        // own words. Where the other entries of its list name headings, so
+        // does an entry whose anchor the book set for it in running text
+        // (`reps`, not a page's `Page_34`, nor one over a heading).
+        let noneNamed = namedHeadings.isEmpty
+        let headingsInOrder = namedHeadings.keys.sorted()
+        if unheaded.count >= 2 || !noneNamed {
+            for (item, label, entry, list, atPage) in unheaded where entryTitles[item] == nil
+                && (noneNamed || (listsNamingHeadings.contains(list) && !atPage && !Self.headsAHeading(item, in: namedItems))) {
                 guard Self.words(of: label).contains(where: { $0.contains(where: \.isLetter) }),
                       case let .block(block) = namedItems[item], block.kind == .prose || block.kind == .lines
                 else { continue }
-                entryTitles[item] = label
+                // Among headings, at the tag of the one named before it.
+                var tagLevel = 2
+                if let before = Self.last(in: headingsInOrder, before: item), case let .heading(level, _) = namedItems[before] { tagLevel = level }
+                entryTitles[item] = EntryTitle(words: label, tagLevel: tagLevel)
                 namedHeadings[item] = entry
             }
         }
@@ -292,6 +309,33 @@ public enum GutenbergHTML {
         return nil
     }
 
+    /// Whether a heading comes before the running text after `item` (a
+    /// motto over a heading the entry does not read as): the entry's
+    /// place is that heading's, not a section of its own.
+    private static func headsAHeading(_ item: Int, in items: [HTMLBlocks.Item]) -> Bool {
+        for next in items[item...].prefix(mostItemsBeforeText) {
+            switch next {
+            case .heading: return true
+            case let .block(block) where block.kind == .prose: return false
+            case .block: continue
+            }
+        }
+        return false
+    }
+
+    /// The greatest of ascending `items` less than `item`.
+    private static func last(in items: [Int], before item: Int) -> Int? {
+        var (low, high) = (0, items.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if items[middle] < item { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? items[low - 1] : nil
+    }
+
+    /// The most items between an entry's anchor and its section's text.
+    private static let mostItemsBeforeText = 8
+
     private static func isPicture(_ item: HTMLBlocks.Item) -> Bool {
         if case let .block(block) = item { return block.kind == .illustration }
         return false
@@ -401,6 +445,13 @@ public enum GutenbergHTML {
         var title: String
     }
 
+    /// A paragraph's section title from its contents entry: the entry's
+    /// words, at the tag of the heading beside it.
+    struct EntryTitle {
+        var words: String
+        var tagLevel: Int
+    }
+
     /// A contents list's entry for a heading.
     struct ContentsEntry {
         var depth: Int
@@ -439,7 +490,7 @@ public enum GutenbergHTML {
     }
 
     /// The headings that open sections, and their levels from 0.
-    static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry], titledBlocks: [Int: String] = [:]) -> [Section] {
+    static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry], titledBlocks: [Int: EntryTitle] = [:]) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
             let heading: (tagLevel: Int, lines: [String])
             switch items[index] {
@@ -448,7 +499,7 @@ public enum GutenbergHTML {
             case .block:
                 // A paragraph a contents entry opens, under its words.
                 guard let title = titledBlocks[index] else { return nil }
-                heading = (2, [title])
+                heading = (title.tagLevel, [title.words])
             }
             let (tagLevel, lines) = heading
             let pattern = lines.lazy.compactMap(readHeading).first

@@ -44,6 +44,11 @@ struct HTMLBlocks {
     /// Whether each of `contentsTargets`' links is set in bold whole, as a
     /// list sets the parts that hold the entries in plain type after them.
     var contentsBold: [Bool] = []
+    /// Whether each of `contentsTargets`' lists is a list of illustrations
+    /// (its title says so): its entries name pictures, not sections.
+    var contentsNamePictures: [Bool] = []
+    /// Which list each of `contentsTargets` stands in, counted from 0.
+    var contentsLists: [Int] = []
     /// The words of each of `contentsTargets`' links (`CHAPTER I.`).
     var contentsLabels: [String] = []
     /// Links to other HTML files beside this one (`ii.html#canto3`): an
@@ -633,8 +638,27 @@ private final class HTMLWalker {
     ]
     private static let italicNames: Set<String> = ["i", "em", "cite", "var", "dfn"]
 
+    private func meet(anchorsOf attributes: [String: String]) {
+        for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty {
+            // Every anchor met is known (a link to it goes back), however
+            // many wait for an item to name.
+            if result.textBeforeAnchor[anchor] == nil, result.textBeforeAnchor.count < Self.maximumLinkTargets {
+                result.textBeforeAnchor[anchor] = visibleSoFar
+            }
+            // The newest name the next item (a long contents list's own
+            // anchors wait with it, and give way).
+            if pendingAnchors.count >= 64 { pendingAnchors.removeFirst() }
+            pendingAnchors.append(anchor)
+            if anchorsSinceText.count < 64 { anchorsSinceText.append(anchor) }
+        }
+    }
+
     func start(_ name: String, _ attributes: UnsafePointer<UnsafePointer<CChar>?>?) {
         if stack.count >= HTMLBlocks.maximumDepth || skippedDepth > 0 {
+            // A page's anchor in its number, which goes (`<span
+            // class="pagenum"><a id="Page_3">`), is still where a contents
+            // entry leads.
+            if stack.count < HTMLBlocks.maximumDepth { meet(anchorsOf: Self.attributes(attributes)) }
             stack.append(Frame(name: name, skipped: true))
             skippedDepth += 1
             return
@@ -649,18 +673,7 @@ private final class HTMLWalker {
             classIndent = max(classIndent, facts.indent)
         }
         let id = attributes["id"] ?? ""
-        for anchor in [attributes["id"], attributes["name"]].compactMap({ $0 }) where !anchor.isEmpty {
-            // Every anchor met is known (a link to it goes back), however
-            // many wait for an item to name.
-            if result.textBeforeAnchor[anchor] == nil, result.textBeforeAnchor.count < Self.maximumLinkTargets {
-                result.textBeforeAnchor[anchor] = visibleSoFar
-            }
-            // The newest name the next item (a long contents list's own
-            // anchors wait with it, and give way).
-            if pendingAnchors.count >= 64 { pendingAnchors.removeFirst() }
-            pendingAnchors.append(anchor)
-            if anchorsSinceText.count < 64 { anchorsSinceText.append(anchor) }
-        }
+        meet(anchorsOf: attributes)
         if Self.skippedNames.contains(name) || traits.contains(.skipped) || id == "pg-header" || id == "pg-footer" {
             stack.append(Frame(name: name, skipped: true))
             skippedDepth += 1
@@ -1657,6 +1670,22 @@ private final class HTMLWalker {
         guard entryLinksStart < linkTargetPlaces.count else { return }
         let givesPage = numberAfterLinks || linkTargets[entryLinksStart...].contains(where: HTMLBlocks.namesAPage)
         for index in entryLinksStart..<linkTargetPlaces.count { linkTargetPlaces[index].entryGivesPage = givesPage }
+        // Its page's link beside a link to the place the book named (`I |
+        // ON JOURNEYS … | 3`) is the same entry's page, no entry of its own.
+        let entry = entryLinksStart..<min(linkTargetPlaces.count, linkTargets.count, linkLabels.count)
+        func isPage(_ index: Int) -> Bool {
+            // Its words, without the wrapping of a mark (a title cell's `I`).
+            let scalars = linkLabels[index].unicodeScalars.filter { $0 != HTMLBlocks.markOpen && $0 != HTMLBlocks.markClose }
+            let label = String(String.UnicodeScalarView(scalars)).trimmingWhitespace()
+            return HTMLBlocks.namesAPage(linkTargets[index])
+                && (HTMLBlocks.isFigures(label) || HeadingPattern.romanValue(label, lowercaseToo: true) != nil)
+        }
+        let kept = entry.filter { !isPage($0) }
+        if !kept.isEmpty, kept.count < entry.count {
+            linkTargets.replaceSubrange(entry, with: kept.map { linkTargets[$0] })
+            linkLabels.replaceSubrange(entry, with: kept.map { linkLabels[$0] })
+            linkTargetPlaces.replaceSubrange(entry, with: kept.map { linkTargetPlaces[$0] })
+        }
         entryLinksStart = linkTargetPlaces.count
     }
 
@@ -1732,6 +1761,13 @@ private final class HTMLWalker {
         }
     }
 
+    private static func isPicturesListTitle(_ item: HTMLBlocks.Item) -> Bool {
+        switch item {
+        case let .heading(_, lines): lines.count == 1 && ContentsList.isPicturesListTitle(lines[0])
+        case let .block(block): (block.kind == .prose || block.kind == .lines) && ContentsList.isPicturesListTitle(block.text)
+        }
+    }
+
     /// A list's title (CONTENTS., INHOUD) alone in its heading or
     /// paragraph, or drawn (a picture whose words are the title).
     private static func isListTitle(_ item: HTMLBlocks.Item) -> Bool {
@@ -1777,8 +1813,11 @@ private final class HTMLWalker {
         }
     }
 
-    /// The contents list being read: its entries, and its first targets.
+    /// The contents list being read: its entries, its first targets, and
+    /// whether its title calls it a list of illustrations.
     private var contentsRunEntries = 0
+    private var contentsRunNamesPictures = false
+    private var contentsListsRead = 0
     private var contentsRunTargets: [String] = []
     /// The targets of contents lists of one entry and one link.
     private var loneContentsTargets = Set<String>()
@@ -1856,6 +1895,8 @@ private final class HTMLWalker {
             }
             contentsRunEntries = 0
             contentsRunTargets = []
+            contentsRunNamesPictures = result.items.suffix(2).contains(where: Self.isPicturesListTitle)
+            contentsListsRead += 1
         }
         contentsRunEntries += 1
         if contentsRunTargets.count < 2 { contentsRunTargets += linkTargets.prefix(2) }
@@ -1871,6 +1912,8 @@ private final class HTMLWalker {
             result.contentsDepths.append(listDepth + place.indent + (place.column.map { $0 - leftmost } ?? 0))
             result.contentsGivesPage.append(place.entryGivesPage)
             result.contentsBold.append(place.isBold)
+            result.contentsNamePictures.append(contentsRunNamesPictures)
+            result.contentsLists.append(contentsListsRead)
         }
         return true
     }
