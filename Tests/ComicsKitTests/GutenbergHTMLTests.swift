@@ -1001,15 +1001,17 @@ final class GutenbergHTMLTests: XCTestCase {
 
     /// A section an entry opens at a paragraph stands at the level of the
     /// headings its list's other entries name (a play's scene after the
-    /// curtain beside its acts in `h3`).
+    /// curtain beside its acts in `h3`); a paragraph under a picture is
+    /// its caption and opens none.
     func testASectionOpenedAtAParagraphStandsBesideItsListsHeadings() {
         let words = "<p>" + String(repeating: "Lily Parradell walks slowly across the drawing room. ", count: 6) + "</p>"
         let html = """
             <html><body><h2>THE PLAY</h2><h5>Contents</h5><p><a href="#act1">First Act</a>: <i>the drawing room</i></p>
             <p><a href="#act2">Second Act</a>: <i>the saloon</i></p><p><a href="#act2b">Second Act</a> (after curtain): <i>the same</i></p>
-            <p><a href="#act3">Third Act</a>: <i>the boudoir</i></p>
+            <p><a href="#act3">Third Act</a>: <i>the boudoir</i></p><p><a href="#lily">Lily at the window</a></p>
             <h3><a name="act1"></a>THE FIRST ACT</h3>\(words)<h3><a name="act2"></a>THE SECOND ACT</h3>\(words)
             <p><a name="act2b"></a>The curtain rises again on the same scene, later.</p>\(words)<h3><a name="act3"></a>THE THIRD ACT</h3>\(words)
+            <p><img src="lily.jpg" alt="" /></p><p><a name="lily"></a>Lily at the window.</p>\(words)
             </body></html>
             """
         let sections = GutenbergHTML.content(of: Array(html.utf8)).content.sections

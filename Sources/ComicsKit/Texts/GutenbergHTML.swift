@@ -92,7 +92,8 @@ public enum GutenbergHTML {
         let headingsInOrder = namedHeadings.keys.sorted()
         if unheaded.count >= 2 || !noneNamed {
             for (item, label, entry, list, atPage) in unheaded where entryTitles[item] == nil
-                && (noneNamed || (listsNamingHeadings.contains(list) && !atPage && !Self.headsAHeading(item, in: namedItems))) {
+                && (noneNamed || (listsNamingHeadings.contains(list) && !atPage && !Self.headsAHeading(item, in: namedItems)
+                    && !(item > 0 && Self.isPicture(namedItems[item - 1])))) {
                 guard Self.words(of: label).contains(where: { $0.contains(where: \.isLetter) }),
                       case let .block(block) = namedItems[item], block.kind == .prose || block.kind == .lines
                 else { continue }
