@@ -1018,6 +1018,21 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(sections.map { "\($0.level) \($0.title)" }, ["0 THE FIRST ACT", "0 THE SECOND ACT", "0 Second Act", "0 THE THIRD ACT"])
     }
 
+    /// A list after the text that leads back to pages (an index's `Gruel
+    /// | 5`) names no sections, though a page may begin with a heading.
+    func testAnIndexLeadingBackToPagesNamesNoSections() {
+        let words = "<p>" + String(repeating: "Stir three large spoonfuls of oat-meal into the skillet. ", count: 6) + "</p>"
+        func page(_ number: Int) -> String { "<span class=\"pagenum\"><a name=\"Page_\(number)\" id=\"Page_\(number)\"></a>{\(number)}</span>" }
+        let html = """
+            <html><body><h3>CONTENTS</h3><p><a href="#ch1">CHAPTER I. SIMPLE REMEDIES</a></p><p><a href="#ch2">CHAPTER II. COOKING</a></p>
+            <h2><a id="ch1"></a>CHAPTER I. SIMPLE REMEDIES</h2>\(words)\(page(5))<h4>GRUEL.</h4>\(words)\(page(7))<h4>SOAP.</h4>\(words)
+            <h2><a id="ch2"></a>CHAPTER II. COOKING</h2>\(words)<h3>INDEX.</h3>
+            <table><tr><td>Gruel</td><td><a href="#Page_5">5</a></td></tr><tr><td>Soap</td><td><a href="#Page_7">7</a></td></tr></table>
+            </body></html>
+            """
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map(\.title), ["CHAPTER I. SIMPLE REMEDIES", "CHAPTER II. COOKING"])
+    }
+
     /// Two anchors side by side before a group's heading: the second
     /// entry names the heading after it when that reads as it does, and
     /// the group holds its numbered poems.

@@ -59,6 +59,10 @@ public enum GutenbergHTML {
             // A list of illustrations names pictures: the heading after one
             // (a plate's caption set as a heading) is no section for it.
             if read.contentsNamePictures.indices.contains(index) && read.contentsNamePictures[index] { continue }
+            // An index after the text (`Egg gruel, 22`) leads back to pages,
+            // which a heading may happen to begin: it names no section.
+            if HTMLBlocks.namesAPage(target), let at = read.anchors[target], read.contentsPlaces.indices.contains(index),
+               at < read.contentsPlaces[index] { continue }
             guard var item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
                     ?? headingAfterMotto(named: target, reading: label, in: read), work.contains(item)
             else {

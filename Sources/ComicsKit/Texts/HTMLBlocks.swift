@@ -49,6 +49,8 @@ struct HTMLBlocks {
     var contentsNamePictures: [Bool] = []
     /// Which list each of `contentsTargets` stands in, counted from 0.
     var contentsLists: [Int] = []
+    /// Where each of `contentsTargets`' entries stands: the items before it.
+    var contentsPlaces: [Int] = []
     /// The words of each of `contentsTargets`' links (`CHAPTER I.`).
     var contentsLabels: [String] = []
     /// Links to other HTML files beside this one (`ii.html#canto3`): an
@@ -994,7 +996,8 @@ private final class HTMLWalker {
             if figureDepth == 0 {
                 flush()
                 let caption = Self.text(of: figureCaption)
-                if let item = figureItem, !caption.isEmpty {
+                if let item = figureItem, !caption.isEmpty, result.items.indices.contains(item),
+                   case let .block(picture) = result.items[item], picture.kind == .illustration, picture.link == figurePicture {
                     result.items[item] = .block(TextBlock(.illustration, caption, link: figurePicture))
                 } else if figureItem == nil, !caption.isEmpty {
                     add(.block(TextBlock(.illustration, caption, link: nil)))
@@ -1914,6 +1917,7 @@ private final class HTMLWalker {
             result.contentsBold.append(place.isBold)
             result.contentsNamePictures.append(contentsRunNamesPictures)
             result.contentsLists.append(contentsListsRead)
+            result.contentsPlaces.append(result.items.count)
         }
         return true
     }
