@@ -63,8 +63,12 @@ public enum GutenbergHTML {
             // which a heading may happen to begin: it names no section.
             if HTMLBlocks.namesAPage(target), let at = read.anchors[target], read.contentsPlaces.indices.contains(index),
                at < read.contentsPlaces[index] { continue }
+            // A page's entry whose page begins with no heading, or with one
+            // another entry names, names the heading in its page that reads
+            // as it (`ARROW-ROOT JELLY. 31` on the page EGG GRUEL. opens).
+            let inItsPage = HTMLBlocks.namesAPage(target) ? heading(reading: label, onPage: target, in: read) : nil
             guard var item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
-                    ?? headingAfterMotto(named: target, reading: label, in: read), work.contains(item)
+                    ?? headingAfterMotto(named: target, reading: label, in: read) ?? inItsPage, work.contains(item)
             else {
                 if let item = read.anchors[target], work.contains(item), unheaded.count < SectionOutline.maximumSections {
                     unheaded.append((item - work.lowerBound, label, ContentsEntry(depth: depth, number: nil, givesPage: givesPage, isBold: isBold),
@@ -72,7 +76,8 @@ public enum GutenbergHTML {
                 }
                 continue
             }
-            if namedHeadings[item - work.lowerBound] != nil, let next = heading(after: item, reading: label, in: read), work.contains(next) { item = next }
+            if namedHeadings[item - work.lowerBound] != nil, let next = heading(after: item, reading: label, in: read) ?? inItsPage,
+               work.contains(next) { item = next }
             guard namedHeadings[item - work.lowerBound] == nil, !isNavigation(at: index, of: read.contentsLabels, to: namedItems[item - work.lowerBound])
             else { continue }
             if case let .block(block) = namedItems[item - work.lowerBound] {
@@ -327,6 +332,22 @@ public enum GutenbergHTML {
         }
         return false
     }
+
+    /// The first heading from a page's anchor on, within a page's items,
+    /// that says the entry's words after its number at most.
+    private static func heading(reading label: String, onPage anchor: String, in read: HTMLBlocks) -> Int? {
+        let wanted = words(of: label)
+        guard let start = read.anchors[anchor], wanted.contains(where: { $0.contains(where: \.isLetter) }) else { return nil }
+        for index in start..<min(read.items.count, start + mostItemsOnAPage) {
+            guard case let .heading(_, lines) = read.items[index] else { continue }
+            let heading = words(of: lines.joined(separator: " "))
+            if (0...mostNumberWords).contains(heading.count - wanted.count) && heading.suffix(wanted.count).elementsEqual(wanted) { return index }
+        }
+        return nil
+    }
+
+    /// The most items a printed page holds.
+    private static let mostItemsOnAPage = 60
 
     /// The greatest of ascending `items` less than `item`.
     private static func last(in items: [Int], before item: Int) -> Int? {

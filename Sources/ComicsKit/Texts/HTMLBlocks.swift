@@ -1576,6 +1576,7 @@ private final class HTMLWalker {
         while kept.last?.isEmpty == true { kept.removeLast() }
         while kept.first?.isEmpty == true { kept.removeFirst() }
         let isLabelAlone = wayBackCharacters > 0 && kept.count == 1 && (wayBackCharacters == allCharacters || HTMLBlocks.isNoteLabel(kept[0]))
+        if tableDepth == 0 { nameItsPageLink(by: kept) }
         // In a table, the links gathered so far are its rows' until it ends.
         guard tableDepth > 0 || !takeContentsLinks(isContentsEntry()), !kept.isEmpty, !TextBlocks.isPictureMarker(kept) else { return }
         // `[Listen] [PDF] [Lilypond]`, `To listen to this music (MIDI
@@ -1616,6 +1617,22 @@ private final class HTMLWalker {
         else { return false }
         let caption = SectionOutline.comparable(picture.text)
         return !caption.isEmpty && caption == SectionOutline.comparable(text)
+    }
+
+    /// A paragraph whose one link is its page's number (`EGG GRUEL. 31`):
+    /// the link is named by the paragraph's words, as a row's is by its
+    /// title, so the entry finds its heading within the page.
+    private func nameItsPageLink(by lines: [String]) {
+        guard linkTargets.count == 1, linkLabels.count == 1, HTMLBlocks.namesAPage(linkTargets[0]) else { return }
+        let unwrapped = { (text: String) in
+            String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != HTMLBlocks.markOpen && $0 != HTMLBlocks.markClose }))
+        }
+        let number = unwrapped(linkLabels[0]).trimmingWhitespace()
+        var words = unwrapped(lines.joined(separator: " ")).split(separator: " ")
+        guard HTMLBlocks.isFigures(number), words.last.map(String.init) == number else { return }
+        words.removeLast()
+        guard words.contains(where: { $0.contains(where: \.isLetter) }) else { return }
+        linkLabels[0] = UpstreamText.capped(words.joined(separator: " "), 200)
     }
 
     /// An entry of a contents list (or a list of illustrations): links to
