@@ -85,6 +85,11 @@ struct HTMLBlocks {
     /// refers to a note (noncharacters: the text's own are taken out).
     static let markOpen = Unicode.Scalar(UInt32(0xFDD0))!
     static let markClose = Unicode.Scalar(UInt32(0xFDD1))!
+
+    /// `text` without the wrapping of its marks: the words a reader sees.
+    static func unwrapped(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != markOpen && $0 != markClose }))
+    }
     /// The items whose text holds wrapped marks.
     var itemsWithMarks = Set<Int>()
 
@@ -1122,9 +1127,7 @@ private final class HTMLWalker {
         guard let (start, links) = pageReference, start.generation == generation, start.line == lines.count - 1,
               start.byte <= lines[start.line].count
         else { return }
-        let reference = Self.text(of: Array(lines[start.line][start.byte...])).unicodeScalars
-            .filter { $0 != HTMLBlocks.markOpen && $0 != HTMLBlocks.markClose }
-        var inside = String(String.UnicodeScalarView(reference)).trimmingWhitespace()
+        var inside = HTMLBlocks.unwrapped(Self.text(of: Array(lines[start.line][start.byte...]))).trimmingWhitespace()
         guard inside.hasPrefix("["), inside.hasSuffix("]") else { return }
         inside = String(inside.dropFirst().dropLast()).trimmingWhitespace()
         if inside.hasSuffix(".") { inside.removeLast() }
@@ -1624,11 +1627,8 @@ private final class HTMLWalker {
     /// title, so the entry finds its heading within the page.
     private func nameItsPageLink(by lines: [String]) {
         guard linkTargets.count == 1, linkLabels.count == 1, HTMLBlocks.namesAPage(linkTargets[0]) else { return }
-        let unwrapped = { (text: String) in
-            String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != HTMLBlocks.markOpen && $0 != HTMLBlocks.markClose }))
-        }
-        let number = unwrapped(linkLabels[0]).trimmingWhitespace()
-        var words = unwrapped(lines.joined(separator: " ")).split(separator: " ")
+        let number = HTMLBlocks.unwrapped(linkLabels[0]).trimmingWhitespace()
+        var words = HTMLBlocks.unwrapped(lines.joined(separator: " ")).split(separator: " ")
         guard HTMLBlocks.isFigures(number), words.last.map(String.init) == number else { return }
         words.removeLast()
         guard words.contains(where: { $0.contains(where: \.isLetter) }) else { return }
@@ -1695,8 +1695,7 @@ private final class HTMLWalker {
         let entry = entryLinksStart..<min(linkTargetPlaces.count, linkTargets.count, linkLabels.count)
         func isPage(_ index: Int) -> Bool {
             // Its words, without the wrapping of a mark (a title cell's `I`).
-            let scalars = linkLabels[index].unicodeScalars.filter { $0 != HTMLBlocks.markOpen && $0 != HTMLBlocks.markClose }
-            let label = String(String.UnicodeScalarView(scalars)).trimmingWhitespace()
+            let label = HTMLBlocks.unwrapped(linkLabels[index]).trimmingWhitespace()
             return HTMLBlocks.namesAPage(linkTargets[index])
                 && (HTMLBlocks.isFigures(label) || HeadingPattern.romanValue(label, lowercaseToo: true) != nil)
         }
