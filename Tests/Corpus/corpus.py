@@ -635,8 +635,11 @@ def study_html(text):
         # makes an entry on its page number alone (`I Fatali pag. 5`).
         page_row = block["table"] is not None and len(forward) == 1 and len(block["text"]) <= 300 \
             and re.fullmatch(r"[\divxlc]+", forward[0][1].strip(), re.I) and block["text"].endswith(forward[0][1].strip())
+        # A row's numeral and page number beside a short title's link
+        # (`CHAPTER I. | The Return | 231`) leave it an entry.
+        titled_row = block["table"] is not None and len(forward) == 1 and linked * 3 >= len(block["text"])
         if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])) \
-                and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row:
+                and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row and not titled_row:
             continue
         contents_blocks.add(index)
         # In a list straight under a heading that names a list of
