@@ -1018,6 +1018,44 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(sections.map { "\($0.level) \($0.title)" }, ["0 THE FIRST ACT", "0 THE SECOND ACT", "0 Second Act", "0 THE THIRD ACT"])
     }
 
+    /// A page's number written as the print's in an element of its own
+    /// (`<span class="pn">{7}</span>`, two over a break, `[Pg 9]`) goes,
+    /// with no anchor to say so; a number in brackets alone may be a
+    /// note's mark, and a braced number in running text is the book's.
+    func testAPagesNumberWrittenInAnElementOfItsOwnGoes() {
+        let html = """
+            <html><body><h2>CHAPTER I</h2><p><span class="pn">{7}</span></p>
+            <p>Para deante é que é o caminho.<span class="pn">{14}<br>{15}</span></p>
+            <p>It was late<span class="pagenum-x">[Pg 9]</span> when he came, <span class="ref">[7]</span> and the set {3} stood.</p>
+            </body></html>
+            """
+        let texts = GutenbergHTML.content(of: Array(html.utf8)).content.blocks.filter { $0.kind != .heading }.map(\.text)
+        XCTAssertEqual(texts, ["Para deante é que é o caminho.", "It was late when he came, [7] and the set {3} stood."])
+        var generator = SeededGenerator(seed: 45)
+        for _ in 0..<200 {
+            let number = Bool.random(using: &generator) ? String(Int.random(in: 1...9_999, using: &generator)) : ["xiv", "ii", "lxxx"].randomElement(using: &generator)!
+            let written = ["{\(number)}", "{ \(number) }", "[Pg \(number)]", "[pg. \(number)]", "[p. \(number)]", "(Page \(number).)"]
+            let marks = ["[\(number)]", "(\(number))", "{\(number)a}", "[see \(number)]", "{ }", "[Pg]"]
+            for text in written { XCTAssertTrue(HTMLBlocks.isWrittenPageNumber(text), text) }
+            for text in marks { XCTAssertFalse(HTMLBlocks.isWrittenPageNumber(text), text) }
+        }
+    }
+
+    /// Under no-break spaces a row still begins with its link (`&nbsp;
+    /// <a>VII.</a> The American Doctor`): the list is the contents, and
+    /// goes.
+    func testAContentsRowIndentedByNoBreakSpacesBeginsWithItsLink() {
+        let words = "<p>" + String(repeating: "Many of the great powers believe themselves to be passing through. ", count: 6) + "</p>"
+        let rows = ["I", "II", "III"].map {
+            "<li><span class=\"mono\">&nbsp;&nbsp;&nbsp;<a href=\"#CHAPTER_\($0)\">\($0).</a></span>&nbsp;&nbsp;<span>The American Man</span></li>"
+        }
+        let chapters = ["I", "II", "III"].map { "<h2><a id=\"CHAPTER_\($0)\"></a>CHAPTER \($0)</h2>\(words)" }
+        let html = "<html><body><h2>CONTENTS</h2><div class=\"index\"><ul>\(rows.joined())</ul></div>\(chapters.joined())</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("The American Man") || $0.text == "CONTENTS" })
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I", "CHAPTER II", "CHAPTER III"])
+    }
+
     /// A list after the text that leads back to pages (an index's `Gruel
     /// | 5`) names no sections, though a page may begin with a heading.
     func testAnIndexLeadingBackToPagesNamesNoSections() {

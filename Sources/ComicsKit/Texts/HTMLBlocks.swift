@@ -337,6 +337,26 @@ struct HTMLBlocks {
         }
     }
 
+    /// A page's number in braces (`{7}`, `{xiv}`) or after a page's word in
+    /// brackets (`[Pg 7]`, `(p. 12)`): a number in brackets alone (`[7]`)
+    /// is as often a note's mark.
+    static func isWrittenPageNumber(_ text: String) -> Bool {
+        let written = text.trimmingWhitespace().lowercased()
+        guard let first = written.first, let last = written.last, written.count >= 3 else { return false }
+        let inside = written.dropFirst().dropLast()
+        let number: Substring
+        switch (first, last) {
+        case ("{", "}"): number = inside.drop { $0.isWhitespace }
+        case ("[", "]"), ("(", ")"):
+            number = HTMLWalker.pageNumberAfterWord(inside)
+            guard number.count < inside.count, inside.first?.isLetter == true else { return false }
+        default: return false
+        }
+        var bare = number
+        while let end = bare.last, end.isWhitespace || end == "." { bare = bare.dropLast() }
+        return !bare.isEmpty && bare.count <= 8 && (bare.allSatisfy { ("0"..."9").contains($0) } || bare.allSatisfy { "ivxlcdm".contains($0) })
+    }
+
     /// `Page_12`, `page-xiv`, `pg012`, `p12a`: an anchor's name that names
     /// a page of the print.
     static func namesAPage(_ anchor: String) -> Bool {
@@ -450,6 +470,10 @@ private final class HTMLWalker {
         /// pieces (`[pg`, `&#160;`, `12]`) leaves its opening behind.
         var pageStart: MarkStart?
         var pageNumbersBefore = 0
+        /// Where a classed element's text began in a paragraph: all of it a
+        /// page's number written as one (`<span class="pn">{7}</span>`) is
+        /// the print's.
+        var classedStart: MarkStart?
         /// The contents indent open around it before it opened.
         var indentBefore = 0
         /// Where the words of a link to one of the edition's files (a
@@ -776,6 +800,9 @@ private final class HTMLWalker {
             if heading == nil { frame.pageStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation) }
             frame.pageNumbersBefore = pageNumbersDropped
         }
+        if !classes.isEmpty, heading == nil, !frame.pageAnchor {
+            frame.classedStart = MarkStart(line: lines.count - 1, byte: lines[lines.count - 1].count, generation: generation)
+        }
         if name == "a", let href = attributes["href"], Self.isOtherFile(href) { result.linksToOtherFiles += 1 }
         if name == "a", heading == nil, let href = attributes["href"], Self.isSoundOrScore(href) { soundLinkGeneration = generation }
         if name == "a", heading != nil, let href = attributes["href"], Self.isSoundOrScore(href) || Self.isPicture(href) {
@@ -1020,6 +1047,7 @@ private final class HTMLWalker {
             pageAnchorDepth -= 1
             if let start = frame.pageStart, pageNumbersDropped > frame.pageNumbersBefore { dropPageNumberOpening(from: start) }
         }
+        if let start = frame.classedStart { dropWrittenPageNumber(from: start) }
         if let target = frame.link {
             linkDepth -= 1
             numberAfterLinks = false
@@ -1120,6 +1148,29 @@ private final class HTMLWalker {
         }
     }
 
+    /// The text from `start` when it is a page's number written as the
+    /// print's (`{7}`, `[Pg 7]`), or a few, a line each (`{14}<br>{15}`),
+    /// nothing else: gone.
+    private func dropWrittenPageNumber(from start: MarkStart) {
+        guard start.generation == generation, start.line < lines.count, start.byte <= lines[start.line].count,
+              lines.count - start.line <= Self.mostPageNumbersTogether
+        else { return }
+        let pieces = [lines[start.line][start.byte...]] + lines[(start.line + 1)...].map { $0[...] }
+        guard pieces.contains(where: { !$0.isEmpty }), pieces.allSatisfy({ piece in
+            piece.isEmpty || (piece.count <= Self.longestWrittenPageNumber && HTMLBlocks.isWrittenPageNumber(String(decoding: piece, as: UTF8.self)))
+        }) else { return }
+        lines.removeSubrange((start.line + 1)...)
+        lines[start.line].removeSubrange(start.byte...)
+        while lines[start.line].last == 0x20 {
+            lines[start.line].removeLast()
+            pendingSpace = true
+        }
+    }
+
+    private static let mostPageNumbersTogether = 4
+
+    private static let longestWrittenPageNumber = 24
+
     /// The page reference the paragraph ends with, if it ends with one
     /// (`[Page 374.]`), taken out with its link.
     private func dropPageReferenceAtTheEnd() {
@@ -1217,6 +1268,11 @@ private final class HTMLWalker {
         // sum without branches, which the compiler runs many bytes at once).
         var visible = 0
         for byte in bytes { visible &+= (byte > 0x20 ? 1 : 0) &- (byte & 0xC0 == 0x80 ? 1 : 0) }
+        // A no-break space is space (`&nbsp;&nbsp;<a>VII.</a>` begins
+        // with its link).
+        if visible > 0, ByteScan.contains(0xA0, in: bytes) {
+            for index in bytes.indices where Self.isNoBreakSpace(bytes, at: index) { visible -= 1 }
+        }
         if forwardLinkDepth > 0 { linkCharacters += visible }
         if visible > 0, startsWithLink == nil { startsWithLink = forwardLinkDepth > 0 }
         if visible > 0, lineStartsWithLink == nil {
