@@ -306,11 +306,13 @@ final class GutenbergHTMLTests: XCTestCase {
     /// A glossary's letters (`C`, `D`, `I`, `L`, `M`, `V` among them) are
     /// letters, not roman numerals: they stand side by side, whether the
     /// contents' links or the headings alone give them, and the letters
-    /// between two that read as numerals are not their parts.
+    /// between two that read as numerals are not their parts; Spanish
+    /// `CH` and `LL` are letters too.
     func testAGlossarysLettersAreLettersNotNumerals() {
         let words = String(repeating: "Words of the chapter run on here. ", count: 10)
-        let letters = "ABCDEFGHIJKLMNOPRSTUVWYZ".map(String.init)
-        for linked in [true, false] {
+        let english = "ABCDEFGHIJKLMNOPRSTUVWYZ".map(String.init)
+        let spanish = ["A", "B", "C", "CH", "D", "E", "F", "G", "H", "I", "J", "L", "LL", "M", "N", "O", "P", "Q", "R", "S", "T", "U", "V", "Y", "Z"]
+        for (letters, linked) in [english, spanish].flatMap({ letters in [true, false].map { (letters, $0) } }) {
             // With the contents linking to each letter, or with no contents.
             let contents = linked
                 ? "<h2>CONTENTS</h2><p><b><a href=\"#ch1\">The Big Cheese</a></b></p><p><b><a href=\"#ch2\">Lazy Lou</a></b></p>"

@@ -623,16 +623,18 @@ public enum GutenbergHTML {
     }
 
     /// A letter among letters in their order (a glossary's `C` and `D`
-    /// between `B` and `E`) is a letter, not a roman numeral, whether its
-    /// heading or its contents entry says it: it numbers nothing, and the
-    /// letters after it are not its parts.
+    /// between `B` and `E`, or `D` after Spanish `CH`) is a letter, not a
+    /// roman numeral, whether its heading or its contents entry says it: it
+    /// numbers nothing, and the letters after it are not its parts.
     private static func withoutNumeralsInAnAlphabet(_ candidates: inout [Candidate]) {
-        func letter(_ candidate: Candidate) -> Character? {
+        func letter(_ candidate: Candidate) -> String? {
             guard candidate.lines.count == 1 else { return nil }
             var line = Substring(candidate.lines[0].trimmingWhitespace())
             if line.last == "." { line.removeLast() }
-            guard line.count == 1, let only = line.first, only.isLetter, only.isUppercase else { return nil }
-            return only
+            guard line.allSatisfy({ $0.isLetter && $0.isUppercase }) else { return nil }
+            // A pair that is no numeral is a letter of its own (`CH`, `LL`).
+            if line.count == 2 && HeadingPattern.romanValue(String(line)) == nil { return String(line) }
+            return line.count == 1 ? String(line) : nil
         }
         let letters = candidates.map(letter)
         for index in candidates.indices where candidates[index].pattern != nil || candidates[index].entry?.number != nil {
