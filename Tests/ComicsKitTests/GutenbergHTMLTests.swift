@@ -1058,6 +1058,37 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I", "CHAPTER II", "CHAPTER III"])
     }
 
+    /// An entry that says it is a picture's (`Illustration: Beverley with
+    /// potion`) names no section, though a caption stands before the
+    /// picture it points to.
+    func testAnEntryThatSaysItIsAPicturesNamesNoSection() {
+        let words = "<p>" + String(repeating: "The gamester sat alone and counted what was left of the night. ", count: 6) + "</p>"
+        let html = """
+            <html><body><div class="contents"><a href="#act4">Act IV</a><br><a href="#act5">Act V</a><br>
+            <a href="#ill2">Illustration: Beverley with potion</a></div>
+            <h2><a name="act4"></a>ACT IV.</h2>\(words)<h2><a name="act5"></a>ACT V.</h2>\(words)
+            <a name="ill2"> </a><p><i>Act 5.</i> The Gamester. <i>Sc. 4.</i></p><p><img src="images/img09.jpg" alt="Beverley"></p>
+            <p>THE END.</p></body></html>
+            """
+        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map(\.title), ["ACT IV.", "ACT V."])
+    }
+
+    /// A page of links to another edition's files (`https://…/8799-h.htm#link9`,
+    /// canto by canto) is an index of them, as one of relative links is:
+    /// no outline, so `get` gives way to the plain text.
+    func testAPageOfLinksToAnotherEditionsFilesIsAnIndexOfThem() {
+        func cantos(_ base: String) -> String {
+            (1...12).map { "<a href=\"\(base)8799-h.htm#link\($0)\">Canto \($0)</a>" }.joined(separator: " ")
+        }
+        for base in ["https://www.gutenberg.org/files/8799/8799-h/", "http://www.gutenberg.org/files/8799/8799-h/", ""] {
+            let html = "<html><body><h1>THE DIVINE COMEDY</h1><h2>PARADISE</h2><p>\(cantos(base))</p><h2>HELL</h2><p>\(cantos(base))</p></body></html>"
+            XCTAssertFalse(GutenbergHTML.content(of: Array(html.utf8)).hasOutline, base)
+        }
+        let linkingOut = "<p>" + String(repeating: "Words of the book itself, many of them, running on. ", count: 300) + "</p>"
+        let book = "<html><body><h2>PARADISE</h2>\(linkingOut)<p>\(cantos("https://www.gutenberg.org/files/8799/8799-h/"))</p><h2>HELL</h2>\(linkingOut)</body></html>"
+        XCTAssertTrue(GutenbergHTML.content(of: Array(book.utf8)).hasOutline, "a book with a few links out is no index")
+    }
+
     /// A list after the text that leads back to pages (an index's `Gruel
     /// | 5`) names no sections, though a page may begin with a heading.
     func testAnIndexLeadingBackToPagesNamesNoSections() {

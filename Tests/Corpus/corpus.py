@@ -668,6 +668,10 @@ def study_html(text):
                     and not heading_reads(blocks, position[target], label) \
                     and (not heading_before_prose(blocks, position[target]) or caption_first(blocks, position[target], captions)):
                 continue
+            # An entry that says it is a picture's (`Illustration: Beverley
+            # with potion`), wherever its caption stands.
+            if re.match(r"\s*illustrations?\s*(?:[:.]|$)", label, re.I):
+                continue
             depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)]
                                          + [1 for c in block["classes"] if c in INDENTED_CLASSES] or [0])
             at = heading_text(blocks, position[target])

@@ -905,10 +905,12 @@ private final class HTMLWalker {
         "mid", "midi", "kar", "mp3", "ogg", "oga", "wav", "m4a", "flac", "ly", "mus", "mxl", "musicxml", "abc", "sib", "pdf",
     ]
 
-    /// A relative address of an HTML file (`i.html`, `./ii.htm#intro`).
+    /// An address of an HTML file (`i.html`, `./ii.htm#intro`, another
+    /// edition's `https://…/8799-h.htm#link9`).
     private static func isOtherFile(_ href: String) -> Bool {
-        guard !href.contains(":") else { return false }
-        let path = href.prefix { $0 != "#" && $0 != "?" }.lowercased()
+        let lowered = href.lowercased()
+        guard !href.contains(":") || lowered.hasPrefix("http://") || lowered.hasPrefix("https://") else { return false }
+        let path = lowered.prefix { $0 != "#" && $0 != "?" }
         return path.hasSuffix(".html") || path.hasSuffix(".htm")
     }
 
@@ -1845,6 +1847,15 @@ private final class HTMLWalker {
 
     /// A list's title (CONTENTS., INHOUD) alone in its heading or
     /// paragraph, or drawn (a picture whose words are the title).
+    /// An entry that says it is a picture's (`Illustration: Beverley with
+    /// potion`) names no section.
+    private static func namesAPicture(_ label: String) -> Bool {
+        let words = HTMLBlocks.unwrapped(label).trimmingWhitespace().lowercased()
+        guard words.hasPrefix("illustration") else { return false }
+        let rest = words.dropFirst("illustration".count).drop { $0 == "s" }
+        return rest.first.map { $0 == ":" || $0 == "." } ?? true
+    }
+
     private static func isListTitle(_ item: HTMLBlocks.Item) -> Bool {
         switch item {
         case let .heading(_, lines): lines.count == 1 && ContentsList.isListTitle(lines[0])
@@ -1983,11 +1994,12 @@ private final class HTMLWalker {
         // A table's rows are as deep as their first text stands right of
         // the leftmost row's.
         let leftmost = linkTargetPlaces.lazy.compactMap(\.column).min() ?? 0
-        for place in linkTargetPlaces.prefix(taken.count) {
+        for (offset, place) in linkTargetPlaces.prefix(taken.count).enumerated() {
+            let label = linkLabels.indices.contains(offset) ? linkLabels[offset] : ""
             result.contentsDepths.append(listDepth + place.indent + (place.column.map { $0 - leftmost } ?? 0))
             result.contentsGivesPage.append(place.entryGivesPage)
             result.contentsBold.append(place.isBold)
-            result.contentsNamePictures.append(contentsRunNamesPictures)
+            result.contentsNamePictures.append(contentsRunNamesPictures || Self.namesAPicture(label))
             result.contentsLists.append(contentsListsRead)
             result.contentsPlaces.append(result.items.count)
         }
