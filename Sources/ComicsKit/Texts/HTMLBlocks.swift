@@ -1154,7 +1154,11 @@ private final class HTMLWalker {
     /// print's (`{7}`, `[Pg 7]`), or a few, a line each (`{14}<br>{15}`),
     /// nothing else: gone.
     private func dropWrittenPageNumber(from start: MarkStart) {
-        guard start.generation == generation, start.line < lines.count, start.byte <= lines[start.line].count,
+        // Most classed elements (a small capital's) end in no bracket: they
+        // are let go at once.
+        let lastWritten = lines[lines.count - 1].last { $0 != 0x20 }
+        guard lastWritten.map({ $0 == 0x7D || $0 == 0x5D || $0 == 0x29 }) ?? (lines.count > start.line + 1),
+              start.generation == generation, start.line < lines.count, start.byte <= lines[start.line].count,
               lines.count - start.line <= Self.mostPageNumbersTogether
         else { return }
         let pieces = [lines[start.line][start.byte...]] + lines[(start.line + 1)...].map { $0[...] }
@@ -1845,8 +1849,6 @@ private final class HTMLWalker {
         }
     }
 
-    /// A list's title (CONTENTS., INHOUD) alone in its heading or
-    /// paragraph, or drawn (a picture whose words are the title).
     /// An entry that says it is a picture's (`Illustration: Beverley with
     /// potion`) names no section.
     private static func namesAPicture(_ label: String) -> Bool {
@@ -1856,6 +1858,8 @@ private final class HTMLWalker {
         return rest.first.map { $0 == ":" || $0 == "." } ?? true
     }
 
+    /// A list's title (CONTENTS., INHOUD) alone in its heading or
+    /// paragraph, or drawn (a picture whose words are the title).
     private static func isListTitle(_ item: HTMLBlocks.Item) -> Bool {
         switch item {
         case let .heading(_, lines): lines.count == 1 && ContentsList.isListTitle(lines[0])
