@@ -1818,6 +1818,14 @@ final class GutenbergHTMLTests: XCTestCase {
         html += "<h2>A NOTE ON THE TEXT</h2>" + paragraph
         let content = GutenbergHTML.content(of: Array(html.utf8)).content
         XCTAssertEqual(content.sections.map(\.title), ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3", "CHAPTER 4"])
+        // A dialogue is a division of its kind, in French as in English.
+        var dialogues = "<body><h1>DIALOGUE AUX ENFERS</h1>"
+        let ordinals = ["DEUXIÈME", "TROISIÈME", "QUATRIÈME", "CINQUIÈME"]
+        for (number, ordinal) in ordinals.enumerated() where number != 2 {
+            dialogues += "<p><a href=\"#d\(number)\">\(ordinal) DIALOGUE.</a></p>"
+        }
+        for (number, ordinal) in ordinals.enumerated() { dialogues += "<h2 id=\"d\(number)\">\(ordinal) DIALOGUE.</h2>" + paragraph }
+        XCTAssertEqual(GutenbergHTML.content(of: Array(dialogues.utf8)).content.sections.map(\.title), ordinals.map { "\($0) DIALOGUE." })
     }
 
     func testAnEditionWithoutHeadingsSaysSo() {

@@ -196,7 +196,7 @@ enum HeadingPattern {
         for word in ["ACT", "ACTE", "AKT", "ATTO", "ACTO", "AUFZUG"] { table[word] = .act }
         for word in ["CHAPTER", "CHAP", "CHAPITRE", "KAPITEL", "CAPÍTULO", "CAPITULO", "CAPITOLO", "HOOFDSTUK",
                      "KAPITTEL", "KAPITOLA", "ROZDZIAŁ", "GLAVA", "LETTER", "STAVE", "CANTO", "RUNO", "LAULU",
-                     "ADVENTURE", "LUKU", "CAPUT", "CAPITVLVM", "CAPITULUM"] {
+                     "ADVENTURE", "LUKU", "CAPUT", "CAPITVLVM", "CAPITULUM", "DIALOGUE", "DIALOG", "DIALOGO", "DIÁLOGO"] {
             table[word] = .chapter
         }
         for word in ["SCENE", "SCÈNE", "SZENE", "ESCENA", "SCENA", "AUFTRITT"] { table[word] = .scene }
