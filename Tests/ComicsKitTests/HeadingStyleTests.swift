@@ -11,6 +11,7 @@ final class HeadingStyleTests: XCTestCase {
         ("FIRST ACT", 1), ("CHAPTER TWENTY-ONE", 21), ("BOOK FIRST.--A JUST MAN", 1), ("VOLUME I.--FANTINE.", 1),
         ("CHAPTER I--M. MYRIEL", 1), ("Chapter 1 PETER BREAKS THROUGH", 1), ("FORTY-SECOND CHAPTER", 42),
         ("CHAPITRE PREMIER", 1), ("LIVRE DEUXIÈME", 2), ("Vingt-et-unième chapitre", 21), ("QUATRE-VINGT-DIX-NEUVIÈME CHAPITRE", 99),
+        ("VINGT ET UNIÈME DIALOGUE.", 21), ("Trente et unième chapitre", 31), ("DIXIÈME DIALOGUE.", 10), ("Second Dialogue", 2),
         ("Erstes Kapitel", 1), ("Dritter Teil", 3), ("Einundzwanzigstes Kapitel", 21), ("Zwölftes Buch", 12),
         ("Capítulo primero. Que trata de la condición", 1), ("Capítulo decimoquinto", 15), ("Capítulo vigésimo primero", 21),
         ("Primera parte", 1), ("Segunda parte del ingenioso hidalgo", 2),
@@ -27,7 +28,7 @@ final class HeadingStyleTests: XCTestCase {
             XCTAssertEqual(heading?.number, sample.number, sample.line)
         }
         for sentence in ["First he went home.", "Chapter and verse were quoted", "Dritter im Bunde war er nicht.",
-                         "First act of kindness he showed her.", "Second part, he said, was worse"] {
+                         "First act of kindness he showed her.", "Second part, he said, was worse", "Vingt et un dialogues suivent."] {
             XCTAssertNil(HeadingPattern.match(sentence), sentence)
         }
     }

@@ -122,15 +122,24 @@ enum HeadingPattern {
         return result
     }
 
-    /// `Kahdeskymmenes ensimmäinen runo`, `Vigésimo primero capítulo`: an
-    /// ordinal of two words before its keyword.
+    /// `Kahdeskymmenes ensimmäinen runo`, `Vigésimo primero capítulo`, `Vingt
+    /// et unième dialogue`: an ordinal of two words (or three) before its
+    /// keyword.
     private static func twoWordOrdinalHeading(_ text: String) -> HeadingLine? {
-        let words = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: true)
-        guard words.count >= 3, let number = SpelledNumbers.ordinal(words[0], trimmedPunctuation(String(words[1]))),
-              let kind = keyword(trimmedPunctuation(String(words[2]))), isHeadingCase(words[2]) else { return nil }
-        let rest = words.count > 3 ? String(words[3]) : ""
+        let words = text.split(separator: " ", maxSplits: 4, omittingEmptySubsequences: true)
+        let number: Int, keywordAt: Int
+        // French before 1990 spaces its `et` (`VINGT ET UNIÈME DIALOGUE.`).
+        if words.count >= 4, words[1].lowercased() == "et", let spaced = SpelledNumbers.ordinal("\(words[0])-et-\(words[2])") {
+            (number, keywordAt) = (spaced, 3)
+        } else if words.count >= 3, let twoWords = SpelledNumbers.ordinal(words[0], trimmedPunctuation(String(words[1]))) {
+            (number, keywordAt) = (twoWords, 2)
+        } else {
+            return nil
+        }
+        guard let kind = keyword(trimmedPunctuation(String(words[keywordAt]))), isHeadingCase(words[keywordAt]) else { return nil }
+        let rest = words.count > keywordAt + 1 ? text[words[keywordAt + 1].startIndex...] : ""
         if rest.allSatisfy({ $0 == " " }) { return HeadingLine(kind: kind, number: number, title: nil) }
-        return separatedTitle(Substring(rest)).map { HeadingLine(kind: kind, number: number, title: $0) }
+        return separatedTitle(rest).map { HeadingLine(kind: kind, number: number, title: $0) }
     }
 
     /// `CHAPTER` or `Chapter`, not `chapter` in the middle of a sentence.

@@ -28,8 +28,12 @@ enum SpelledNumbers {
         ordinals[upper] != nil || firstOfTwoWords.contains(upper)
     }
 
-    private static let firstOfTwoWords: Set<String> = Set(ordinals.keys.compactMap { key in
-        key.contains(" ") ? key.split(separator: " ").first.map(String.init) : nil
+    /// The first words of ordinals of two words, and of French ones whose
+    /// `et` may be spaced (`VINGT` of `VINGT ET UNIÈME`).
+    private static let firstOfTwoWords: Set<String> = Set(ordinals.keys.compactMap { key -> String? in
+        if key.contains(" ") { return key.split(separator: " ").first.map(String.init) }
+        let parts = key.split(separator: "-")
+        return parts.firstIndex(of: "ET").flatMap { $0 > 0 ? parts[..<$0].joined(separator: "-") : nil }
     })
     static func cardinal(_ word: String) -> Int? { cardinals[word.uppercased()] }
     /// Either, for a word already lower-cased (a contents entry's).
