@@ -631,10 +631,9 @@ public enum GutenbergHTML {
             guard candidate.lines.count == 1 else { return nil }
             var line = Substring(candidate.lines[0].trimmingWhitespace())
             if line.last == "." { line.removeLast() }
-            guard line.allSatisfy({ $0.isLetter && $0.isUppercase }) else { return nil }
+            guard (1...2).contains(line.count), line.allSatisfy({ $0.isLetter && $0.isUppercase }) else { return nil }
             // A pair that is no numeral is a letter of its own (`CH`, `LL`).
-            if line.count == 2 && HeadingPattern.romanValue(String(line)) == nil { return String(line) }
-            return line.count == 1 ? String(line) : nil
+            return line.count == 1 || HeadingPattern.romanValue(String(line)) == nil ? String(line) : nil
         }
         let letters = candidates.map(letter)
         for index in candidates.indices where candidates[index].pattern != nil || candidates[index].entry?.number != nil {

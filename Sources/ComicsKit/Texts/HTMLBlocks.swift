@@ -1843,10 +1843,7 @@ private final class HTMLWalker {
     }
 
     private static func isPicturesListTitle(_ item: HTMLBlocks.Item) -> Bool {
-        switch item {
-        case let .heading(_, lines): lines.count == 1 && ContentsList.isPicturesListTitle(lines[0])
-        case let .block(block): (block.kind == .prose || block.kind == .lines) && ContentsList.isPicturesListTitle(block.text)
-        }
+        listTitleWords(of: item).map(ContentsList.isPicturesListTitle) ?? false
     }
 
     /// An entry that says it is a picture's (`Illustration: Beverley with
@@ -1861,10 +1858,16 @@ private final class HTMLWalker {
     /// A list's title (CONTENTS., INHOUD) alone in its heading or
     /// paragraph, or drawn (a picture whose words are the title).
     private static func isListTitle(_ item: HTMLBlocks.Item) -> Bool {
+        listTitleWords(of: item).map(ContentsList.isListTitle) ?? false
+    }
+
+    /// The words of an item that may be a list's title: a heading of one
+    /// line, a paragraph without a link, a picture.
+    private static func listTitleWords(of item: HTMLBlocks.Item) -> String? {
         switch item {
-        case let .heading(_, lines): lines.count == 1 && ContentsList.isListTitle(lines[0])
+        case let .heading(_, lines): lines.count == 1 ? lines[0] : nil
         case let .block(block):
-            ((block.kind == .prose || block.kind == .lines) && block.link == nil || block.kind == .illustration) && ContentsList.isListTitle(block.text)
+            (block.kind == .prose || block.kind == .lines) && block.link == nil || block.kind == .illustration ? block.text : nil
         }
     }
 
