@@ -37,6 +37,7 @@ reaches the network.
     corpus.py COMICS DIR [--book ID] [--detail] [--json FILE] [--jobs N]
 """
 import argparse
+import codecs
 import collections
 import concurrent.futures
 import html.parser
@@ -194,12 +195,27 @@ def words(text):
     return [word for word in WORD.findall(text) if not word.isdigit()]
 
 
+def cp1252_fallback(error):
+    """A byte that is no UTF-8 read as Windows-1252, as comics reads it: a
+    UTF-8 text whose header alone is Latin-1 (`Polén`) stays UTF-8."""
+    return error.object[error.start:error.end].decode("cp1252", "replace"), error.end
+
+
+codecs.register_error("cp1252-fallback", cp1252_fallback)
+
+
 def decode(data):
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
+        # Mostly UTF-8 (a Latin-1 header's `é`): UTF-8, the stray bytes
+        # read alone; else the whole as Windows-1252.
+        sequences = re.findall(rb"[\xc2-\xdf][\x80-\xbf]|[\xe0-\xef][\x80-\xbf]{2}|[\xf0-\xf4][\x80-\xbf]{3}", data)
+        strays = len(re.findall(rb"[\x80-\xff]", data)) - sum(len(sequence) for sequence in sequences)
+        if len(sequences) > strays:
+            return data.decode("utf-8", "cp1252-fallback")
         return data.decode("cp1252", "replace")
 
 
@@ -904,6 +920,15 @@ def artifacts(study, document, plain_text):
     return {"count": sum(found.values()), "kinds": dict(found), "examples": examples[:8]}
 
 
+def numeral_alone(title):
+    """The value of the numeral that numbers a title with no word of kind
+    before it (`I. The Subjects…` is 1, `2. Soveraigne Power…` 2)."""
+    first = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", title).lower())[:1]
+    if not first or not NUMERAL.fullmatch(first[0]) or re.match(r"[\s\W]*I\s+[^\W\d_]", title):
+        return None
+    return int(first[0]) if first[0].isdigit() else roman_value(first[0])
+
+
 def roman_value(numeral):
     values = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
     total = 0
@@ -1014,6 +1039,27 @@ def outline_agreement(contents, document, book_title=""):
     # beside them at their depth, a longer run of them are chapters.
     ranks = [kind_rank(entry["at"]) if kind_rank(entry["at"]) is not None else kind_rank(entry["title"]) for entry in contents]
     depths = [entry["depth"] for entry in contents]
+    # Numerals counted afresh from one under a chapter its word and number
+    # name, up to the next such chapter at its depth, are that chapter's
+    # parts (a treatise's `I.`, `2.` under CHAPTER XVIII until CHAPTER XIX).
+    def said(index):
+        return contents[index]["at"] if kind_rank(contents[index]["at"]) is not None else contents[index]["title"]
+
+    def names_chapter(index):
+        tokens = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", said(index)).lower())
+        return ranks[index] == 4 and numeral_alone(said(index)) is None and len(tokens) > 1 and bool(NUMERAL.fullmatch(tokens[1]))
+    for index in [index for index in range(len(contents)) if names_chapter(index)]:
+        parts, position = [], index + 1
+        while position < len(contents) and depths[position] >= depths[index] and not (depths[position] == depths[index] and names_chapter(position)):
+            if depths[position] == depths[index] and ranks[position] is not None:
+                numeral = numeral_alone(said(position))
+                if numeral is None or (not parts and numeral != 1):
+                    break
+                parts.append(position)
+            position += 1
+        if parts and position < len(contents) and depths[position] == depths[index] and names_chapter(position):
+            for part in parts:
+                ranks[part] = 4.5
 
     def beside(start, step, depth):
         position = start
@@ -1062,8 +1108,8 @@ def outline_agreement(contents, document, book_title=""):
         # chapter's parts: a treatise's topics under CHAPTER IV.
         before = known[start - 1] if start > 0 and depths[start - 1] == depths[start] else None
         after = known[end] if end < len(ranks) and depths[end] == depths[start] else None
-        if end - start > 2 and before is not None and before >= 4 and after == before:
-            longer = before + 0.5
+        if end - start > 2 and before is not None and after is not None and 4 <= after <= before:
+            longer = after + 0.5
         else:
             longer = 4
         for position in range(start, end):
