@@ -1461,22 +1461,34 @@ final class GutenbergHTMLTests: XCTestCase {
 
     /// A flat contents list's longer run of unnumbered entries between two
     /// chapters is the first one's parts (a treatise's topics), and a
-    /// chapter heading too long for a pattern still says CHAPTER.
+    /// chapter heading too long for a pattern still says CHAPTER. Numerals
+    /// counted afresh from one under a chapter its word names are its
+    /// parts too, with the topics around them; numerals that go on from
+    /// the chapter's own number are chapters.
     func testARunBetweenTwoChaptersIsTheChaptersParts() {
         let words = "<p>" + String(repeating: "When a man reasoneth, hee does nothing els. ", count: 4) + "</p>"
         let long = "CHAPTER II. " + String(repeating: "SHOWING HOW DODSON AND FOGG WERE MEN OF BUSINESS; ", count: 3)
         let entries = [("CHAPTER I. OF SENSE", 0), (long.trimmingWhitespace(), 0), ("Memory", 1), ("Dreams", 1), ("Apparitions Or Visions", 1),
                        ("CHAPTER III. OF SPEECH", 0), ("Originall Of Speech", 1), ("The Use Of Speech", 1), ("Abuses Of Speech", 1),
-                       ("CHAPTER IV. OF REASON", 0)]
-        var contents = "", body = ""
-        for (number, (title, level)) in entries.enumerated() {
-            contents += "<p class=\"toc\"><a href=\"#e\(number)\"> \(title) </a></p>"
-            // Chapters II and III begin with their first topic.
-            body += "<p><a name=\"e\(number)\"></a></p><h2>\(title)</h2>" + (level == 0 && number > 0 && number < 9 ? "" : words)
+                       ("CHAPTER IV. OF REASON", 0),
+                       ("CHAPTER V. OF THE RIGHTS OF SOVERAIGNES", 0), ("The Act Of Instituting A Common-wealth, What", 1),
+                       ("I. The Subjects Cannot Change The Forme Of Government", 1), ("2. Soveraigne Power Cannot Be Forfeited", 1),
+                       ("3. No Man Can Without Injustice Protest", 1), ("These Rights Are Indivisible", 1),
+                       ("And Can By No Grant Passe Away", 1), ("The Power And Honour Of Subjects", 1),
+                       ("CHAPTER VI. OF THE SEVERALL KINDS OF COMMON-WEALTH", 0)]
+        let beginningWithTheirFirstTopic: Set = [1, 5, 10]
+        func outline(_ entries: [(String, Int)], empty: Set<Int>) -> [String] {
+            var contents = "", body = ""
+            for (number, (title, _)) in entries.enumerated() {
+                contents += "<p class=\"toc\"><a href=\"#e\(number)\"> \(title) </a></p>"
+                body += "<p><a name=\"e\(number)\"></a></p><h2>\(title)</h2>" + (empty.contains(number) ? "" : words)
+            }
+            let html = "<html><body><h1>LEVIATHAN</h1>\(contents)\(body)</body></html>"
+            return GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" }
         }
-        let html = "<html><body><h1>LEVIATHAN</h1>\(contents)\(body)</body></html>"
-        XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map { "\($0.level) \($0.title)" },
-                       entries.map { "\($0.1) \($0.0)" })
+        XCTAssertEqual(outline(entries, empty: beginningWithTheirFirstTopic), entries.map { "\($0.1) \($0.0)" })
+        let chapters = [("CHAPTER I. OF SENSE", 0), ("II. Of Imagination", 0), ("III. Of The Consequence Of Imaginations", 0)]
+        XCTAssertEqual(outline(chapters, empty: []), chapters.map { "\($0.1) \($0.0)" })
     }
 
     /// A contents list set in heading tags (`<h4>Chapter II.<br><a

@@ -730,16 +730,21 @@ public enum GutenbergHTML {
         /// it (`I.` over `VANCOUVER.`, `1. Introduction` over an
         /// INTRODUCTION. numbered among chapters); a numeral alone (`I.
         /// THE EVE OF THE WAR`) numbers chapters.
+        func said(_ candidate: Candidate) -> HeadingLine? {
+            candidate.pattern?.kind == .outermost ? candidate.entry?.number ?? candidate.pattern : candidate.pattern ?? candidate.entry?.number
+        }
+        let listed = candidates.indices.filter { candidates[$0].targeted }
+        let depths = listed.map { candidates[$0].contentsDepth ?? 0 }
+        let partsOfChapters = numeralsUnderNamedChapters(listed.map { said(candidates[$0]) }, depths: depths)
+            .reduce(into: Set<Int>()) { $0.insert(candidates[listed[$1]].item) }
         func kindRank(_ candidate: Candidate) -> Int? {
-            let said = candidate.pattern?.kind == .outermost ? candidate.entry?.number ?? candidate.pattern : candidate.pattern ?? candidate.entry?.number
-            guard let kind = said?.kind, kind != .outermost else { return nil }
+            guard let kind = said(candidate)?.kind, kind != .outermost else { return nil }
+            if partsOfChapters.contains(candidate.item) { return HeadingLine.Kind.scene.rawValue }
             return kind == .numeral ? HeadingLine.Kind.chapter.rawValue : kind.rawValue
         }
         func isUnnumbered(_ candidate: Candidate) -> Bool { candidate.pattern == nil && candidate.entry?.number == nil }
         /// Depth first, then kind; odd ranks fall between two kinds.
         func rank(_ depth: Int, _ kind: Int) -> Int { depth * 32 + kind * 2 }
-        let listed = candidates.indices.filter { candidates[$0].targeted }
-        let depths = listed.map { candidates[$0].contentsDepth ?? 0 }
         /// Straight before the next listed entry at its depth, with fewer
         /// than `most` words of its own before it.
         func straightBeforeNext(_ position: Int, ownWordsUnder most: Int) -> Bool {
@@ -837,10 +842,13 @@ public enum GutenbergHTML {
                 let shallowest = run.map { candidates[listed[$0]].tagLevel }.min() ?? 0
                 for position in run { candidates[listed[position]].rank = before.rank + 1 + candidates[listed[position]].tagLevel - shallowest }
             } else if let before, let kind = kindRank(before), kind >= chapter, run.count > 2, runEnd < listed.count,
-                      depths[runEnd] == depth, kindRank(candidates[listed[runEnd]]) == kind {
+                      depths[runEnd] == depth, let after = kindRank(candidates[listed[runEnd]]), after >= chapter, after <= kind {
                 // A longer run between two chapters is the chapter's parts
-                // (a treatise's topics under CHAPTER IV).
-                for position in run { candidates[listed[position]].rank = rank(depth, kind) + 1 }
+                // (a treatise's topics under CHAPTER IV); after a chapter's
+                // numbered part and before the next chapter, it stands
+                // with the numbered parts.
+                let partsKind = after == kind ? kind + 1 : kind
+                for position in run { candidates[listed[position]].rank = rank(depth, partsKind) }
             } else {
                 let beside = kindBeside(runEnd, by: 1, depth: depth) ?? kindBeside(runStart - 1, by: -1, depth: depth)
                 let kind = run.count <= 2 ? beside ?? chapter : chapter
@@ -872,6 +880,30 @@ public enum GutenbergHTML {
                 }
             }
         }
+    }
+
+    /// Numerals counted afresh from one under a chapter its word names, up
+    /// to the next such chapter at its depth, are that chapter's parts, not
+    /// chapters (a treatise's `I.`, `2.`, `3.` under CHAPTER XVIII until
+    /// CHAPTER XIX); numerals after the last chapter (its notes, I to VI)
+    /// or after a division of another kind stay chapters. The positions
+    /// of those parts, among entries that say what they are.
+    static func numeralsUnderNamedChapters(_ said: [HeadingLine?], depths: [Int]) -> [Int] {
+        func namesChapter(_ position: Int) -> Bool { said[position]?.kind == .chapter }
+        var parts: [Int] = []
+        for chapter in said.indices where namesChapter(chapter) {
+            var under: [Int] = []
+            var position = chapter + 1
+            while position < said.count, depths[position] >= depths[chapter], !(depths[position] == depths[chapter] && namesChapter(position)) {
+                if depths[position] == depths[chapter], let heading = said[position] {
+                    guard heading.kind == .numeral, !under.isEmpty || heading.number == 1 else { break }
+                    under.append(position)
+                }
+                position += 1
+            }
+            if position < said.count, depths[position] == depths[chapter], namesChapter(position) { parts += under }
+        }
+        return parts
     }
 
     /// Front matter in a larger tag than the book's divisions (a PREFACE
