@@ -851,6 +851,32 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(content.blocks.contains { $0.text.contains("Marriage") }, "the entries' words stay titles, not text")
     }
 
+    /// A history's contents, a table whose cells each hold a book's link
+    /// and its chapters' numbers (`BOOK IX`, then `1` to `46`), each
+    /// number linking to its chapter's place mid-text: each number opens
+    /// its chapter, under its book, named by itself and not by its cell.
+    func testChapterNumbersAloneOpenTheirChaptersUnderTheirBook() {
+        let words = "<p>" + String(repeating: "The Samnites had as their commander that year Caius Pontius. ", count: 6) + "</p>"
+        let books = [("book9", "BOOK IX", "a", 3), ("book10", "BOOK X", "b", 2)]
+        var cells = "", body = "", expected: [String] = []
+        for (anchor, title, prefix, chapters) in books {
+            cells += "<td><a href=\"#\(anchor)\"><b>\(title)</b></a><br />"
+                + (1...chapters).map { "<a href=\"#\(prefix)\($0)\">\($0)</a>" }.joined(separator: " ") + "</td>"
+            body += "<h2 id=\"\(anchor)\">\(title).</h2><p><i>The argument of the book, its wars and its consuls.</i></p>"
+            expected.append("0 \(title).")
+            for chapter in 1...chapters {
+                body += "<div class=\"lsidenote\">\(chapter) </div><a id=\"\(prefix)\(chapter)\" />\(words)"
+                expected.append("1 \(chapter)")
+            }
+        }
+        let html = "<html><body><h1>THE HISTORY OF ROME</h1><table><tr>\(cells)</tr></table>\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, expected)
+        for section in content.sections where section.level == 1 {
+            XCTAssertTrue(content.blocks[section.firstBlock].text.hasPrefix("The Samnites"), "\(content.blocks[section.firstBlock])")
+        }
+    }
+
     /// An encyclopaedia's articles, each a paragraph opening with its
     /// anchor in bold, the contents two columns of links: an article of
     /// one paragraph is a section as a longer one is, its words its own;

@@ -103,7 +103,11 @@ public enum GutenbergHTML {
             for (item, label, entry, list, atPage) in unheaded where entryTitles[item] == nil
                 && (noneNamed || (listsNamingHeadings.contains(list) && !atPage && !Self.headsAHeading(item, in: namedItems)
                     && !(item > 0 && Self.isPicture(namedItems[item - 1])))) {
-                guard Self.words(of: label).contains(where: { $0.contains(where: \.isLetter) }),
+                // A number alone numbers the paragraphs it opens where the
+                // list names headings too (BOOK IX, then its chapters `1`
+                // to `46`, each a place in the text, no page).
+                guard Self.words(of: label).contains(where: { $0.contains(where: \.isLetter) })
+                        || (!noneNamed && HTMLBlocks.isFigures(HTMLBlocks.unwrapped(label))),
                       case let .block(block) = namedItems[item], block.kind == .prose || block.kind == .lines
                 else { continue }
                 // Among headings, at the tag of the one named before it.

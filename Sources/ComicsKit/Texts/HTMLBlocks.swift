@@ -205,7 +205,7 @@ struct HTMLBlocks {
     private static let closing: [Unicode.Scalar: Unicode.Scalar] = ["[": "]", "(": ")"]
 
     /// A page's number in figures (`15`, `203`).
-    fileprivate static func isFigures(_ text: String) -> Bool {
+    static func isFigures(_ text: String) -> Bool {
         let trimmed = text.trimmingWhitespace()
         return !trimmed.isEmpty && trimmed.count <= 5 && trimmed.allSatisfy { ("0"..."9").contains($0) }
     }
@@ -966,11 +966,12 @@ private final class HTMLWalker {
                 if sectionLinksInEntry > 0 { tableContentsRows += 1 }
             }
             // A link that is its row's page number alone (`On Love | 15`)
-            // is named by the row's title.
-            if let title = cells.first(where: { !$0.isEmpty && !HTMLBlocks.isFigures($0) }) {
-                for index in min(entryLinksStart, linkLabels.count)..<linkLabels.count where HTMLBlocks.isFigures(linkLabels[index]) {
-                    linkLabels[index] = UpstreamText.capped(title, 200)
-                }
+            // is named by the row's title; a row of many numbers (a
+            // book's chapters, `BOOK IX | 1 2 3 … 46`) numbers, and names
+            // nothing by the row.
+            let figures = (min(entryLinksStart, linkLabels.count)..<linkLabels.count).filter { HTMLBlocks.isFigures(linkLabels[$0]) }
+            if figures.count == 1, let title = cells.first(where: { !$0.isEmpty && !HTMLBlocks.isFigures($0) }) {
+                linkLabels[figures[0]] = UpstreamText.capped(title, 200)
             }
             endEntryLinks()
             startEntry()
