@@ -343,6 +343,13 @@ class EditionReader(html.parser.HTMLParser):
                         "table": self.table[-1] if self.table and tag == "tr" else None, "column": None}
         self.blocks.append(self.current)
 
+    def record_anchors(self, attributes):
+        """Where an element's anchors stand; one in a page's number, which
+        goes, still names its place."""
+        for key in ("id", "name"):
+            if attributes.get(key) and attributes[key] not in self.anchors:
+                self.anchors[attributes[key]] = (len(self.blocks) - 1, len("".join(self.current["text"])))
+
     def handle_starttag(self, tag, attributes):
         attributes = dict(attributes)
         classes = (attributes.get("class") or "").lower().split()
@@ -353,6 +360,7 @@ class EditionReader(html.parser.HTMLParser):
             if tag not in ("br", "img", "hr"):
                 self.stack.append((tag, True))
                 self.skip += 1
+            self.record_anchors(attributes)
             return
         if tag == "br" and not self.skip:
             # A contents list's entries are often lines of one paragraph.
@@ -376,6 +384,7 @@ class EditionReader(html.parser.HTMLParser):
         if contents:
             self.contents_class += 1
         if self.skip:
+            self.record_anchors(attributes)
             return
         if figure:
             self.current["picture"] = True
@@ -399,9 +408,7 @@ class EditionReader(html.parser.HTMLParser):
             self.sup += 1
         if tag in ("b", "strong"):
             self.bold += 1
-        for key in ("id", "name"):
-            if attributes.get(key) and attributes[key] not in self.anchors:
-                self.anchors[attributes[key]] = (len(self.blocks) - 1, len("".join(self.current["text"])))
+        self.record_anchors(attributes)
         if tag == "a" and (attributes.get("href") or "").startswith("#") and len(attributes["href"]) > 1:
             self.link = [attributes["href"][1:], [], attributes.get("id") or attributes.get("name"), self.sup > 0]
             self.bold_text = []
@@ -624,6 +631,23 @@ def study_html(text):
     # in a heading.
     note_blocks = {note["block"] for note in notes.values()}
     marking_blocks = {note["from"] for note in notes.values()}
+    # A contents printed at the end, under its title (ÍNDICE, TABLE DES
+    # MATIÈRES): each entry links back to its page, the pages in the
+    # book's order, where an index's go in the alphabet's.
+    back_in_order = set()
+    title_level, last_page = None, -1
+    for index, block in enumerate(blocks):
+        if block["tag"] in HEADINGS and block["text"].strip():
+            if block["text"].strip().lower().rstrip(".:") in CONTENTS_WORDS:
+                title_level, last_page = int(block["tag"][1]), -1
+            elif title_level is not None and int(block["tag"][1]) <= title_level:
+                title_level = None
+            continue
+        page = next((target for target, _, _, _ in block["links"]
+                     if PAGE_ANCHOR.match(target) and target in position and position[target] < index), None)
+        if title_level is not None and page is not None and position[page] >= last_page:
+            last_page = position[page]
+            back_in_order.add(index)
     for index, block in enumerate(blocks):
         # Links further on, or back to a heading (a contents list after
         # the text), neither notes nor pages (an anchor named like a page's
@@ -644,6 +668,8 @@ def study_html(text):
                                  or not re.search(r"[a-z]{3}", target, re.I)))
                    and not (PAGE_ANCHOR.match(target) and not heading_at(blocks, position[target]))
                    and (position[target] > index or heading_at(blocks, position[target]))]
+        if index in back_in_order:
+            forward = [(target, label) for target, label, _, _ in block["links"] if PAGE_ANCHOR.match(target) and target in position][:1]
         if not forward or not block["text"]:
             continue
         linked = sum(len(label) for _, label in forward)
@@ -656,7 +682,8 @@ def study_html(text):
         # (`CHAPTER I. | The Return | 231`) leave it an entry.
         titled_row = block["table"] is not None and len(forward) == 1 and linked * 3 >= len(block["text"])
         if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])) \
-                and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row and not titled_row:
+                and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row and not titled_row \
+                and index not in back_in_order:
             continue
         contents_blocks.add(index)
         # In a list straight under a heading that names a list of
