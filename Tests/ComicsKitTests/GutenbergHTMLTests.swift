@@ -1517,6 +1517,34 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(outline(chapters, empty: []), chapters.map { "\($0.1) \($0.0)" })
     }
 
+    /// A contents printed at the end of the book (a Spanish book's ÍNDICE)
+    /// links back to its pages in the book's order: it goes, its title and
+    /// its groups' headings with it, and the printer's line after it
+    /// stays. The same entries in another order are an index, and stay.
+    func testAContentsAtTheEndLinkingBackToItsPagesInOrderGoes() {
+        let words = "<p>" + String(repeating: "Del cubierto y sitio que deben ocupar los convidados. ", count: 6) + "</p>"
+        let titles = ["Al lector", "De la cocina", "Del cocinero", "De la cocinera", "Bateria de cocina", "Servicio del café"]
+        var body = ""
+        for (page, title) in titles.enumerated() {
+            body += "<h2>\(title.uppercased()).</h2><p>Lo que se ha de saber primero. <span class=\"pagenum\"><a id=\"page_\(page + 1)\">"
+                + "[\(page + 1)]</a></span> Y lo que sigue en su página.</p>\(words)"
+        }
+        func book(_ order: [Int]) -> BookContent {
+            func rows(_ positions: ArraySlice<Int>) -> String {
+                positions.map { "<tr><td>\(titles[$0])</td><td><a href=\"#page_\($0 + 1)\">\($0 + 1)</a></td></tr>" }.joined()
+            }
+            let contents = "<h2>ÍNDICE</h2><hr /><h3>I</h3><table>\(rows(order.prefix(3)))</table><h3>II</h3><table>\(rows(order.dropFirst(3)))</table>"
+            let html = "<html><body><h1>COCINA MODERNA</h1>\(body)\(contents)<p>Paris.―Typ. H. GARNIER, 6, rue des Saints-Pères.</p></body></html>"
+            return GutenbergHTML.content(of: Array(html.utf8)).content
+        }
+        let inOrder = book(Array(titles.indices))
+        XCTAssertEqual(inOrder.sections.map(\.title), titles.map { "\($0.uppercased())." })
+        XCTAssertFalse(inOrder.blocks.contains { ["ÍNDICE", "I", "II"].contains($0.text) || $0.text.contains("Al lector") }, "\(inOrder.blocks.suffix(4))")
+        XCTAssertEqual(inOrder.blocks.last?.text, "Paris.―Typ. H. GARNIER, 6, rue des Saints-Pères.")
+        let alphabetical = book([4, 0, 1, 5, 2, 3])
+        XCTAssertTrue(alphabetical.blocks.contains { $0.text.contains("Al lector") }, "an index stays")
+    }
+
     /// A contents list set in heading tags (`<h4>Chapter II.<br><a
     /// href="#p1-02">Of The Voice.</a></h4>`) is a contents list: its
     /// entries name the sections and none of them is a section itself.

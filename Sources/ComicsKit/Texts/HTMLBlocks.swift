@@ -586,6 +586,11 @@ private final class HTMLWalker {
     /// The lists (`ul`, `ol`, `dl`, `blockquote`) open around the walk.
     private var listDepth = 0
     private var sectionLinksInEntry = 0
+    /// The tag of the contents title read last (ÍNDICE, TABLE DES
+    /// MATIÈRES), until a heading as large ends what it heads, and the
+    /// place in the book of the page its last entry links back to.
+    private var contentsTitleLevel: Int?
+    private var lastPageListed = -1
     /// Links of the entry further on whose words are more than a mark's.
     private var forwardTitleLinksInEntry = 0
     /// Links of the entry that are a note's mark in brackets (`[238]`),
@@ -963,7 +968,7 @@ private final class HTMLWalker {
                 tableRowCount += 1
                 // A row that links to a place in the book (a chapter, a
                 // page of a list of illustrations) is a contents row.
-                if sectionLinksInEntry > 0 { tableContentsRows += 1 }
+                if sectionLinksInEntry > 0 || linksBackInTheBooksOrder() { tableContentsRows += 1 }
             }
             // A link that is its row's page number alone (`On Love | 15`)
             // is named by the row's title; a row of many numbers (a
@@ -1717,11 +1722,25 @@ private final class HTMLWalker {
         // In a list its class calls the contents, any link to a section
         // (a page number's, `I Fatali pag. 5`) makes an entry.
         if contentsClassDepth > 0 && sectionLinksInEntry > 0 && allCharacters <= 300 { return true }
+        if allCharacters <= 300 && linksBackInTheBooksOrder() { return true }
         return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
             || (linesInEntry >= 3 && linesStartingWithLink * 10 >= linesInEntry * 8)
             // Or each group of lines in it begins with one, the chapter's
             // summary under it (`CHAPTER I.` / `Civilizing Huck.`).
             || (groupsInEntry >= 3 && groupsInEntry < linesInEntry && groupsStartingWithLink * 10 >= groupsInEntry * 8)
+    }
+
+    /// A contents printed at the end of the book, under its title (as
+    /// Spanish, Italian and French books print their Índice, their Table
+    /// des matières): each entry links back to its page, and the pages
+    /// go in the book's order, where an index's go in the alphabet's.
+    private func linksBackInTheBooksOrder() -> Bool {
+        guard contentsTitleLevel != nil,
+              let page = linkTargets[min(entryLinksStart, linkTargets.count)...].first(where: HTMLBlocks.namesAPage),
+              let place = result.anchors[page], place >= lastPageListed
+        else { return false }
+        lastPageListed = place
+        return true
     }
 
     /// Links with names of their own that all lead to one place (`Cf.
@@ -1942,13 +1961,16 @@ private final class HTMLWalker {
 
     /// What comes after a contents list decides its outer heading: a
     /// heading at its level or above (or the end) ends what it held, so
-    /// it goes; text is what it holds, so it stays.
+    /// it goes; text is what it holds, so it stays, unless the heading is
+    /// the list's title (ÍNDICE over its groups I, II, then the printer's
+    /// line).
     private func settleOuterContentsHeading(before item: HTMLBlocks.Item?) {
         guard let outer = outerContentsHeading else { return }
         switch item {
         case let .heading(level, _)? where level > outer.tagLevel: return
         case let item? where Self.isDecoration(item): return
         case .heading?, nil: break
+        case .block? where result.items.indices.contains(outer.index) && Self.isListTitle(result.items[outer.index]): break
         case .block?:
             outerContentsHeading = nil
             return
@@ -2044,6 +2066,13 @@ private final class HTMLWalker {
     /// (`TextBlocks.isFlood`), a paragraph joins the one before it.
     private func add(_ item: HTMLBlocks.Item) {
         settleOuterContentsHeading(before: item)
+        if case let .heading(tagLevel, _) = item {
+            if Self.isListTitle(item) {
+                (contentsTitleLevel, lastPageListed) = (tagLevel, -1)
+            } else if let level = contentsTitleLevel, tagLevel <= level {
+                contentsTitleLevel = nil
+            }
+        }
         if let label = pendingLabel {
             // A label whose note did not follow stays where it stood.
             pendingLabel = nil
