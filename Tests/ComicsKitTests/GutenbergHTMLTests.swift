@@ -1130,16 +1130,17 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(html.utf8)).content.sections.map(\.title), ["CHAPTER I. SIMPLE REMEDIES", "CHAPTER II. COOKING"])
     }
 
-    /// A contents entry that gives only its page (`GRUEL. 30`) names the
-    /// heading in that page that reads as it, wherever on the page it
-    /// begins, and two entries on one page name their own headings.
+    /// A contents entry that gives only its page (`GRUEL. 30`, or with no
+    /// space before it, `ARROW-ROOT JELLY,31`) names the heading in that
+    /// page that reads as it, wherever on the page it begins, and two
+    /// entries on one page name their own headings.
     func testAPageEntryNamesTheHeadingInItsPageThatReadsAsIt() {
         let words = "<p>" + String(repeating: "Stir three large spoonfuls of oat-meal into the skillet. ", count: 6) + "</p>"
         func page(_ number: Int) -> String { "<span class=\"pagenum\"><a name=\"page\(number)\" id=\"page\(number)\"></a>{\(number)}</span>" }
         let html = """
             <html><body><h3>TABLE OF CONTENTS</h3><div class="toc"><p>SIMPLE REMEDIES. <a href="#page24">24</a></p>
             <p class="i4">GRUEL. <a href="#page30">30</a></p><p class="i4">EGG GRUEL. <a href="#page31">31</a></p>
-            <p class="i4">ARROW-ROOT JELLY. <a href="#page31">31</a></p></div>
+            <p class="i4">ARROW-ROOT JELLY,<a href="#page31">31</a></p></div>
             \(page(24))<h3>SIMPLE REMEDIES.</h3>\(words)<p>Some words of page 29 and\(page(30)) of page 30.</p>\(words)<h4>GRUEL.</h4>\(words)
             <p>A little salt, white sugar, and nutmeg.</p>\(page(31))<h4>EGG GRUEL.</h4>\(words)<h4>ARROW-ROOT JELLY.</h4>\(words)</body></html>
             """

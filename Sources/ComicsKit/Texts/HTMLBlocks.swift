@@ -1690,17 +1690,18 @@ private final class HTMLWalker {
         return !caption.isEmpty && caption == SectionOutline.comparable(text)
     }
 
-    /// A paragraph whose one link is its page's number (`EGG GRUEL. 31`):
-    /// the link is named by the paragraph's words, as a row's is by its
-    /// title, so the entry finds its heading within the page.
+    /// A paragraph whose one link is its page's number (`EGG GRUEL. 31`,
+    /// `De la cocina,5`): the link is named by the paragraph's words, as
+    /// a row's is by its title, so the entry finds its heading within the
+    /// page.
     private func nameItsPageLink(by lines: [String]) {
         guard linkTargets.count == 1, linkLabels.count == 1, HTMLBlocks.namesAPage(linkTargets[0]) else { return }
         let number = HTMLBlocks.unwrapped(linkLabels[0]).trimmingWhitespace()
-        var words = HTMLBlocks.unwrapped(lines.joined(separator: " ")).split(separator: " ")
-        guard HTMLBlocks.isFigures(number), words.last.map(String.init) == number else { return }
-        words.removeLast()
-        guard words.contains(where: { $0.contains(where: \.isLetter) }) else { return }
-        linkLabels[0] = UpstreamText.capped(words.joined(separator: " "), 200)
+        let text = HTMLBlocks.unwrapped(lines.joined(separator: " ")).trimmingWhitespace()
+        guard HTMLBlocks.isFigures(number), text.hasSuffix(number) else { return }
+        let title = text.dropLast(number.count)
+        guard let before = title.last, !before.isNumber, title.contains(where: \.isLetter) else { return }
+        linkLabels[0] = UpstreamText.capped(title.trimmingWhitespace(), 200)
     }
 
     /// An entry of a contents list (or a list of illustrations): links to
