@@ -892,7 +892,7 @@ public enum GutenbergHTML {
     /// CHAPTER XIX); numerals after the last chapter (its notes, I to VI)
     /// or after a division of another kind stay chapters. The positions
     /// of those parts, among entries that say what they are.
-    static func numeralsUnderNamedChapters(_ said: [HeadingLine?], depths: [Int]) -> [Int] {
+    private static func numeralsUnderNamedChapters(_ said: [HeadingLine?], depths: [Int]) -> [Int] {
         func namesChapter(_ position: Int) -> Bool { said[position]?.kind == .chapter }
         var parts: [Int] = []
         for chapter in said.indices where namesChapter(chapter) {
