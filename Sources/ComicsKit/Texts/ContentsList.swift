@@ -115,10 +115,14 @@ enum ContentsList {
         picturesListTitles.contains(titleKey(line))
     }
 
+    private static let longestTitleBytes = 64
+
     private static let picturesListTitles: Set<String> = ["illustrations", "listofillustrations", "listofplates", "plates"]
 
-    /// A title's letters, lowercased, without a leading article.
+    /// A title's letters, lowercased, without a leading article; none for
+    /// a line longer than any list's title (every heading is asked).
     private static func titleKey(_ line: String) -> String {
+        guard line.utf8.count <= longestTitleBytes else { return "" }
         var words = line.lowercased().split(whereSeparator: { !$0.isLetter })
         if words.count > 1, ["a", "the"].contains(words[0]) { words.removeFirst() }
         return words.joined()
