@@ -115,6 +115,7 @@ enum ContentsList {
         picturesListTitles.contains(titleKey(line))
     }
 
+    /// The longest a list's title is (`TABLE OF CONTENTS.`, with room).
     private static let longestTitleBytes = 64
 
     private static let picturesListTitles: Set<String> = ["illustrations", "listofillustrations", "listofplates", "plates"]

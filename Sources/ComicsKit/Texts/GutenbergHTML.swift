@@ -183,7 +183,7 @@ public enum GutenbergHTML {
             case let .heading(_, lines): title = lines.count == 1 ? lines[0] : ""
             case let .block(block): title = block.text
             }
-            guard title.utf8.count <= maximumListTitleBytes, !title.utf8.contains(0x0A), ContentsList.isListTitle(title) else {
+            guard ContentsList.isListTitle(title), !title.utf8.contains(0x0A) else {
                 index += 1
                 continue
             }
@@ -246,8 +246,6 @@ public enum GutenbergHTML {
     private static let maximumUnlinkedEntries = 500
     private static let maximumLaterTitles = 5_000
     private static let maximumComparisons = 200_000
-    /// The longest a list's title is (`TABLE OF CONTENTS.`, with room).
-    private static let maximumListTitleBytes = 64
     private static let maximumTitleBytes = 300
 
     /// The most words a line of a contents list holds.

@@ -1734,7 +1734,8 @@ private final class HTMLWalker {
     /// A contents printed at the end of the book, under its title (as
     /// Spanish, Italian and French books print their Índice, their Table
     /// des matières): each entry links back to its page, and the pages
-    /// go in the book's order, where an index's go in the alphabet's.
+    /// go in the book's order, where an index's go in the alphabet's. An
+    /// entry that does is the last one listed.
     private func linksBackInTheBooksOrder() -> Bool {
         guard contentsTitleLevel != nil,
               let page = linkTargets[min(entryLinksStart, linkTargets.count)...].first(where: HTMLBlocks.namesAPage),
