@@ -1895,6 +1895,21 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(GutenbergHTML.content(of: Array(dialogues.utf8)).content.sections.map(\.title), ordinals.map { "\($0) DIALOGUE." })
     }
 
+    /// A contents at the end that lists the chapters by their pages and
+    /// links by name only to the errata and the transcriber's note names
+    /// the back matter alone: the chapters' headings still outline the book.
+    func testAContentsNamingOnlyTheBackMatterLeavesTheHeadings() {
+        let paragraph = "<p>" + String(repeating: "Words of the chapter run on here. ", count: 10) + "</p>"
+        var html = "<body><h1>A BOOK</h1>"
+        for number in 1...3 { html += "<p><span class=\"pagenum\"><a id=\"Page_\(number)\">[\(number)]</a></span></p><h2>CHAPTER \(number)</h2>" + paragraph }
+        html += "<h2 id=\"contents\">CONTENTS</h2><ul>"
+        for number in 1...3 { html += "<li>Chapter \(number) <a href=\"#Page_\(number)\">\(number)</a></li>" }
+        html += "<li><a href=\"#errata\">Errata</a></li><li><a href=\"#tnote\">Transcriber's note</a></li></ul>"
+        html += "<h2 id=\"errata\">ERRATA</h2><p>Page 2: for teh read the.</p><h2 id=\"tnote\">TRANSCRIBER'S NOTE</h2><p>Spelling kept as printed.</p>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title).filter { $0.hasPrefix("CHAPTER") }, ["CHAPTER 1", "CHAPTER 2", "CHAPTER 3"])
+    }
+
     func testAnEditionWithoutHeadingsSaysSo() {
         let html = "<body><p>" + String(repeating: "Only words and no headings at all. ", count: 40) + "</p></body>"
         let made = GutenbergHTML.content(of: Array(html.utf8))

@@ -548,7 +548,11 @@ public enum GutenbergHTML {
         // chapter even where the contents list links to the number alone.
         candidates = withoutSubtitles(candidates, words: words)
         let targeted = candidates.filter(\.targeted)
-        let byContents = targeted.count >= 2
+        // A list whose first section opens past half the book's words (its
+        // chapters listed by page, only the errata and the transcriber's
+        // note by link) names the back matter alone: the headings outline
+        // the book.
+        let byContents = targeted.count >= 2 && words[targeted[0].item] * 2 <= words[items.count]
         if byContents, let firstTargeted = targeted.first?.item, let deepestTag = targeted.map(\.tagLevel).max() {
             // The book's own contents list names its sections; chapters it
             // leaves out under the parts it lists are still sections, and
