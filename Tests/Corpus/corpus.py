@@ -257,9 +257,22 @@ WORDS_OF_KIND = [
     (2, r"book|livre|buch|libro|livro|boek|kirja|liber|osa"),
     (3, r"act|acte|akt|acto|atto|aufzug"),
     (4, r"chapter|chap|chapitre|kapitel|capitolo|cap[ií]tulos?|hoofdstuk|luku|caput|stave|canto|letter|lettre|brief|"
-        r"runo|section|article|poem|song|adventure"),
+        r"runo|section|secci[oó]n|sezione|abschnitt|sec[çc][ãa]o|article|poem|song|adventure"),
     (5, r"scene|sc[eè]ne|szene|escena|scena|auftritt"),
 ]
+
+
+CHAPTER_WORDS = r"chapter|chap|chapitre|kapitel|capitolo|cap[ií]tulos?|hoofdstuk|luku|caput"
+SECTION_WORDS = r"section|secci[oó]n|sezione|abschnitt|sec[çc][ãa]o"
+
+
+def kind_word(title):
+    """Whether a title names a chapter or a section, by its first word."""
+    first = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", title).lower())[:1]
+    for kind, pattern in (("chapter", CHAPTER_WORDS), ("section", SECTION_WORDS)):
+        if first and re.fullmatch(pattern, first[0]):
+            return kind
+    return None
 
 
 # Figures, or a roman numeral as it is written (`xiv`, not `il` or `civil`).
@@ -295,10 +308,13 @@ def kind_rank(title):
         return 5  # `a)`, `(b)` letter a chapter's parts
     if re.match(r"\s*[α-ω]\)", title):
         return 5.5  # `α)`, `β)` the parts of those
+    if re.match(r"\s*§", title):
+        return 4.5  # `§ 9.— Orígenes`: a section sign numbers a chapter's parts
     # A numeral alone numbers chapters; "I" before a word with no stop
     # between is the pronoun (`I AM MONARCH OF NOUGHT I SURVEY`, `"I am with
-    # you alway"`).
-    if NUMERAL.fullmatch(first[0]) and not re.match(r"[\s\W]*I\s+[^\W\d_]", title):
+    # you alway"`), a letter before an apostrophe an elided article.
+    if NUMERAL.fullmatch(first[0]) and not re.match(r"[\s\W]*I\s+[^\W\d_]", title) \
+            and not re.match(r"[\s\W]*[lcdmi]['’]", title, re.I):  # `L'ERRANTE`, `D'un …`: an elision
         return 4
     # A kind's word numbers a division (`BOOK THE FIRST`, `LETTER XII`),
     # but not in a title that begins with it.
@@ -635,6 +651,7 @@ def study_html(text):
     # MATIÈRES): each entry links back to its page, the pages in the
     # book's order, where an index's go in the alphabet's.
     back_in_order = set()
+    page_blocks = {position[anchor] for anchor in anchors if PAGE_ANCHOR.match(anchor)}
     title_level, last_page = None, -1
     for index, block in enumerate(blocks):
         if block["tag"] in HEADINGS and block["text"].strip():
@@ -648,6 +665,18 @@ def study_html(text):
         if title_level is not None and page is not None and position[page] >= last_page:
             last_page = position[page]
             back_in_order.add(index)
+    # A list of corrections at the end (`#pág. 344 | demolissse |
+    # demolisse`): each row a word of the text links to, its own link back
+    # to that word's page. A contents entry no paragraph links to.
+    corrected = {position[target] for index, target, label, own, sup in links
+                 if target in position and position[target] > index
+                 and (blocks[index]["tag"] not in HEADINGS or len(blocks[index]["text"]) > 300)
+                 and not PAGE_ANCHOR.match(target) and target not in notes}
+    # And so is every row of a table most of whose rows are such.
+    rows = collections.Counter(block["table"] for block in blocks if block["table"] is not None and block["links"])
+    corrections = collections.Counter(blocks[index]["table"] for index in corrected if blocks[index]["table"] is not None)
+    corrected |= {index for index, block in enumerate(blocks)
+                  if block["table"] is not None and corrections[block["table"]] * 2 >= rows[block["table"]]}
     for index, block in enumerate(blocks):
         # Links further on, or back to a heading (a contents list after
         # the text), neither notes nor pages (an anchor named like a page's
@@ -670,6 +699,8 @@ def study_html(text):
                    and (position[target] > index or heading_at(blocks, position[target]))]
         if index in back_in_order:
             forward = [(target, label) for target, label, _, _ in block["links"] if PAGE_ANCHOR.match(target) and target in position][:1]
+        if index in corrected and all(position[target] < index for target, _ in forward):
+            continue
         if not forward or not block["text"]:
             continue
         linked = sum(len(label) for _, label in forward)
@@ -719,7 +750,19 @@ def study_html(text):
             depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)]
                                          + [1 for c in block["classes"] if c in INDENTED_CLASSES] or [0])
             at = heading_text(blocks, position[target])
-            contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at,
+            at_block = next((index for index in range(position[target], min(len(blocks), position[target] + 40))
+                             if blocks[index]["text"].strip()), position[target])
+            # A page may begin with another heading than the entry's (its
+            # chapter's, over `§ 9.— Orígenes históricos`): the one on it
+            # reading as the entry.
+            if PAGE_ANCHOR.match(target) and not similar_words(title_words(label), title_words(at)):
+                def reads_as_entry(index):
+                    return blocks[index]["tag"] in HEADINGS and similar_words(title_words(label), title_words(heading_text(blocks, index)))
+                on_page = next((index for index in range(position[target] + 1, min(len(blocks), position[target] + 60))
+                                if reads_as_entry(index) or index in page_blocks), None)
+                if on_page is not None and reads_as_entry(on_page):
+                    at, at_block = heading_text(blocks, on_page), on_page
+            contents.append({"target": target, "title": label.strip(), "depth": depth, "block": index, "at": at, "at_block": at_block,
                              "paged": paged(block), "bold": block.get("bold", False)})
     # A link alone is no list: a cross-reference in the text (a poem's
     # motto linking to its source), or a link to the contents list itself
@@ -756,9 +799,47 @@ def study_html(text):
     # One entry a target, the first.
     seen = set()
     contents = [entry for entry in contents if not (entry["target"] in seen or seen.add(entry["target"]))]
+    # A row without a link between two entries (`LIBRO PRIMERO.—ESPAÑA
+    # PRIMITIVA.`, `SECTION II.`, a poem cycle's title) that a heading
+    # after the first entry's text and before the second's reads is
+    # the list's own division: an entry as well, holding those after it.
+    # (A heading straight after the first entry's is its subtitle.)
+    by_block = {}
+    for entry in contents:
+        by_block.setdefault(entry["block"], entry)
+    listed = sorted(by_block)
+    # The kinds of division the list names, in the order it first names
+    # them, a row without a heading of its own too (`CHAPITRE Ier.`).
+    kinds_named = []
+    for before, after in zip(listed, listed[1:]):
+        rows = [index for index in range(before + 1, after) if blocks[index]["text"].strip()]
+        if not rows or len(rows) > 3 or after - before > 12 \
+                or any(blocks[index]["links"] or len(blocks[index]["text"]) > 120 for index in rows):
+            continue
+        kinds_named += [(row, kind_word(blocks[row]["text"])) for row in rows]
+        # Before the next entry's heading: a number's row over its title's
+        # (`CHAPTER III.` / `"HE IS DIFFERENT"`) is that entry's.
+        start, end = position[by_block[before]["target"]] + 1, by_block[after]["at_block"]
+        first_start = start
+        # (A title whose page number stands in a block of its own, `<td><p>The
+        # Shepherd</p></td><td><p><a>3</a></p></td>`, is that entry's.)
+        if re.fullmatch(r"[\divxlc]+", blocks[after]["text"].strip(), re.I):
+            rows = rows[:-1]
+        for row in rows:
+            said = words(blocks[row]["text"])
+            heading = next((index for index in range(start, min(end, len(blocks))) if blocks[index]["tag"] in HEADINGS
+                            and said in (words(blocks[index]["text"]), words(heading_text(blocks, index)))), None)
+            if not said or heading is None or (start == first_start and not any(
+                    blocks[index]["tag"] not in HEADINGS and words(blocks[index]["text"]) for index in range(start, heading))):
+                continue
+            key = "group row %d" % row
+            position[key] = min(heading, position[by_block[after]["target"]])
+            contents.append({"target": key, "title": blocks[row]["text"].strip(), "depth": blocks[row]["depth"], "block": row,
+                             "at": heading_text(blocks, heading), "at_block": heading, "paged": False, "bold": False, "group": True})
+            start = heading + 1
     # In the book's order: an index of songs lists them by their first
-    # letter, the outline follows the text.
-    contents.sort(key=lambda entry: position[entry["target"]])
+    # letter, the outline follows the text; a division before what it holds.
+    contents.sort(key=lambda entry: (position[entry["target"]], not entry.get("group")))
     # The words from an entry's place to the next entry's.
     for entry, following in zip(contents, contents[1:] + [None]):
         start = position[entry["target"]]
@@ -801,7 +882,9 @@ def study_html(text):
             for following in run:
                 contents_words.update(words(following["text"]))
     page_numbers = {re.sub(r"^\D*", "", anchor) for anchor in anchors if PAGE_ANCHOR.match(anchor)}
+    kinds_named += [(entry["block"], kind_word(entry["at"] if kind_rank(entry["at"]) is not None else entry["title"])) for entry in contents]
     return {"notes": notes, "contents": contents, "contents_words": contents_words, "captions": captions - headings,
+            "kinds_named": list(dict.fromkeys(kind for _, kind in sorted(kinds_named, key=lambda pair: pair[0]) if kind)),
             "page_numbers": page_numbers}
 
 
@@ -1050,7 +1133,7 @@ def parents(levels):
     return result
 
 
-def outline_agreement(contents, document, book_title=""):
+def outline_agreement(contents, document, book_title="", kinds_named=()):
     sections = [section for section in document.get("sections", []) if section.get("section") != 0]
     # The book's own title over its text (WALDEN before ECONOMY), with no
     # words of its own, is no division of it: an outline may leave it out
@@ -1142,6 +1225,20 @@ def outline_agreement(contents, document, book_title=""):
         for position in range(start, end):
             ranks[position] = (kind if kind is not None else 4) if end - start <= 2 else longer
         start = end
+    # Divisions the list names without links, two or more, hold what
+    # follows each: above the first entry after it, a stack of them each
+    # above the next, unless its words say what it is. (One alone is a
+    # title, as an unnumbered entry is.)
+    groups = [index for index in range(len(contents)) if contents[index].get("group")]
+    for index in reversed(groups if len(groups) >= 2 else []):
+        if index + 1 < len(contents) and kind_rank(contents[index]["at"]) is None and kind_rank(contents[index]["title"]) is None \
+                and depths[index + 1] == depths[index]:
+            ranks[index] = ranks[index + 1] - 0.5
+    # Chapters and sections, divisions of one rank: the kind the book
+    # names first holds the other (CHAPITRE III, its SECTION Ire).
+    named = [kind_word(said(index)) if ranks[index] == 4 else None for index in range(len(ranks))]
+    if len(kinds_named) == 2:
+        ranks = [4.25 if kind == kinds_named[1] else rank for kind, rank in zip(named, ranks)]
     # Volumes, parts and books nest in the order the book first names them
     # (a treatise's BOOK I holds its PART I; a novel's PART FIRST its BOOK I).
     divisions = []
@@ -1186,8 +1283,8 @@ def measure(comics, book, port):
         "words": words_kept(plain, document_words(html_document), study["contents_words"]),
         "notes": note_figures(study, html_document),
         "artifacts": artifacts(study, html_document, body),
-        "outline_html": outline_agreement(study["contents"], html_document, book.title),
-        "outline_text": outline_agreement(study["contents"], text_document, book.title),
+        "outline_html": outline_agreement(study["contents"], html_document, book.title, study["kinds_named"]),
+        "outline_text": outline_agreement(study["contents"], text_document, book.title, study["kinds_named"]),
         "html_sections": len(html_document.get("sections", [])) - 1,
     }
 
