@@ -1546,6 +1546,28 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(alphabetical.blocks.contains { $0.text.contains("Al lector") }, "an index stays")
     }
 
+    /// Between two lists of a contents under its title, every row without
+    /// a link goes with it (`CHAPITRE II.`, `SECTION Ire.`, a division's
+    /// title of seven words), not only the last; words between two lists
+    /// that are no rows stay.
+    func testTheRowsBetweenAContentsListsGoWithIt() {
+        let words = "<p>" + String(repeating: "On appelle ces cordages bras; ils servent d'écoute. ", count: 6) + "</p>"
+        var body = ""
+        for page in 1...4 { body += "<h3>TITRE \(page).</h3><p><span class=\"pagenum\"><a id=\"Page_\(page)\">\(page)</a></span></p>\(words)" }
+        func table(_ pages: ClosedRange<Int>) -> String {
+            "<table>" + pages.map { "<tr><td>Titre \($0).</td><td><a href=\"#Page_\($0)\">\($0)</a></td></tr>" }.joined() + "</table>"
+        }
+        func book(between: String) -> [String] {
+            let html = "<html><body><h1>MANUEL</h1>\(body)<h2>TABLE DES MATIÈRES</h2>\(table(1...2))\(between)\(table(3...4))</body></html>"
+            return GutenbergHTML.content(of: Array(html.utf8)).content.blocks.map(\.text)
+        }
+        let rows = ["CHAPITRE II.", "SECTION Ire.", "Des Manœuvres qui n'appartiennent pas au Gréement."]
+        let texts = book(between: rows.map { "<p>\($0)</p>" }.joined())
+        XCTAssertFalse(texts.contains { text in rows.contains { text.contains($0) } }, "\(texts.suffix(4))")
+        let paragraph = "Le lougre ainsi disposé a la voilure d'un chasse-marée, et ses voiles se règlent comme celles des autres navires."
+        XCTAssertTrue(book(between: "<p>CHAPITRE II.</p><p>\(paragraph)</p>").contains(paragraph))
+    }
+
     /// A contents list set in heading tags (`<h4>Chapter II.<br><a
     /// href="#p1-02">Of The Voice.</a></h4>`) is a contents list: its
     /// entries name the sections and none of them is a section itself.

@@ -1835,6 +1835,7 @@ private final class HTMLWalker {
             removeLastItem(names: result.anchors.filter { $0.value == count - 1 }.map(\.key), passingAnchorsOn: false)
             anchorsOfLastItem = result.anchors.filter { $0.value == count - 2 }.map(\.key)
         }
+        if dropRowsBetweenLists() { return }
         guard let last = result.items.last else { return }
         if dropListTitleOverANote() { return }
         let isHeading: Bool
@@ -1863,6 +1864,42 @@ private final class HTMLWalker {
             removeLastItem(names: result.anchors.filter { $0.value == index }.map(\.key), passingAnchorsOn: false)
         }
     }
+
+    /// Between two lists of a contents under its title, its rows without
+    /// a link (`CHAPITRE II.`, `SECTION Ire.`, `Nœuds et Amarrages.` over
+    /// the next table) go with it, every one: the printed contents goes
+    /// whole. Whether they went.
+    private func dropRowsBetweenLists() -> Bool {
+        guard contentsTitleLevel != nil, !result.contentsTargets.isEmpty, let start = itemsAfterContentsEntry,
+              (2...Self.mostRowsBetweenLists).contains(result.items.count - start), rowsBetweenListsRead < Self.mostRowsBetweenListsRead
+        else { return false }
+        let between = start..<result.items.count
+        let isRow = between.allSatisfy { index in
+            guard result.linksInParagraphs[index] == nil else { return false }
+            switch result.items[index] {
+            case .heading: return true
+            case let .block(block):
+                return (block.kind == .prose || block.kind == .lines) && block.wordCount <= Self.mostWordsOfARow && block.link == nil
+            }
+        }
+        guard isRow else { return false }
+        rowsBetweenListsRead += 1
+        let names = result.anchors.filter { between.contains($0.value) }
+        guard !names.keys.contains(where: { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) })
+        else { return false }
+        for index in between.reversed() { removeLastItem(names: names.filter { $0.value == index }.map(\.key)) }
+        return true
+    }
+
+    /// The most rows without links a contents sets between two of its
+    /// lists, and how many such runs a book's contents drops (each reads
+    /// every anchor).
+    private static let mostRowsBetweenLists = 4
+    /// A division's title in a row of its own (`Des Manœuvres qui
+    /// n'appartiennent pas au Gréement.`).
+    private static let mostWordsOfARow = 12
+    private static let mostRowsBetweenListsRead = 1_000
+    private var rowsBetweenListsRead = 0
 
     private static func isPicturesListTitle(_ item: HTMLBlocks.Item) -> Bool {
         listTitleWords(of: item).map(ContentsList.isPicturesListTitle) ?? false
