@@ -1838,13 +1838,7 @@ private final class HTMLWalker {
         if dropRowsBetweenLists() { return }
         guard let last = result.items.last else { return }
         if dropListTitleOverANote() { return }
-        let isHeading: Bool
-        switch last {
-        case .heading: isHeading = true
-        case let .block(block):
-            isHeading = ((block.kind == .prose || block.kind == .lines) && block.wordCount <= Self.mostWordsOfAListsLine && block.link == nil)
-                || Self.isListTitle(last)
-        }
+        let isHeading = Self.isLineWithoutLink(last, mostWords: Self.mostWordsOfAListsLine) || Self.isListTitle(last)
         let index = result.items.count - 1
         let names = anchorsOfLastItem
         // A link that is a list of its own (INDICE at the front of a book
@@ -1852,7 +1846,7 @@ private final class HTMLWalker {
         // A list's own title (LIST OF ILLUSTRATIONS) goes with it even
         // where the contents links to it: its anchors then name nothing.
         let isListTitle = Self.isListTitle(last)
-        let isNamed = !isListTitle && names.contains { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) }
+        let isNamed = !isListTitle && names.contains(where: namesASection)
         guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
         removeLastItem(names: names, passingAnchorsOn: !isListTitle)
         if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
@@ -1874,26 +1868,33 @@ private final class HTMLWalker {
               (2...Self.mostRowsBetweenLists).contains(result.items.count - start), rowsBetweenListsRead < Self.mostRowsBetweenListsRead
         else { return false }
         let between = start..<result.items.count
-        let isRow = between.allSatisfy { index in
-            guard result.linksInParagraphs[index] == nil else { return false }
-            switch result.items[index] {
-            case .heading: return true
-            case let .block(block):
-                return (block.kind == .prose || block.kind == .lines) && block.wordCount <= Self.mostWordsOfARow && block.link == nil
-            }
-        }
-        guard isRow else { return false }
+        guard between.allSatisfy({ result.linksInParagraphs[$0] == nil && Self.isLineWithoutLink(result.items[$0], mostWords: Self.mostWordsOfARow) })
+        else { return false }
         rowsBetweenListsRead += 1
         let names = result.anchors.filter { between.contains($0.value) }
-        guard !names.keys.contains(where: { linkedTargets.contains($0) && (linkedAgain.contains($0) || !loneContentsTargets.contains($0)) })
-        else { return false }
+        guard !names.keys.contains(where: namesASection) else { return false }
         for index in between.reversed() { removeLastItem(names: names.filter { $0.value == index }.map(\.key)) }
         return true
     }
 
+    /// A heading, or a paragraph of at most `mostWords` words without a
+    /// link: a line of a list that is no entry (its title, a group's).
+    private static func isLineWithoutLink(_ item: HTMLBlocks.Item, mostWords: Int) -> Bool {
+        switch item {
+        case .heading: true
+        case let .block(block): (block.kind == .prose || block.kind == .lines) && block.wordCount <= mostWords && block.link == nil
+        }
+    }
+
+    /// Whether an anchor is a section a link leads to, not only a link
+    /// that is a list of its own (INDICE at the front, to the contents).
+    private func namesASection(_ anchor: String) -> Bool {
+        linkedTargets.contains(anchor) && (linkedAgain.contains(anchor) || !loneContentsTargets.contains(anchor))
+    }
+
     /// The most rows without links a contents sets between two of its
-    /// lists, and how many such runs a book's contents drops (each reads
-    /// every anchor).
+    /// lists, and how many such runs a book's contents looks at (each
+    /// reads every anchor).
     private static let mostRowsBetweenLists = 4
     /// A division's title in a row of its own (`Des Manœuvres qui
     /// n'appartiennent pas au Gréement.`).
