@@ -28,11 +28,12 @@ hand-made truth:
 A fifth of the books is held out (`held-out` in books.tsv): their figures
 are printed apart and no rule is written from them. A held-out fifth
 measured often enough to steer the work is retired into training and
-replaced by books never seen (the present one: 103 books, picked by id
-across the catalogue, many by round numbers, and by form: treatises,
-scholarly editions, manuals, histories). DIR holds the repositories as `fetch` lays
-them (`GITenberg+NAME/repo`) or as `git clone` does (`NAME`). Nothing here
-reaches the network.
+replaced by books never seen (the present one: 104 books drawn at random
+before any was read, `random.Random(20261206).sample(range(1000, 60000),
+2000)` less the books already here or fetched before and the acceptance
+test's, taken in that order where GITenberg keeps both editions). DIR
+holds the repositories as `fetch` lays them (`GITenberg+NAME/repo`) or as
+`git clone` does (`NAME`). Nothing here reaches the network.
 
     corpus.py COMICS DIR [--book ID] [--detail] [--json FILE] [--jobs N]
 """
