@@ -658,7 +658,8 @@ def study_html(text):
         if block["tag"] in HEADINGS and block["text"].strip():
             if block["text"].strip().lower().rstrip(".:") in CONTENTS_WORDS:
                 title_level, last_page = int(block["tag"][1]), -1
-            elif title_level is not None and int(block["tag"][1]) <= title_level:
+            # (The title's second line, `DU TROISIÈME VOLUME`, is its own.)
+            elif title_level is not None and int(block["tag"][1]) <= title_level and not block.get("continues"):
                 title_level = None
             continue
         page = next((target for target, _, _, _ in block["links"]
@@ -755,10 +756,17 @@ def study_html(text):
                              if blocks[index]["text"].strip()), position[target])
             # A page may begin with another heading than the entry's (its
             # chapter's, over `§ 9.— Orígenes históricos`): the one on it
-            # reading as the entry.
+            # reading as the entry, or saying its number and no more
+            # (`CAPITOLO I` for `I.—Come l'anima …`).
             if PAGE_ANCHOR.match(target) and not similar_words(title_words(label), title_words(at)):
+                number = re.match(r"\s*([0-9]+|[ivxlc]+)\s*[.—)]", label, re.I)
+                number = title_words(number.group(1)) if number else None
+
                 def reads_as_entry(index):
-                    return blocks[index]["tag"] in HEADINGS and similar_words(title_words(label), title_words(heading_text(blocks, index)))
+                    if blocks[index]["tag"] not in HEADINGS:
+                        return False
+                    said = title_words(heading_text(blocks, index))
+                    return similar_words(title_words(label), said) or (number is not None and 0 < len(said) <= 3 and said[-1:] == number)
                 on_page = next((index for index in range(position[target] + 1, min(len(blocks), position[target] + 60))
                                 if reads_as_entry(index) or index in page_blocks), None)
                 if on_page is not None and reads_as_entry(on_page):
@@ -840,11 +848,16 @@ def study_html(text):
             start = heading + 1
     # In the book's order: an index of songs lists them by their first
     # letter, the outline follows the text; a division before what it holds.
-    contents.sort(key=lambda entry: (position[entry["target"]], not entry.get("group")))
+    # A page's entry stands where its heading does (a page may begin
+    # before the division over it: TRACTATO DE LA DISCREZIONE, then
+    # CAPITOLO IX, on page 21).
+    def place(entry):
+        return entry["at_block"] if PAGE_ANCHOR.match(entry["target"]) else position[entry["target"]]
+    contents.sort(key=lambda entry: (place(entry), not entry.get("group")))
     # The words from an entry's place to the next entry's.
     for entry, following in zip(contents, contents[1:] + [None]):
-        start = position[entry["target"]]
-        end = position[following["target"]] if following else len(blocks)
+        start = place(entry)
+        end = place(following) if following else len(blocks)
         entry["own_words"] = sum(len(words(blocks[index]["text"])) for index in range(start + 1, max(start + 1, end)))
     contents_words = collections.Counter()
     for index in contents_blocks:
