@@ -45,6 +45,19 @@ final class HeadingStyleTests: XCTestCase {
         }
     }
 
+    /// A title in capitals after a numeral and a stop is numbered by it
+    /// (`VII. THE ADVENTURE OF THE BLUE CARBUNCLE`, `12. THE BULL`); after
+    /// a letter other than I, V or X it is a name (`M. DE TERMES.`,
+    /// Monsieur, no chapter 1000).
+    func testAnInitialBeforeATitleInCapitalsNumbersNothing() {
+        for (line, number) in [("VII. THE ADVENTURE OF THE BLUE CARBUNCLE", 7), ("12. THE BULL", 12), ("X. LE RETOUR", 10)] {
+            XCTAssertEqual(HeadingPattern.match(line)?.number, number, line)
+        }
+        for line in ["M. DE TERMES.", "M. DE GUISE, FILS DU BALAFRÉ.", "D. JUAN DE AUSTRIA", "C. MARIUS"] {
+            XCTAssertNil(HeadingPattern.match(line), line)
+        }
+    }
+
     /// Books of one to three levels, numbered in roman, arabic or words,
     /// titled after a full stop, a dash, or in capitals, with and without a
     /// contents list repeating every heading, in UTF-8 or Latin-1, LF or

@@ -50,8 +50,11 @@ enum HeadingPattern {
            !text.contains(" "), text.uppercased() == text {
             return HeadingLine(kind: .numeral, number: numeral, title: nil)
         }
-        // `VII. THE ADVENTURE OF THE BLUE CARBUNCLE`: a numeral and a title in capitals.
-        if words.count >= 2, words[0].hasSuffix("."), let numeral = romanValue(trimmedPunctuation(String(words[0]))) ?? figureAlone(words[0]) {
+        // `VII. THE ADVENTURE OF THE BLUE CARBUNCLE`: a numeral and a title
+        // in capitals; a letter alone other than I, V, X is an initial
+        // (`M. DE TERMES.`, Monsieur).
+        if words.count >= 2, words[0].hasSuffix("."), words[0].count > 2 || words[0].first.map({ $0.isNumber || "IVX".contains($0) }) == true,
+           let numeral = romanValue(trimmedPunctuation(String(words[0]))) ?? figureAlone(words[0]) {
             let title = text.dropFirst(words[0].count).trimmingWhitespace()
             let letters = title.filter(\.isLetter)
             if letters.count >= 3, letters == letters.uppercased(), keyword(words[1]) == nil {
