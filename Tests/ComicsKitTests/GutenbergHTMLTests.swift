@@ -1546,6 +1546,90 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertTrue(alphabetical.blocks.contains { $0.text.contains("Al lector") }, "an index stays")
     }
 
+    /// A contents printed after the text, its chapters by page in the
+    /// book's order and its treatises by name, names the heading on each
+    /// page that reads as its entry or says its number and no more
+    /// (`CAPITOLO II` for `II.—Come el desiderio …`): every chapter is a
+    /// section under its treatise.
+    func testAContentsAtTheEndNamesTheHeadingsOnItsPagesByTheirNumbers() {
+        let words = "<p>" + String(repeating: "Come l’anima per orazione s’unisce con Dio, e come questa anima ne parla. ", count: 6) + "</p>"
+        let summaries = ["Come l’anima per orazione s’unisce con Dio", "Come el desiderio di questa anima crebbe",
+                         "Qui comincia el tractato de la discrezione", "Similitudine come la caritá e l’umilitá sono unite"]
+        let numerals = ["I", "II", "III", "IV"]
+        let treatises = [1: ("perfezione", "TRACTATO DE LA PERFEZIONE"), 3: ("discrezione", "TRACTATO DE LA DISCREZIONE")]
+        var body = "<h1>LIBRO DELLA DIVINA DOTTRINA</h1><p><span class=\"pagenum\"><a id=\"Page_III\">[III]</a></span></p><h2>PROEMIO</h2>\(words)"
+        var rows = "<tr><td colspan=\"2\">PROEMIO.</td><td><a href=\"#Page_III\">III</a></td></tr>"
+        for (index, numeral) in numerals.enumerated() {
+            if let (id, title) = treatises[index + 1] {
+                body += "<h2><a id=\"\(id)\"></a>\(title)</h2>"
+                rows += "<tr><td colspan=\"3\"><a href=\"#\(id)\">\(title)</a></td></tr>"
+            }
+            // A note's mark in a heading is none of its words.
+            let mark = index == 1 ? "<a id=\"FNanchor_1\" href=\"#Footnote_1\">[1]</a>" : ""
+            body += "<p><span class=\"pagenum\"><a id=\"Page_\(index + 3)\">[\(index + 3)]</a></span></p><h2>CAPITOLO \(numeral)\(mark)</h2>\(words)"
+            rows += "<tr><td>\(numeral).</td><td>—\(summaries[index])</td><td>pag. <a href=\"#Page_\(index + 3)\">\(index + 3)</a></td></tr>"
+        }
+        body += "<div class=\"footnote\"><p><a id=\"Footnote_1\" href=\"#FNanchor_1\">[1]</a> Il codice senese legge altrimenti.</p></div>"
+        let html = "<html><body>\(body)<h2>INDICE</h2><table class=\"toc\">\(rows)</table></body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.first?.title, "PROEMIO", "paged in roman figures")
+        XCTAssertEqual(content.sections.dropFirst().map { "\($0.level) \($0.title)" }, ["0 TRACTATO DE LA PERFEZIONE", "1 CAPITOLO I", "1 CAPITOLO II",
+                                                                                      "0 TRACTATO DE LA DISCREZIONE", "1 CAPITOLO III", "1 CAPITOLO IV"])
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("INDICE") || $0.text.contains("Similitudine") })
+    }
+
+    /// A contents under its title after the text whose entries begin with
+    /// a link back to their headings (`<a href="#l1">1re Leçon.</a>--Exposition
+    /// du but de ce cours …`) names each of them, across the rule between
+    /// an anchor and its heading, whatever its title's second line says.
+    func testAContentsAtTheEndWhoseEntriesBeginWithTheirLinksNamesTheirHeadings() {
+        let words = "<p>" + String(repeating: "Exposition du but de ce cours, ou considérations générales. ", count: 6) + "</p>"
+        let ordinals = ["PREMIÈRE", "DEUXIÈME", "TROISIÈME"]
+        var body = "<h1>COURS</h1><h2>PHILOSOPHIE POSITIVE.</h2><a id=\"c1\"></a><h3>AVERTISSEMENT DE L'AUTEUR.</h3>\(words)"
+        var contents = "<h3>TABLE DES MATIÈRES<br>CONTENUES DANS LE TOME PREMIER.</h3><p><a href=\"#c1\">Avertissement de l'auteur.</a></p>"
+        for (index, ordinal) in ordinals.enumerated() {
+            body += "<a id=\"l\(index + 1)\"></a><br><hr class=\"full\"><br><h3>\(ordinal) LEÇON.</h3>\(words)"
+            contents += "<p><a href=\"#l\(index + 1)\">\(index + 1)e Leçon.</a>--Considérations générales sur la nature et l'importance "
+                + "de la philosophie positive.</p>"
+        }
+        let html = "<html><body>\(body)\(contents)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map(\.title), ["AVERTISSEMENT DE L'AUTEUR.", "PREMIÈRE LEÇON.", "DEUXIÈME LEÇON.", "TROISIÈME LEÇON."])
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("TABLE DES MATIÈRES") || $0.text.contains("1e Leçon") })
+    }
+
+    /// An analytic contents (`§ 1. | In der Mathematik ist … | 1`, each
+    /// page number a link to its paragraph) opens a section at each
+    /// paragraph under the row's words, its number's cell with them; the
+    /// rows without a link (`I. Meinungen …`, `Sind die Zahlformeln
+    /// beweisbar?`) are the headings that hold them, the shallower tag
+    /// above the deeper.
+    func testAnAnalyticContentsOpensItsParagraphsUnderTheHeadingsItsRowsName() {
+        let words = String(repeating: " Nachdem die Mathematik sich eine Zeit lang von der euklidischen Strenge entfernt hatte.", count: 4)
+        let summaries = ["In der Mathematik ist ein Bestreben erkennbar.", "Die Aufgabe dieses Buches.", "Kant verneint dies.",
+                         "Mills Naturgesetz.", "Ist die Anzahl eine Eigenschaft?"]
+        let groups: [Int: [(tag: Int, title: String)]] = [
+            3: [(2, "I. Meinungen einiger Schriftsteller über die Natur der arithmetischen Sätze."), (3, "Sind die Zahlformeln beweisbar?")],
+            4: [(3, "Sind die Gesetze der Arithmetik inductive Wahrheiten?")],
+            5: [(2, "II. Meinungen einiger Schriftsteller über den Begriff der Anzahl."), (3, "Ist die Anzahl eine Eigenschaft der Dinge?")],
+        ]
+        var rows = "", body = "<h1>DIE GRUNDLAGEN DER ARITHMETIK</h1><h2>Inhalt.</h2>"
+        var text = "<h2>Einleitung.</h2>", expected: [String] = []
+        for (index, summary) in summaries.enumerated() {
+            for group in groups[index + 1] ?? [] {
+                rows += "<tr><td></td><td class=\"tdpc\">\(group.title)</td><td></td></tr>"
+                text += "<h\(group.tag)>\(group.title)</h\(group.tag)>"
+                expected.append("\(group.tag - 2) \(group.title)")
+            }
+            rows += "<tr><td>§ \(index + 1).</td><td>\(summary)</td><td><a href=\"#para_\(index + 1)\">\(index * 2 + 1)</a></td></tr>"
+            text += "<p id=\"para_\(index + 1)\">§ \(index + 1).\(words)</p><p>\(words)</p>"
+            expected.append("2 § \(index + 1). \(summary)")
+        }
+        let html = "<html><body>\(body)<table>\(rows)</table>\(text)</body></html>"
+        let sections = GutenbergHTML.content(of: Array(html.utf8)).content.sections.filter { $0.title.hasPrefix("§") || $0.title.contains("?") || $0.title.contains("Meinungen") }
+        XCTAssertEqual(sections.map { "\($0.level - (sections.map(\.level).min() ?? 0)) \($0.title)" }, expected)
+    }
+
     /// Between two lists of a contents under its title, every row without
     /// a link goes with it (`CHAPITRE II.`, `SECTION Ire.`, a division's
     /// title of seven words), not only the last; words between two lists

@@ -59,15 +59,19 @@ public enum GutenbergHTML {
             // A list of illustrations names pictures: the heading after one
             // (a plate's caption set as a heading) is no section for it.
             if read.contentsNamePictures.indices.contains(index) && read.contentsNamePictures[index] { continue }
-            // An index after the text (`Egg gruel, 22`) leads back to pages,
-            // which a heading may happen to begin: it names no section.
-            if HTMLBlocks.namesAPage(target), let at = read.anchors[target], read.contentsPlaces.indices.contains(index),
-               at < read.contentsPlaces[index] { continue }
             // A page's entry whose page begins with no heading, or with one
             // another entry names, names the heading in its page that reads
             // as it (`ARROW-ROOT JELLY. 31` on the page EGG GRUEL. opens).
             let inItsPage = HTMLBlocks.namesAPage(target) ? heading(reading: label, onPage: target, in: read) : nil
-            guard var item = heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
+            // An index after the text (`Egg gruel, 22`) leads back to pages,
+            // which a heading may happen to begin: it names no section. A
+            // contents printed there, its pages in the book's order, names
+            // the headings on them that read as its entries, and only those.
+            let listedBack = HTMLBlocks.namesAPage(target) && read.anchors[target].map { at in
+                read.contentsPlaces.indices.contains(index) && at < read.contentsPlaces[index] } == true
+            let listedInOrder = read.contentsListedInOrder.indices.contains(index) && read.contentsListedInOrder[index]
+            if listedBack && (!listedInOrder || inItsPage == nil) { continue }
+            guard var item = listedBack ? inItsPage : heading(named: target, in: read) ?? paragraphHeading(named: target, reading: label, in: read)
                     ?? headingAfterMotto(named: target, reading: label, in: read) ?? inItsPage, work.contains(item)
             else {
                 if let item = read.anchors[target], work.contains(item), unheaded.count < SectionOutline.maximumSections {
@@ -88,7 +92,8 @@ public enum GutenbergHTML {
             // an entry's number before the heading's words (`1.
             // Introduction` for INTRODUCTION.) numbers it.
             let number = HTMLBlocks.namesAPage(target) ? nil : numberAlone(label) ?? number(of: label, over: namedItems[item - work.lowerBound])
-            namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage, isBold: isBold)
+            namedHeadings[item - work.lowerBound] = ContentsEntry(depth: depth, number: number, givesPage: givesPage, isBold: isBold,
+                                                                  isPrintedAtTheEnd: listedBack)
             listsNamingHeadings.insert(list)
         }
         // An edition that sets its sections in no heading at all (a page's
@@ -117,6 +122,16 @@ public enum GutenbergHTML {
                 namedHeadings[item] = entry
             }
         }
+        // Headings that the contents' rows without links read as: the
+        // divisions that hold its entries, two or more.
+        var groupHeadings = Set<Int>()
+        let groupTitles = Set(read.contentsGroupTitles.map { Self.words(of: $0) })
+        if !groupTitles.isEmpty {
+            for (item, heading) in namedItems.enumerated() where namedHeadings[item] == nil {
+                if case let .heading(_, lines) = heading, groupTitles.contains(Self.words(of: lines.joined(separator: " "))) { groupHeadings.insert(item) }
+            }
+            if groupHeadings.count < 2 { groupHeadings = [] }
+        }
         // Sections are named by their headings without note marks.
         var titledItems = namedItems
         for (item, lines) in read.headingTitles where work.contains(item) {
@@ -136,9 +151,10 @@ public enum GutenbergHTML {
             namedHeadings = Dictionary(uniqueKeysWithValues: namedHeadings.compactMap { old, entry in moved[old].map { ($0, entry) } })
             entryTitles = Dictionary(uniqueKeysWithValues: entryTitles.compactMap { old, title in moved[old].map { ($0, title) } })
             headingNotes = Dictionary(uniqueKeysWithValues: headingNotes.compactMap { old, notes in moved[old].map { ($0, notes) } })
+            groupHeadings = Set(groupHeadings.compactMap { moved[$0] })
         }
         // Constants: the outline's closure may run on another thread.
-        let targeted = namedHeadings, items = namedItems, titled = titledItems, titledBlocks = entryTitles
+        let targeted = namedHeadings, items = namedItems, titled = titledItems, titledBlocks = entryTitles, groups = groupHeadings
         let isIndexOfFiles = isIndexOfOtherFiles(read, items: items)
         let blocks = items.indices.map { index in
             switch items[index] {
@@ -147,7 +163,7 @@ public enum GutenbergHTML {
             }
         }
         return TextDraft(blocks: blocks, encoding: encoding) { blocks in
-            var sections = outline(titled, contentsEntries: targeted, titledBlocks: titledBlocks).sorted { $0.item < $1.item }
+            var sections = outline(titled, contentsEntries: targeted, titledBlocks: titledBlocks, groups: groups).sorted { $0.item < $1.item }
                 .map { TextSection(level: $0.level, title: $0.title, firstBlock: $0.item) }
             let hasOutline = sections.count >= 2 && sections.count <= SectionOutline.maximumSections && !isIndexOfFiles
             if sections.count > SectionOutline.maximumSections { sections = [] }
@@ -336,16 +352,32 @@ public enum GutenbergHTML {
     }
 
     /// The first heading from a page's anchor on, within a page's items,
-    /// that says the entry's words after its number at most.
+    /// that says the entry's words after its number at most, or says its
+    /// number and nothing else (`CAPITOLO I` for `I.—Come l'anima …`).
     private static func heading(reading label: String, onPage anchor: String, in read: HTMLBlocks) -> Int? {
         let wanted = words(of: label)
         guard let start = read.anchors[anchor], wanted.contains(where: { $0.contains(where: \.isLetter) }) else { return nil }
+        let number = leadingNumber(of: label)
         for index in start..<min(read.items.count, start + mostItemsOnAPage) {
-            guard case let .heading(_, lines) = read.items[index] else { continue }
-            let heading = words(of: lines.joined(separator: " "))
+            guard case let .heading(_, marked) = read.items[index] else { continue }
+            // Its words without its notes' marks (`M. DE SENECTERRE[209].`).
+            let text = (read.headingTitles[index] ?? marked).joined(separator: " ")
+            let heading = words(of: text)
             if (0...mostNumberWords).contains(heading.count - wanted.count) && heading.suffix(wanted.count).elementsEqual(wanted) { return index }
+            if let number, heading.count <= mostNumberWords, let line = HeadingPattern.match(text), line.number == number, line.title == nil {
+                return index
+            }
         }
         return nil
+    }
+
+    /// The number an entry opens with, set off from its words (`I.—Come
+    /// l'anima …`, `12. The Inn`).
+    private static func leadingNumber(of label: String) -> Int? {
+        let trimmed = label.trimmingWhitespace()
+        let first = trimmed.prefix { $0.isLetter || $0.isNumber }
+        guard !first.isEmpty, let after = trimmed.dropFirst(first.count).first, after == "." || after == "—" || after == ")" else { return nil }
+        return Int(first) ?? HeadingPattern.romanValue(String(first))
     }
 
     /// The most items a printed page holds.
@@ -489,6 +521,9 @@ public enum GutenbergHTML {
         var givesPage = false
         /// Its link is in bold (a part's title, where the rest are plain).
         var isBold = false
+        /// It stands in a contents printed after the text, which names a
+        /// heading only where the heading reads as its entry.
+        var isPrintedAtTheEnd = false
     }
 
     private struct Candidate {
@@ -518,7 +553,8 @@ public enum GutenbergHTML {
     }
 
     /// The headings that open sections, and their levels from 0.
-    static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry], titledBlocks: [Int: EntryTitle] = [:]) -> [Section] {
+    static func outline(_ items: [HTMLBlocks.Item], contentsEntries: [Int: ContentsEntry], titledBlocks: [Int: EntryTitle] = [:],
+                        groups: Set<Int> = []) -> [Section] {
         var candidates: [Candidate] = items.indices.compactMap { index in
             let heading: (tagLevel: Int, lines: [String])
             switch items[index] {
@@ -558,14 +594,20 @@ public enum GutenbergHTML {
             // leaves out under the parts it lists are still sections, and
             // so is one its list misses among others of its tag and kind.
             let listedKinds = Set(targeted.compactMap { candidate in candidate.pattern.map { "\(candidate.tagLevel) \($0.kind)" } })
+            // A contents printed after the text misses some headings of
+            // the tags it names (`Note III.—Sources de l'histoire` for
+            // NOTE III.—LES SOURCES DE L'HISTOIRE): they are sections too.
+            let tagsListedAtTheEnd = Set(targeted.filter { $0.entry?.isPrintedAtTheEnd == true }.map(\.tagLevel))
             candidates = candidates.filter { candidate in
-                guard !candidate.targeted else { return true }
-                guard candidate.item > firstTargeted, let kind = candidate.pattern?.kind else { return false }
+                guard !candidate.targeted, !groups.contains(candidate.item) else { return true }
+                guard candidate.item > firstTargeted else { return false }
+                if tagsListedAtTheEnd.contains(candidate.tagLevel) { return true }
+                guard let kind = candidate.pattern?.kind else { return false }
                 return candidate.tagLevel > deepestTag || listedKinds.contains("\(candidate.tagLevel) \(kind)")
             }
         }
         if byContents {
-            rankByContents(&candidates, words: words)
+            rankByContents(&candidates, words: words, groups: groups)
         } else {
             rank(&candidates)
         }
@@ -730,8 +772,11 @@ public enum GutenbergHTML {
     /// beside the outermost divisions, a preface beside the numbered entry
     /// next to it. A heading the list leaves out under one it names
     /// (chapters under listed books) takes the rank of a listed one of its
-    /// tag and kind, else stands below the listed one above it.
-    private static func rankByContents(_ candidates: inout [Candidate], words: [Int]) {
+    /// tag and kind, else stands below the listed one above it. A heading
+    /// the list prints as a row without a link (`groups`) holds the
+    /// entries after it: above the next one listed, by as many ranks as
+    /// group headings stand in deeper tags than its own.
+    private static func rankByContents(_ candidates: inout [Candidate], words: [Int], groups: Set<Int>) {
         /// What the heading says it is, else the number its entry gives
         /// it (`I.` over `VANCOUVER.`, `1. Introduction` over an
         /// INTRODUCTION. numbered among chapters); a numeral alone (`I.
@@ -867,6 +912,20 @@ public enum GutenbergHTML {
             if let kind = candidate.kindRank, listedRanks["\(candidate.tagLevel) \(kind)"] == nil {
                 listedRanks["\(candidate.tagLevel) \(kind)"] = candidate.rank
             }
+            // A contents printed at the end ranks the headings of a tag it
+            // names and misses as the first it names.
+            if candidate.entry?.isPrintedAtTheEnd == true, listedRanks["\(candidate.tagLevel) at the end"] == nil {
+                listedRanks["\(candidate.tagLevel) at the end"] = candidate.rank
+            }
+        }
+        let groupTags = Set(candidates.filter { groups.contains($0.item) }.map(\.tagLevel))
+        var listedNext: Candidate?
+        for index in candidates.indices.reversed() {
+            if candidates[index].targeted {
+                listedNext = candidates[index]
+            } else if groups.contains(candidates[index].item), let next = listedNext {
+                candidates[index].rank = next.rank - 1 - groupTags.count { $0 > candidates[index].tagLevel }
+            }
         }
         var listedAbove: Candidate?
         for index in candidates.indices {
@@ -875,7 +934,10 @@ public enum GutenbergHTML {
                 listedAbove = candidate
                 continue
             }
+            if groups.contains(candidate.item) { continue }
             if let kind = candidate.kindRank, let rank = listedRanks["\(candidate.tagLevel) \(kind)"] {
+                candidates[index].rank = rank
+            } else if candidate.kindRank == nil, let rank = listedRanks["\(candidate.tagLevel) at the end"] {
                 candidates[index].rank = rank
             } else if let parent = listedAbove {
                 let depth = parent.contentsDepth ?? 0

@@ -47,6 +47,14 @@ struct HTMLBlocks {
     /// Whether each of `contentsTargets`' lists is a list of illustrations
     /// (its title says so): its entries name pictures, not sections.
     var contentsNamePictures: [Bool] = []
+    /// The rows of contents lists that no link makes an entry: the titles
+    /// of the divisions that hold the entries after them (`I. Meinungen
+    /// einiger Schriftsteller …` over its paragraphs' entries).
+    var contentsGroupTitles: [String] = []
+    /// Whether each of `contentsTargets` is a page a contents printed at
+    /// the end lists in the book's order (an index lists its pages in the
+    /// alphabet's).
+    var contentsListedInOrder: [Bool] = []
     /// Which list each of `contentsTargets` stands in, counted from 0.
     var contentsLists: [Int] = []
     /// Where each of `contentsTargets`' entries stands: the items before it.
@@ -566,7 +574,7 @@ private final class HTMLWalker {
     /// indent the classes open around it give (a row's `<td class="inset">`:
     /// a table's rows are taken together); whether its words are all in
     /// bold; and whether its entry gives a page, known once the entry ends.
-    private var linkTargetPlaces: [(column: Int?, indent: Int, isBold: Bool, entryGivesPage: Bool)] = []
+    private var linkTargetPlaces: [(column: Int?, indent: Int, isBold: Bool, entryGivesPage: Bool, listedInOrder: Bool)] = []
     /// Where the open entry's links begin in `linkTargets`.
     private var entryLinksStart = 0
     /// The entry's last text outside links, after its last link, is a
@@ -601,6 +609,9 @@ private final class HTMLWalker {
     /// (`<a href="#linknote-1">1</a>`).
     private var noteMarksInEntry = 0
     private var startsWithLink: Bool?
+    /// Whether the entry begins with a link back (a contents printed at
+    /// the end, `1re Leçon.--Exposition du but …`).
+    private var startsWithLinkBack: Bool?
     /// Of the entry's lines (a `<br>` ends one): those with text, those
     /// that begin with a link further on, and whether the open one does.
     private var linesInEntry = 0
@@ -966,17 +977,24 @@ private final class HTMLWalker {
             if !row.isEmpty {
                 tableRows.append(row)
                 tableRowCount += 1
+                if tableDepth == 1, linksInEntry == 0, tableRowsWithoutLinks.count < Self.mostGroupTitles { tableRowsWithoutLinks.append(row) }
                 // A row that links to a place in the book (a chapter, a
                 // page of a list of illustrations) is a contents row.
-                if sectionLinksInEntry > 0 || linksBackInTheBooksOrder() { tableContentsRows += 1 }
+                let listedInOrder = linksBackInTheBooksOrder()
+                if sectionLinksInEntry > 0 || listedInOrder { tableContentsRows += 1 }
             }
             // A link that is its row's page number alone (`On Love | 15`)
-            // is named by the row's title; a row of many numbers (a
-            // book's chapters, `BOOK IX | 1 2 3 … 46`) numbers, and names
-            // nothing by the row.
-            let figures = (min(entryLinksStart, linkLabels.count)..<linkLabels.count).filter { HTMLBlocks.isFigures(linkLabels[$0]) }
-            if figures.count == 1, let title = cells.first(where: { !$0.isEmpty && !HTMLBlocks.isFigures($0) }) {
-                linkLabels[figures[0]] = UpstreamText.capped(title, 200)
+            // is named by the row's title, its number's cell and its
+            // words' (`§ 4. | Die Aufgabe dieses Buches. | 4`); a row of
+            // many numbers (a book's chapters, `BOOK IX | 1 2 3 … 46`)
+            // numbers, and names nothing by the row.
+            let figures = (min(entryLinksStart, linkLabels.count)..<linkLabels.count).filter { link in
+                HTMLBlocks.isFigures(linkLabels[link]) || (HTMLBlocks.namesAPage(linkTargets[link]) && Self.isRomanPage(linkLabels[link]))
+            }
+            if figures.count == 1 {
+                let page = HTMLBlocks.unwrapped(linkLabels[figures[0]]).trimmingWhitespace()
+                let title = cells.filter { !$0.isEmpty && !HTMLBlocks.isFigures($0) && !Self.isPageCell($0, page: page) }.joined(separator: " ")
+                if !title.isEmpty { linkLabels[figures[0]] = UpstreamText.capped(title, 200) }
             }
             endEntryLinks()
             startEntry()
@@ -991,9 +1009,14 @@ private final class HTMLWalker {
             // anchor, so a few dozen at most.
             var groupHeadings = 0
             while isContents, tableDepth == 0, groupHeadings < Self.maximumGroupHeadings, result.items.count > itemsBeforeTable,
-                  case .heading = result.items.last {
+                  case let .heading(_, lines) = result.items.last {
+                recordGroupTitle(lines.joined(separator: " "))
                 removeLastItem(names: result.anchors.filter { $0.value == result.items.count - 1 }.map(\.key))
                 groupHeadings += 1
+            }
+            if tableDepth == 0 {
+                if isContents { tableRowsWithoutLinks.forEach(recordGroupTitle) }
+                tableRowsWithoutLinks = []
             }
             if tableDepth > 0, let outer = outerTables.popLast() {
                 // A contents table in a cell (a page laid out in a table)
@@ -1087,7 +1110,7 @@ private final class HTMLWalker {
                 linkTargets.append(target)
                 linkLabels.append(linkWords)
                 let isBold = label > 0 && boldCharacters - frame.linkBoldStart == label
-                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, openIndent, isBold, false))
+                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, openIndent, isBold, false, false))
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
@@ -1287,6 +1310,7 @@ private final class HTMLWalker {
         }
         if forwardLinkDepth > 0 { linkCharacters += visible }
         if visible > 0, startsWithLink == nil { startsWithLink = forwardLinkDepth > 0 }
+        if visible > 0, startsWithLinkBack == nil { startsWithLinkBack = linkDepth > 0 && forwardLinkDepth == 0 }
         if visible > 0, lineStartsWithLink == nil {
             lineStartsWithLink = forwardLinkDepth > 0
             if linesInEntry == 0 || blankLineBefore {
@@ -1690,6 +1714,19 @@ private final class HTMLWalker {
         return !caption.isEmpty && caption == SectionOutline.comparable(text)
     }
 
+    /// A page numbered in roman figures (`III`, `xiv`), as a book's front
+    /// matter is.
+    private static func isRomanPage(_ label: String) -> Bool {
+        HeadingPattern.romanValue(HTMLBlocks.unwrapped(label).trimmingWhitespace(), lowercaseToo: true) != nil
+    }
+
+    /// A cell that gives a row's page, a word before it at most (`pag. 5`).
+    private static func isPageCell(_ cell: String, page: String) -> Bool {
+        let text = HTMLBlocks.unwrapped(cell).trimmingWhitespace()
+        guard !page.isEmpty, text.hasSuffix(page) else { return false }
+        return text.dropLast(page.count).split(whereSeparator: \.isWhitespace).count <= 1
+    }
+
     /// A paragraph whose one link is its page's number (`EGG GRUEL. 31`,
     /// `De la cocina,5`): the link is named by the paragraph's words, as
     /// a row's is by its title, so the entry finds its heading within the
@@ -1724,6 +1761,9 @@ private final class HTMLWalker {
         // (a page number's, `I Fatali pag. 5`) makes an entry.
         if contentsClassDepth > 0 && sectionLinksInEntry > 0 && allCharacters <= 300 { return true }
         if allCharacters <= 300 && linksBackInTheBooksOrder() { return true }
+        // Under a contents' title, one that begins with a link back to a
+        // heading (the list printed after the text).
+        if contentsTitleLevel != nil && allCharacters <= 300 && startsWithLinkBack == true && sectionLinksInEntry > 0 { return true }
         return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
             || (linesInEntry >= 3 && linesStartingWithLink * 10 >= linesInEntry * 8)
             // Or each group of lines in it begins with one, the chapter's
@@ -1738,10 +1778,11 @@ private final class HTMLWalker {
     /// entry that does is the last one listed.
     private func linksBackInTheBooksOrder() -> Bool {
         guard contentsTitleLevel != nil,
-              let page = linkTargets[min(entryLinksStart, linkTargets.count)...].first(where: HTMLBlocks.namesAPage),
-              let place = result.anchors[page], place >= lastPageListed
+              let link = linkTargets[min(entryLinksStart, linkTargets.count)...].firstIndex(where: HTMLBlocks.namesAPage),
+              let place = result.anchors[linkTargets[link]], place >= lastPageListed
         else { return false }
         lastPageListed = place
+        if linkTargetPlaces.indices.contains(link) { linkTargetPlaces[link].listedInOrder = true }
         return true
     }
 
@@ -1805,6 +1846,7 @@ private final class HTMLWalker {
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
+        startsWithLinkBack = nil
         linesInEntry = 0
         linesStartingWithLink = 0
         groupsInEntry = 0
@@ -1873,9 +1915,27 @@ private final class HTMLWalker {
         rowsBetweenListsRead += 1
         let names = result.anchors.filter { between.contains($0.value) }
         guard !names.keys.contains(where: namesASection) else { return false }
+        for index in between {
+            switch result.items[index] {
+            case let .heading(_, lines): recordGroupTitle(lines.joined(separator: " "))
+            case let .block(block): recordGroupTitle(block.text)
+            }
+        }
         for index in between.reversed() { removeLastItem(names: names.filter { $0.value == index }.map(\.key)) }
         return true
     }
+
+    /// A contents' row without a link, kept as the title of a division it
+    /// may name, its white space folded; a few thousand at most.
+    private func recordGroupTitle(_ text: String) {
+        let title = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !title.isEmpty, title.count <= 200, result.contentsGroupTitles.count < Self.mostGroupTitles else { return }
+        result.contentsGroupTitles.append(title)
+    }
+
+    private static let mostGroupTitles = 2_000
+    /// The rows of the table being read that hold no link.
+    private var tableRowsWithoutLinks: [String] = []
 
     /// A heading, or a paragraph of at most `mostWords` words without a
     /// link: a line of a list that is no entry (its title, a group's).
@@ -1925,7 +1985,7 @@ private final class HTMLWalker {
     /// line, a paragraph without a link, a picture.
     private static func listTitleWords(of item: HTMLBlocks.Item) -> String? {
         switch item {
-        case let .heading(_, lines): lines.count == 1 ? lines[0] : nil
+        case let .heading(_, lines): lines.first
         case let .block(block):
             (block.kind == .prose || block.kind == .lines) && block.link == nil || block.kind == .illustration ? block.text : nil
         }
@@ -2071,6 +2131,7 @@ private final class HTMLWalker {
             result.contentsBold.append(place.isBold)
             result.contentsNamePictures.append(contentsRunNamesPictures || Self.namesAPicture(label))
             result.contentsLists.append(contentsListsRead)
+            result.contentsListedInOrder.append(place.listedInOrder)
             result.contentsPlaces.append(result.items.count)
         }
         return true
