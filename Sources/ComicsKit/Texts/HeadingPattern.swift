@@ -51,9 +51,9 @@ enum HeadingPattern {
             return HeadingLine(kind: .numeral, number: numeral, title: nil)
         }
         // `VII. THE ADVENTURE OF THE BLUE CARBUNCLE`: a numeral and a title
-        // in capitals; a letter alone other than I, V, X is an initial
-        // (`M. DE TERMES.`, Monsieur).
-        if words.count >= 2, words[0].hasSuffix("."), words[0].count > 2 || words[0].first.map({ $0.isNumber || "IVX".contains($0) }) == true,
+        // in capitals; D or M alone is an initial (`M. DE TERMES.`,
+        // Monsieur), where L and C number songs 50 and 100.
+        if words.count >= 2, words[0].hasSuffix("."), words[0].count > 2 || words[0].first.map({ !"DM".contains($0) }) == true,
            let numeral = romanValue(trimmedPunctuation(String(words[0]))) ?? figureAlone(words[0]) {
             let title = text.dropFirst(words[0].count).trimmingWhitespace()
             let letters = title.filter(\.isLetter)
