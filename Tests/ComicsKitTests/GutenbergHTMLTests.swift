@@ -217,14 +217,14 @@ final class GutenbergHTMLTests: XCTestCase {
     /// The printed contents and list of illustrations go with their
     /// headings; a chapter's own list of its parts keeps its chapter; a
     /// picture's file name (with its size, `bookcover.jpg (153K)`) is no
-    /// caption.
+    /// caption, nor is `see caption`.
     func testAContentsListGoesWithItsHeadingAndAFileNameIsNoCaption() {
         let words = String(repeating: "Words of the chapter run on here. ", count: 10)
         let html = """
             <html><body><h2>CONTENTS</h2><p><a href="#c1">CHAPTER I.</a></p><p><a href="#c2">CHAPTER II.</a></p>
             <h3>ILLUSTRATIONS</h3><p><a href="#p1">A picture</a></p>
             <h2 id="c1">CHAPTER I.</h2><p><a href="#s1">The first part</a></p><p><a href="#s2">The second part</a></p>
-            <h3 id="s1">The first part</h3><p>\(words)</p><div class="figcenter" id="p1"><img src="images/i_012.jpg" alt="i_012"></div><div class="fig"><img src="images/0005.jpg" alt="{0005}"></div><div class="fig"><img src="images/bookcover.jpg" alt="bookcover.jpg (153K)"></div><div class="fig"><img src="images/01-023.jpg" alt="link01-023.jpg (147K)"></div>
+            <h3 id="s1">The first part</h3><p>\(words)</p><div class="figcenter" id="p1"><img src="images/i_012.jpg" alt="i_012"></div><div class="fig"><img src="images/0005.jpg" alt="{0005}"></div><div class="fig"><img src="images/bookcover.jpg" alt="bookcover.jpg (153K)"></div><div class="fig"><img src="images/01-023.jpg" alt="link01-023.jpg (147K)"></div><p class="illustration"><img src="images/fig1.png" alt = "see caption"></p>
             <h3 id="s2">The second part</h3><p>\(words)</p><h2 id="c2">CHAPTER II.</h2><p>\(words)</p></body></html>
             """
         let content = GutenbergHTML.content(of: Array(html.utf8)).content
@@ -232,7 +232,7 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(texts.contains("CONTENTS"), "\(texts)")
         XCTAssertFalse(texts.contains("ILLUSTRATIONS"), "\(texts)")
         XCTAssertEqual(content.sections.map(\.title), ["CHAPTER I.", "The first part", "The second part", "CHAPTER II."])
-        XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), ["", "", "", ""])
+        XCTAssertEqual(content.blocks.filter { $0.kind == .illustration }.map(\.text), ["", "", "", "", ""])
     }
 
     /// An edition that sets its chapters' headings as paragraphs after a

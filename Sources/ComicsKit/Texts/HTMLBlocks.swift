@@ -857,8 +857,9 @@ private final class HTMLWalker {
         }
         if name == "img" {
             let source = attributes["src"] ?? ""
-            // An alternative text that is the picture's file name says nothing.
-            let alt = attributes["alt"].flatMap { Self.isFileName($0, of: source) ? nil : $0 } ?? ""
+            // An alternative text that is the picture's file name, or that
+            // sends the reader to its caption, says nothing.
+            let alt = attributes["alt"].flatMap { Self.isFileName($0, of: source) || Self.pointsToTheCaption($0) ? nil : $0 } ?? ""
             // A height in pixels (`18`, `18px`); a share of the page says nothing.
             let height = attributes["height"].flatMap { $0.hasSuffix("%") ? nil : Int($0.prefix { $0.isNumber }.prefix(6)) }
             image(alt: alt, source: Self.pictureAddress(source), isGlyph: height.map { $0 <= Self.tallestGlyph } ?? false)
@@ -1541,6 +1542,13 @@ private final class HTMLWalker {
         if !bare.contains(" "), isPicture(String(bare)) { return true }
         let stem = file.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
         return [file, stem].contains { !$0.isEmpty && ($0 == bare || $0 == written) }
+    }
+
+    /// `see caption`: the producers' alternative text for a picture
+    /// whose caption the book prints beside it.
+    static func pointsToTheCaption(_ alt: String) -> Bool {
+        let words = alt.lowercased().split { !$0.isLetter }
+        return ["see caption", "see the caption", "caption", "see legend", "see the legend"].contains(words.joined(separator: " "))
     }
 
     private static let pictureExtensions: Set<String> = ["jpg", "jpeg", "png", "gif", "svg", "webp", "bmp", "tif", "tiff"]
