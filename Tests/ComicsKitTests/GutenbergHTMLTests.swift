@@ -1578,6 +1578,38 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertFalse(content.blocks.contains { $0.text.contains("INDICE") || $0.text.contains("Similitudine") })
     }
 
+    /// A paragraph that opens with a cross-reference in words and goes on
+    /// as a sentence (`<a href="#Baba">Baba Yaga</a> came home just
+    /// then.`, a manual's `<a>First call</a> is the first signal …`) is
+    /// the book's text, whatever it links to; a list's entries whose
+    /// words run on to their page (`A Formal Dinner facing page 177`) and
+    /// the contents go as before.
+    func testAParagraphOpeningWithACrossReferenceIsText() {
+        let names = ["Baba Yaga", "First call", "The Tsar father", "Mess", "Guard mounting"]
+        let goesOn = ["came home just then.", "is the first signal for formation for roll call.", "was pleased and thanked him.",
+                      ", <a href=\"#h2\">church</a>, and <a href=\"#h3\">fatigue</a>, classed as service calls, may also be used.",
+                      "\u{A0}is the first signal for guard mounting."]
+        var contents = "<h2>CONTENTS</h2>", pictures = "<h2>ILLUSTRATIONS</h2>", body = ""
+        for index in 1...4 {
+            contents += "<p><a href=\"#h\(index)\">CHAPTER \(index).</a> The journey goes on.</p>"
+            pictures += "<p><a href=\"#i\(index)\">A Formal Dinner \(index)</a> facing page \(index * 40)</p>"
+            body += "<h2 id=\"h\(index)\">CHAPTER \(index).</h2><p>" + String(repeating: "The road was long and the night cold. ", count: 8) + "</p>"
+            body += "<p id=\"i\(index)\"><img src=\"images/i\(index).jpg\" alt=\"\"></p>"
+            for (name, words) in zip(names, goesOn) {
+                body += "<p><a href=\"#h\(index % 4 + 1)\">\(name)</a>\(words.hasPrefix(",") ? "" : " ")\(words)</p>"
+            }
+        }
+        let html = "<html><body><h1>THE TALES</h1>\(contents)\(pictures)\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        let text = content.blocks.map(\.text)
+        for (name, words) in zip(names, goesOn) {
+            let first = words.hasPrefix(",") ? "Mess, church, and fatigue, classed" : "\(name) \(words.trimmingCharacters(in: .whitespaces).prefix(12))"
+            XCTAssertEqual(text.count { $0.hasPrefix(first) }, 4, "\(name): kept in every chapter")
+        }
+        XCTAssertEqual(content.sections.map(\.title), ["CHAPTER 1.", "CHAPTER 2.", "CHAPTER 3.", "CHAPTER 4."])
+        XCTAssertFalse(text.contains { $0.contains("CONTENTS") || $0.contains("journey") || $0.contains("facing page") || $0.contains("ILLUSTRATIONS") })
+    }
+
     /// A contents under its title after the text whose entries begin with
     /// a link back to their headings (`<a href="#l1">1re Leçon.</a>--Exposition
     /// du but de ce cours …`) names each of them, across the rule between

@@ -566,6 +566,21 @@ def list_title(blocks, index, list_blocks):
     return ""
 
 
+def runs_on_as_prose(block, forward):
+    """A paragraph that opens with a cross-reference in words and goes on
+    as a sentence (`Baba Yaga came home just then.`): the first letter
+    outside links after the first is small, and no page ends it. A
+    table's row (`ISÈRE (river in France) | ISOMERISM`) is a list's."""
+    label = forward[0][1].strip()
+    if block["table"] is not None or LABEL.match(label) or kind_rank(label) is not None or any(PAGE_ANCHOR.match(target) for target, _ in forward):
+        return False
+    rest = block["text"][len(label):] if block["text"].startswith(label) else ""
+    for _, other, _, _ in block["links"][1:]:
+        rest = rest.replace(other.strip(), " ", 1)
+    first = next((character for character in rest if character.isalpha()), "")
+    return first.islower() and not re.search(r"(?:^|\s)(?:[0-9]+|[ivxlc]+)\W*$", block["text"], re.I)
+
+
 def picture_at(blocks, index):
     """Whether the first block with text from `index` on shows a picture."""
     for block in blocks[index:index + 12]:
@@ -714,7 +729,8 @@ def study_html(text):
         # A row's numeral and page number beside a short title's link
         # (`CHAPTER I. | The Return | 231`) leave it an entry.
         titled_row = block["table"] is not None and len(forward) == 1 and linked * 3 >= len(block["text"])
-        if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])) \
+        if linked * 2 < len(block["text"]) and (len(block["text"]) > 300 or not block["text"].startswith(forward[0][1].strip()[:3])
+                                                or runs_on_as_prose(block, forward)) \
                 and not (block["in_contents"] and len(block["text"]) <= 300) and not page_row and not titled_row \
                 and index not in back_in_order:
             continue

@@ -609,6 +609,14 @@ private final class HTMLWalker {
     /// (`<a href="#linknote-1">1</a>`).
     private var noteMarksInEntry = 0
     private var startsWithLink: Bool?
+    /// Whether the first letter outside links after the entry's first
+    /// link is small: a sentence that goes on past the words its link
+    /// names (`<a>First call</a> is the first signal …`), where an entry's
+    /// title, number or summary begins anew.
+    private var runsOnAfterFirstLink: Bool?
+    /// The words of the entry's first link, when it leads further on and
+    /// is no note's mark.
+    private var firstLinkWords: String?
     /// Whether the entry begins with a link back (a contents printed at
     /// the end, `1re Leçon.--Exposition du but …`).
     private var startsWithLinkBack: Bool?
@@ -1108,6 +1116,7 @@ private final class HTMLWalker {
                 // Back to a place: a contents list or an index after the
                 // text, a way back to the contents, a cross-reference.
                 if !frame.linkIsForward { linkCharacters += label }
+                if linksInEntry == 0, frame.linkIsForward, !readsAsMark { firstLinkWords = UpstreamText.capped(written, 200) }
                 linkTargets.append(target)
                 linkLabels.append(linkWords)
                 let isBold = label > 0 && boldCharacters - frame.linkBoldStart == label
@@ -1323,6 +1332,9 @@ private final class HTMLWalker {
             if forwardLinkDepth > 0 { linesStartingWithLink += 1 }
         }
         if visible > 0, !anchorsSinceText.isEmpty { anchorsSinceText = [] }
+        if visible > 0, linkDepth == 0, linksInEntry > 0, startsWithLink == true, runsOnAfterFirstLink == nil {
+            runsOnAfterFirstLink = String(decoding: bytes, as: UTF8.self).first(where: \.isLetter).map(\.isLowercase)
+        }
         // Only text after an entry's links can give its page.
         if visible > 0, linkDepth == 0, linksInEntry > 0 { numberAfterLinks = HTMLBlocks.endsWithPageNumber(bytes) }
         allCharacters += visible
@@ -1772,11 +1784,24 @@ private final class HTMLWalker {
         // Under a contents' title, one that begins with a link back to a
         // heading (the list printed after the text).
         if contentsTitleLevel != nil && allCharacters <= 300 && startsWithLinkBack == true && sectionLinksInEntry > 0 { return true }
-        return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300)
+        return linkCharacters * 10 >= allCharacters * 6 || (startsWithLink == true && allCharacters <= 300 && !runsOnAsProse())
             || (linesInEntry >= 3 && linesStartingWithLink * 10 >= linesInEntry * 8)
             // Or each group of lines in it begins with one, the chapter's
             // summary under it (`CHAPTER I.` / `Civilizing Huck.`).
             || (groupsInEntry >= 3 && groupsInEntry < linesInEntry && groupsStartingWithLink * 10 >= groupsInEntry * 8)
+    }
+
+    /// A paragraph that opens with a cross-reference in words and goes on
+    /// as a sentence (`<a>Baba Yaga</a> came home just then.`) is the
+    /// book's text; an entry whose words run on to a page number
+    /// (`<a>A Formal Dinner</a> facing page 177`) is a list's.
+    private func runsOnAsProse() -> Bool {
+        // Its first link names a title in words, no number or heading
+        // (`CHAPTER I`, `12`) that a summary may follow.
+        guard runsOnAfterFirstLink == true, !numberAfterLinks, let words = firstLinkWords, words.contains(where: \.isLetter),
+              HeadingPattern.match(words) == nil, HeadingPattern.numberAlone(words) == nil
+        else { return false }
+        return !linkTargets[min(entryLinksStart, linkTargets.count)...].contains(where: HTMLBlocks.namesAPage)
     }
 
     /// A contents printed at the end of the book, under its title (as
@@ -1854,6 +1879,8 @@ private final class HTMLWalker {
         linkCharacters = 0
         allCharacters = 0
         startsWithLink = nil
+        runsOnAfterFirstLink = nil
+        firstLinkWords = nil
         startsWithLinkBack = nil
         linesInEntry = 0
         linesStartingWithLink = 0
