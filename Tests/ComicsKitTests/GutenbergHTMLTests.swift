@@ -1471,6 +1471,38 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(HeadingPattern.numberedTitle("12. The Bull")?.number, 12)
     }
 
+    /// A contents indents its rows by inline style as often as by class
+    /// (`<span style="margin-left: 2em">` around a row's title, its page's
+    /// link in the next cell; around the link itself): an indented row
+    /// stands under the row before it, whatever its heading's tag, and
+    /// an introduction in a flat list beside what follows it.
+    func testRowsIndentedByTheirStyleStandUnderTheRowBefore() {
+        let words = "<p>" + String(repeating: "The day was fine and the crowd was great at the heights. ", count: 4) + "</p>"
+        let rows: [(title: String, indent: String?, tag: Int)] = [
+            ("Introduction", nil, 2), ("Preliminary Steps", nil, 3), ("Celebrating the Day", nil, 3), ("Representatives Present", "2em", 3),
+            ("Floral Decorations", "32px", 3), ("The Speeches", nil, 3), ("Colonel Ryerson", "margin-left: 2em", 4),
+            ("Mr. Macdonell", "padding-left:2.2em", 4), ("Appendix", nil, 2),
+        ]
+        var table = "", linked = "", body = "<h1>THE CENTENARY</h1>"
+        for (index, row) in rows.enumerated() {
+            let style = row.indent.map { $0.contains(":") ? $0 : "margin-left: \($0)" }
+            let title = style.map { "<span style=\"\($0);\">\(row.title)</span>" } ?? row.title
+            table += "<tr><td>\(title)</td><td class=\"tdr\"><a href=\"#r\(index)\">\(index * 4 + 3)</a></td></tr>"
+            let link = "<a href=\"#r\(index)\">\(row.title)</a>"
+            linked += "<tr><td>\(style.map { "<span style=\"\($0)\">\(link)</span>" } ?? link)</td></tr>"
+            body += "<h\(row.tag) id=\"r\(index)\">\(row.title.uppercased())</h\(row.tag)>\(words)"
+        }
+        let expected = ["0 INTRODUCTION", "0 PRELIMINARY STEPS", "0 CELEBRATING THE DAY", "1 REPRESENTATIVES PRESENT", "1 FLORAL DECORATIONS",
+                        "0 THE SPEECHES", "1 COLONEL RYERSON", "1 MR. MACDONELL", "0 APPENDIX"]
+        for contents in [table, linked] {
+            let html = "<html><body><h2>CONTENTS</h2><table>\(contents)</table>\(body)</body></html>"
+            let content = GutenbergHTML.content(of: Array(html.utf8)).content
+            XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, expected)
+        }
+        XCTAssertEqual(["margin-left: 3em", "MARGIN-LEFT:1.4EM", "padding-left: 48px", "margin-left: -2em", "margin-left: 10%", "margin-left: auto",
+                        "color: red", "margin-left: 99999em"].map(HTMLBlocks.styleIndent), [3, 1, 3, 0, 0, 0, 0, 12])
+    }
+
     /// Unnumbered entries of a flat list under a chapter stand under it, and
     /// those whose headings are in a deeper tag under those before them.
     func testDeeperTagsInARunUnderAChapterStandDeeper() {

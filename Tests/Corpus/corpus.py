@@ -352,10 +352,11 @@ class EditionReader(html.parser.HTMLParser):
         self.columns = 0          # columns the open row has opened
         self.cell = 0             # the column the open cell began at
         self.cell_classes = []      # the open table cell's classes
+        self.style_indent = 0     # the ems of `margin-left` the open elements' styles give
         self.new_block("body", [])
 
     def new_block(self, tag, classes):
-        self.current = {"text": [], "links": [], "depth": self.lists, "classes": classes + self.cell_classes, "tag": tag, "picture": False,
+        self.current = {"text": [], "links": [], "depth": self.lists, "indent": self.style_indent, "classes": classes + self.cell_classes, "tag": tag, "picture": False,
                         "in_contents": self.contents_class > 0, "in_figure": self.figure_depth + self.caption_depth > 0,
                         "table": self.table[-1] if self.table and tag == "tr" else None, "column": None}
         self.blocks.append(self.current)
@@ -393,7 +394,8 @@ class EditionReader(html.parser.HTMLParser):
         caption = "caption" in classes or tag == "figcaption"
         contents = any(name in ("toc", "contents") or re.fullmatch(r"toc\d", name) for name in classes)
         figure = tag == "figure" or any(name.startswith("fig") or "illus" in name for name in classes)
-        self.stack.append((tag, False, caption, contents, figure))
+        self.stack.append((tag, False, caption, contents, figure, self.style_indent))
+        self.style_indent = max(self.style_indent, style_indent(attributes.get("style") or ""))
         if caption:
             self.caption_depth += 1
         if figure:
@@ -421,6 +423,9 @@ class EditionReader(html.parser.HTMLParser):
             self.columns += min(50, max(1, int(attributes.get("colspan") or 1) if (attributes.get("colspan") or "1").isdigit() else 1))
         if tag in BLOCKS:
             self.new_block(tag, classes)
+        # An inline element's indent is its block's (a row's title in a
+        # `<span style="margin-left: 2em">`, its page's link in the next cell).
+        self.current["indent"] = max(self.current["indent"], self.style_indent)
         if tag == "sup":
             self.sup += 1
         if tag in ("b", "strong"):
@@ -445,6 +450,7 @@ class EditionReader(html.parser.HTMLParser):
                 self.contents_class -= 1
             if entry[4]:
                 self.figure_depth -= 1
+            self.style_indent = entry[5]
             if self.skip:
                 continue
             name = entry[0]
@@ -486,6 +492,15 @@ class EditionReader(html.parser.HTMLParser):
     def finish(self):
         for block in self.blocks:
             block["text"] = re.sub(r"\s+", " ", "".join(block["text"])).strip()
+
+
+def style_indent(style):
+    """The ems an inline style indents by (`margin-left: 3em`, `padding-left:
+    32px`, a pixel a sixteenth of one); a share of the page, none."""
+    indent = 0
+    for amount, unit in re.findall(r"(?:margin|padding)-left\s*:\s*([0-9]{1,6}(?:\.[0-9]+)?)\s*(r?em|px|ex|ch)\b", style.lower()):
+        indent = max(indent, min(12, int(float(amount) / {"em": 1, "rem": 1, "px": 16, "ex": 2, "ch": 2}[unit] + 0.5)))
+    return indent
 
 
 LABEL = re.compile(r"^[\[\(]?\s*([0-9]{1,4}|[*†‡§¶‖#]{1,4}|[a-zA-Z]|[ivxlc]{1,6})\s*[\]\)]?\.?$")
@@ -765,7 +780,7 @@ def study_html(text):
             # with potion`), wherever its caption stands.
             if re.match(r"\s*illustrations?\s*(?:[:.]|$)", label, re.I):
                 continue
-            depth = block["depth"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|level|sub)(\d)", c)]
+            depth = block["depth"] + block["indent"] + max([int(d) for c in block["classes"] for d in re.findall(r"(?:toc|indent|ind|inset|level|sub)(\d)", c)]
                                          + [1 for c in block["classes"] if c in INDENTED_CLASSES] or [0])
             at = heading_text(blocks, position[target])
             at_block = next((index for index in range(position[target], min(len(blocks), position[target] + 40))
@@ -859,7 +874,7 @@ def study_html(text):
                 continue
             key = "group row %d" % row
             position[key] = min(heading, position[by_block[after]["target"]])
-            contents.append({"target": key, "title": blocks[row]["text"].strip(), "depth": blocks[row]["depth"], "block": row,
+            contents.append({"target": key, "title": blocks[row]["text"].strip(), "depth": blocks[row]["depth"] + blocks[row]["indent"], "block": row,
                              "at": heading_text(blocks, heading), "at_block": heading, "paged": False, "bold": False, "group": True})
             start = heading + 1
     # In the book's order: an index of songs lists them by their first

@@ -887,9 +887,11 @@ public enum GutenbergHTML {
             runEnd = max(runEnd, runStart + 1)
             let run = runStart..<runEnd
             let before = runStart > 0 && depths[runStart - 1] == depth ? candidates[listed[runStart - 1]] : nil
-            if let before, run.allSatisfy({ candidates[listed[$0]].tagLevel > before.tagLevel }) {
-                // Under it; those in a deeper tag than the run's first
-                // under those (`d) Typische Träume`, then `α)`, `β)`).
+            if let before, kindRank(before) != nil, run.allSatisfy({ candidates[listed[$0]].tagLevel > before.tagLevel }) {
+                // Under a division it numbers; those in a deeper tag than
+                // the run's first under those (`d) Typische Träume`, then
+                // `α)`, `β)`). An introduction in a flat list stands
+                // beside what follows, whatever its tag.
                 let shallowest = run.map { candidates[listed[$0]].tagLevel }.min() ?? 0
                 for position in run { candidates[listed[position]].rank = before.rank + 1 + candidates[listed[position]].tagLevel - shallowest }
             } else if let before, let kind = kindRank(before), kind >= chapter, run.count > 2, runEnd < listed.count,

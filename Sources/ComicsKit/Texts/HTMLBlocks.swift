@@ -212,6 +212,31 @@ struct HTMLBlocks {
 
     private static let closing: [Unicode.Scalar: Unicode.Scalar] = ["[": "]", "(": ")"]
 
+    /// The contents indent an inline style gives (`margin-left: 3em`,
+    /// `padding-left: 32px`): its ems, a pixel as a sixteenth of one.
+    /// Shares of the page and negative (hanging) margins give none.
+    static func styleIndent(_ style: String) -> Int {
+        let style = style.lowercased()
+        guard style.contains("-left") else { return 0 }
+        var indent = 0
+        for declaration in style.split(separator: ";").prefix(32) {
+            let parts = declaration.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, ["margin-left", "padding-left"].contains(parts[0].trimmingWhitespace()) else { continue }
+            let value = parts[1].trimmingWhitespace()
+            let number = value.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            guard let amount = Double(number.prefix(8)), amount > 0 else { continue }
+            let ems: Double
+            switch value.dropFirst(number.count).trimmingWhitespace() {
+            case "em", "rem": ems = amount
+            case "px": ems = amount / 16
+            case "ex", "ch": ems = amount / 2
+            default: continue
+            }
+            indent = max(indent, min(12, Int(ems.rounded())))
+        }
+        return indent
+    }
+
     /// A page's number in figures (`15`, `203`).
     static func isFigures(_ text: String) -> Bool {
         let trimmed = text.trimmingWhitespace()
@@ -591,6 +616,11 @@ private final class HTMLWalker {
     /// walk give (`toc2` on a nested list's `div`): an entry after the
     /// nested list closes stands where the list's own entries stand.
     private var openIndent = 0
+    /// The contents indent an element of the open table row gave, and
+    /// the cell it stood in: a row's title indented in its cell (`<span
+    /// style="margin-left: 2em">Floral Decorations</span>`) indents its
+    /// page's link in a later one.
+    private var rowCellIndent: (column: Int, indent: Int)?
     /// The lists (`ul`, `ol`, `dl`, `blockquote`) open around the walk.
     private var listDepth = 0
     private var sectionLinksInEntry = 0
@@ -727,6 +757,7 @@ private final class HTMLWalker {
             traits.formUnion(facts.traits)
             classIndent = max(classIndent, facts.indent)
         }
+        if let style = attributes["style"] { classIndent = max(classIndent, HTMLBlocks.styleIndent(style)) }
         let id = attributes["id"] ?? ""
         meet(anchorsOf: attributes)
         if Self.skippedNames.contains(name) || traits.contains(.skipped) || id == "pg-header" || id == "pg-footer" {
@@ -756,6 +787,7 @@ private final class HTMLWalker {
                 if name == "tr" {
                     tableCells = []
                     rowColumns = 0
+                    rowCellIndent = nil
                 }
                 pendingSpace = true
             } else if name == "pre" {
@@ -767,6 +799,7 @@ private final class HTMLWalker {
                     if tableDepth == 0 { itemsBeforeTable = result.items.count }
                     tableDepth += 1
                     tableRows = []
+                    rowCellIndent = nil
                 }
             }
         }
@@ -877,6 +910,9 @@ private final class HTMLWalker {
         }
         frame.indentBefore = openIndent
         openIndent = max(openIndent, classIndent)
+        if tableDepth > 0, classIndent > 0 {
+            rowCellIndent = (cellColumn, max(classIndent, rowCellIndent.flatMap { $0.column == cellColumn ? $0.indent : nil } ?? 0))
+        }
         stack.append(frame)
     }
 
@@ -908,11 +944,11 @@ private final class HTMLWalker {
     }
 
     /// The level a contents list's class gives an entry: the digit after
-    /// `toc`, `indent`, `ind`, `level` or `sub` (`toc2`, `indent1`); one
+    /// `toc`, `indent`, `ind`, `inset`, `level` or `sub` (`toc2`, `inset3`); one
     /// for a class that says indented without a number (`inset`, `sub`);
     /// else 0.
     private static func contentsIndent(of name: String) -> Int {
-        for prefix in ["toc", "indent", "ind", "level", "sub"] where name.hasPrefix(prefix) {
+        for prefix in ["toc", "indent", "ind", "inset", "level", "sub"] where name.hasPrefix(prefix) {
             if let digit = name.dropFirst(prefix.count).first?.wholeNumberValue { return digit }
         }
         return indentedClasses.contains(name) ? 1 : 0
@@ -1120,7 +1156,8 @@ private final class HTMLWalker {
                 linkTargets.append(target)
                 linkLabels.append(linkWords)
                 let isBold = label > 0 && boldCharacters - frame.linkBoldStart == label
-                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, openIndent, isBold, false, false))
+                let rowIndent = rowCellIndent.flatMap { tableDepth > 0 && $0.column < cellColumn ? $0.indent : nil } ?? 0
+                linkTargetPlaces.append((tableDepth > 0 && frame.linkStart == 0 ? cellColumn : nil, max(openIndent, rowIndent), isBold, false, false))
                 linksInEntry += 1
                 // A table's row that links to a section (a heading, or
                 // further on) is a contents row; one that links back to a
@@ -2318,7 +2355,7 @@ private final class HTMLWalker {
         while let name = cursor.pointee, count < 64 {
             let value = cursor.advanced(by: 1).pointee
             let key = String(cString: name).lowercased()
-            if key == "id" || key == "name" || key == "class" || key == "href" || key == "alt" || key == "src" || key == "height" {
+            if key == "id" || key == "name" || key == "class" || key == "href" || key == "alt" || key == "src" || key == "height" || key == "style" {
                 attributes[key] = value.map { String(String(cString: $0).prefix(1_000)) } ?? ""
             }
             cursor = cursor.advanced(by: 2)
