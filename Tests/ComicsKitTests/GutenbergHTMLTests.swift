@@ -1447,6 +1447,29 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(tales.content.sections.map(\.title), ["THE HARE", "THE TORTOISE"])
     }
 
+    /// Without a contents list: numerals alone in the tag of the parts
+    /// (`<h3>PART I</h3>`, `<h3>I</h3>`) are the parts' chapters, and the
+    /// author's name under the title, alone above the parts with no
+    /// words of its own, is no section either.
+    func testNumeralsInThePartsTagAreTheirChapters() {
+        let words = "<p>" + String(repeating: "I am a sick man. I am a spiteful man. I am an unattractive man. ", count: 4) + "</p>"
+        var body = "<h1>Notes from the Underground</h1><h2>FYODOR DOSTOYEVSKY</h2>"
+        var expected: [String] = []
+        for (part, chapters) in [("PART I", ["I", "II", "III"]), ("PART II. A Propos of the Wet Snow", ["I", "II"])] {
+            body += "<h3>\(part)</h3>"
+            expected.append("0 \(part)")
+            for chapter in chapters {
+                body += "<h3>\(chapter)</h3>\(words)"
+                expected.append("1 \(chapter)")
+            }
+        }
+        let content = GutenbergHTML.content(of: Array("<html><body>\(body)</body></html>".utf8)).content
+        XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, expected)
+        let signed = body.replacingOccurrences(of: "DOSTOYEVSKY</h2>", with: "DOSTOYEVSKY</h2>\(words)")
+        let preface = GutenbergHTML.content(of: Array("<html><body>\(signed)</body></html>".utf8)).content
+        XCTAssertEqual(preface.sections.first?.title, "FYODOR DOSTOYEVSKY", "a heading with words of its own stays")
+    }
+
     /// A year under a part's title (`1703.`) is no chapter's numeral: the
     /// part, in bold and giving no page, holds its chapters.
     func testAYearUnderAPartsTitleNumbersNothing() {

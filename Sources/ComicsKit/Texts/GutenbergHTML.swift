@@ -612,7 +612,7 @@ public enum GutenbergHTML {
             rank(&candidates)
         }
         candidates = withoutEmptyHeadings(candidates, words: words, end: items.count)
-        candidates = withoutLoneTitle(candidates)
+        candidates = withoutLoneTitle(candidates, words: words)
         if !byContents { candidates = withoutTitlePage(candidates, words: words) }
         if !byContents { besideTheFirstDivision(&candidates, words: words, end: items.count) }
         let ranks = Array(Set(candidates.map(\.rank))).sorted()
@@ -762,6 +762,9 @@ public enum GutenbergHTML {
             let top = kinds.min()?.rawValue ?? 0
             var kindRank = top
             if let kind = candidate.pattern?.kind, kind != .outermost, kind != .numeral { kindRank = kind.rawValue }
+            // A numeral alone numbers chapters under the parts of its tag
+            // (PART I, then I, II, III in the same `h3`).
+            if candidate.pattern?.kind == .numeral { kindRank = max(top, HeadingLine.Kind.chapter.rawValue) }
             candidates[index].rank = candidate.tagLevel * 16 + kindRank
         }
     }
@@ -1024,11 +1027,17 @@ public enum GutenbergHTML {
 
     /// The book's title at the top of the markup, above every other
     /// heading and alone at its level, divides nothing (unless the
-    /// contents list names it).
-    private static func withoutLoneTitle(_ candidates: [Candidate]) -> [Candidate] {
-        guard candidates.count > 1, !candidates[0].targeted, let top = candidates.map(\.rank).min(), candidates[0].rank == top,
-              candidates.count(where: { $0.rank == top }) == 1
-        else { return candidates }
-        return Array(candidates.dropFirst())
+    /// contents list names it); nor does a line of the title page under
+    /// it that is alone in the same way, naming no division and with no
+    /// words of its own (the author's name over PART I and PART II).
+    private static func withoutLoneTitle(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
+        var result = candidates[...]
+        while result.count > 1, let first = result.first, !first.targeted, let top = result.map(\.rank).min(), first.rank == top,
+              result.count(where: { $0.rank == top }) == 1,
+              result.startIndex == candidates.startIndex
+                || (first.pattern == nil && words[result[result.startIndex + 1].item] - words[first.ownWordsStart] < emptyWords) {
+            result = result.dropFirst()
+        }
+        return Array(result)
     }
 }
