@@ -1470,6 +1470,34 @@ final class GutenbergHTMLTests: XCTestCase {
         XCTAssertEqual(preface.sections.first?.title, "FYODOR DOSTOYEVSKY", "a heading with words of its own stays")
     }
 
+    /// A contents titles each of its lists by the book it holds (`Book I`
+    /// over a table of `CHAPTER I` …), and each book's first chapter's
+    /// anchor stands before the book's heading: the books hold their
+    /// chapters, alike whatever their tags in the text, and the entry names its
+    /// chapter, not the book.
+    func testBooksTitlingTheContentsListsHoldTheirChapters() {
+        let words = "<p>" + String(repeating: "On a January evening of the early seventies, Christine Nilsson was singing. ", count: 4) + "</p>"
+        var contents = "<h2>CONTENTS</h2>", body = ""
+        var expected: [String] = []
+        for (book, (tag, chapters)) in [(tag: 3, chapters: [1, 2, 3]), (tag: 2, chapters: [4, 5])].enumerated() {
+            let title = "Book " + ["I", "II"][book]
+            contents += "<h3>\(title)</h3><table><tr>"
+            body += "<a name=\"chap\(chapters[0])\"></a><h\(tag)>\(title)</h\(tag)>"
+            expected.append("0 \(title)")
+            for chapter in chapters {
+                let numeral = ["I", "II", "III", "IV", "V"][chapter - 1]
+                contents += "<td><a href=\"#chap\(chapter)\">CHAPTER \(numeral)</a></td>"
+                body += (chapter == chapters[0] ? "" : "<a name=\"chap\(chapter)\"></a>") + "<h3>\(numeral).</h3>\(words)"
+                expected.append("1 \(numeral).")
+            }
+            contents += "</tr></table>"
+        }
+        let html = "<html><body><h1>The Age of Innocence</h1>\(contents)\(body)</body></html>"
+        let content = GutenbergHTML.content(of: Array(html.utf8)).content
+        XCTAssertEqual(content.sections.map { "\($0.level) \($0.title)" }, expected)
+        XCTAssertFalse(content.blocks.contains { $0.text.contains("CHAPTER") || $0.text.contains("CONTENTS") })
+    }
+
     /// A year under a part's title (`1703.`) is no chapter's numeral: the
     /// part, in bold and giving no page, holds its chapters.
     func testAYearUnderAPartsTitleNumbersNothing() {

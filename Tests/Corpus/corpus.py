@@ -785,6 +785,18 @@ def study_html(text):
             at = heading_text(blocks, position[target])
             at_block = next((index for index in range(position[target], min(len(blocks), position[target] + 40))
                              if blocks[index]["text"].strip()), position[target])
+            # An anchor before a volume's heading and its first chapter's
+            # (`VOLUME I.`, `CHAPTER I.`, `CECILIA HOLT …`) is the chapter's
+            # where the entry names the chapter: the volume is the row
+            # above it, or no entry.
+            if kind_rank(at) is not None and kind_rank(at) <= 2 and (kind_rank(label) is None or kind_rank(label) > 2) \
+                    and not similar_words(title_words(label), title_words(at)):
+                following = at_block + 1
+                while following < min(len(blocks), at_block + 6) and not blocks[following]["text"].strip():
+                    following += 1
+                if following < len(blocks) and blocks[following]["tag"] in HEADINGS and blocks[at_block]["tag"] in HEADINGS \
+                        and (kind_rank(blocks[following]["text"]) or 0) > 2:
+                    at, at_block = heading_text(blocks, following), following
             # A page may begin with another heading than the entry's (its
             # chapter's, over `§ 9.— Orígenes históricos`): the one on it
             # reading as the entry, or saying its number and no more

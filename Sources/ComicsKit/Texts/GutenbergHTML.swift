@@ -82,6 +82,7 @@ public enum GutenbergHTML {
             }
             if namedHeadings[item - work.lowerBound] != nil, let next = heading(after: item, reading: label, in: read) ?? inItsPage,
                work.contains(next) { item = next }
+            if let chapter = chapterUnderDivision(at: item, naming: label, in: read), work.contains(chapter) { item = chapter }
             guard namedHeadings[item - work.lowerBound] == nil, !isNavigation(at: index, of: read.contentsLabels, to: namedItems[item - work.lowerBound])
             else { continue }
             if case let .block(block) = namedItems[item - work.lowerBound] {
@@ -307,6 +308,20 @@ public enum GutenbergHTML {
             return nil
         }
         return nil
+    }
+
+    /// The chapter's heading straight after a division's (`Book I`, then
+    /// `I.`) where the chapter's anchor stands before both and its entry
+    /// names a chapter (`CHAPTER I`): the division holds the chapters, and
+    /// the entry names the chapter.
+    private static func chapterUnderDivision(at item: Int, naming label: String, in read: HTMLBlocks) -> Int? {
+        guard read.items.indices.contains(item + 1), case let .heading(_, next) = read.items[item + 1],
+              case let .heading(_, lines) = read.items[item], let division = lines.lazy.compactMap(HeadingPattern.match).first,
+              division.kind <= .book, division.kind != .outermost,
+              let named = HeadingPattern.match(label) ?? HeadingPattern.numberAlone(label), named.kind >= .chapter,
+              let chapter = next.lazy.compactMap({ HeadingPattern.match($0) ?? HeadingPattern.numberAlone($0) }).first, chapter.kind >= .chapter
+        else { return nil }
+        return item + 1
     }
 
     /// A paragraph that reads as the contents entry does, and as a heading
@@ -923,13 +938,20 @@ public enum GutenbergHTML {
                 listedRanks["\(candidate.tagLevel) at the end"] = candidate.rank
             }
         }
-        let groupTags = Set(candidates.filter { groups.contains($0.item) }.map(\.tagLevel))
+        // Groups of one kind stand alike whatever their tags (`Book I` in
+        // an `h3`, `Book II` in an `h2`), in the shallowest of them.
+        let grouped = candidates.filter { groups.contains($0.item) }
+        var kindTags: [Int: Int] = [:]
+        for group in grouped { if let kind = group.kindRank { kindTags[kind] = min(group.tagLevel, kindTags[kind] ?? group.tagLevel) } }
+        func groupTag(_ group: Candidate) -> Int { group.kindRank.flatMap { kindTags[$0] } ?? group.tagLevel }
+        let groupTags = Set(grouped.map(groupTag))
         var listedNext: Candidate?
         for index in candidates.indices.reversed() {
             if candidates[index].targeted {
                 listedNext = candidates[index]
             } else if groups.contains(candidates[index].item), let next = listedNext {
-                candidates[index].rank = next.rank - 1 - groupTags.count { $0 > candidates[index].tagLevel }
+                let tag = groupTag(candidates[index])
+                candidates[index].rank = next.rank - 1 - groupTags.count { $0 > tag }
             }
         }
         var listedAbove: Candidate?

@@ -1962,6 +1962,12 @@ private final class HTMLWalker {
         let isListTitle = Self.isListTitle(last)
         let isNamed = !isListTitle && names.contains(where: namesASection)
         guard isHeading, !isNamed, result.linksInParagraphs[index] == nil else { return }
+        // A list's title that names a division (`Book II` over its
+        // chapters' table) is a row of the contents without a link.
+        if case let .heading(_, lines) = last, !isListTitle, let division = HeadingPattern.match(lines.joined(separator: " ")),
+           division.kind <= .book, division.kind != .outermost {
+            recordGroupTitle(lines.joined(separator: " "))
+        }
         removeLastItem(names: names, passingAnchorsOn: !isListTitle)
         if case let .heading(tagLevel, _) = last, outerContentsHeading == nil { findOuterContentsHeading(above: tagLevel) }
         // A line between a list's title and its first entry (the page
@@ -2138,11 +2144,13 @@ private final class HTMLWalker {
     /// line).
     private func settleOuterContentsHeading(before item: HTMLBlocks.Item?) {
         guard let outer = outerContentsHeading else { return }
+        // A list's title (CONTENTS) holds no text, whatever follows it.
+        let isTitle = result.items.indices.contains(outer.index) && Self.isListTitle(result.items[outer.index])
         switch item {
-        case let .heading(level, _)? where level > outer.tagLevel: return
+        case let .heading(level, _)? where level > outer.tagLevel && !isTitle: return
         case let item? where Self.isDecoration(item): return
         case .heading?, nil: break
-        case .block? where result.items.indices.contains(outer.index) && Self.isListTitle(result.items[outer.index]): break
+        case .block? where isTitle: break
         case .block?:
             outerContentsHeading = nil
             return
@@ -2153,6 +2161,8 @@ private final class HTMLWalker {
         result.items.removeSubrange(outer.index...)
         result.anchors = result.anchors.filter { $0.value < outer.index }
         anchorsOfLastItem = []
+        // The list ended where its title stood.
+        if let after = itemsAfterContentsEntry, after > result.items.count { itemsAfterContentsEntry = result.items.count }
     }
 
     /// A picture without words (an ornament) between a heading and what
