@@ -1053,13 +1053,20 @@ public enum GutenbergHTML {
     /// it that is alone in the same way, naming no division and with no
     /// words of its own (the author's name over PART I and PART II).
     private static func withoutLoneTitle(_ candidates: [Candidate], words: [Int]) -> [Candidate] {
-        var result = candidates[...]
-        while result.count > 1, let first = result.first, !first.targeted, let top = result.map(\.rank).min(), first.rank == top,
-              result.count(where: { $0.rank == top }) == 1,
-              result.startIndex == candidates.startIndex
-                || (first.pattern == nil && words[result[result.startIndex + 1].item] - words[first.ownWordsStart] < emptyWords) {
-            result = result.dropFirst()
+        // Whether each stands above every heading after it, alone: one
+        // pass, however many lines the title page has.
+        var aboveTheRest = [Bool](repeating: false, count: candidates.count)
+        var lowestAfter = Int.max
+        for index in candidates.indices.reversed() {
+            aboveTheRest[index] = candidates[index].rank < lowestAfter
+            lowestAfter = min(lowestAfter, candidates[index].rank)
         }
-        return Array(result)
+        var start = 0
+        while start + 1 < candidates.count, !candidates[start].targeted, aboveTheRest[start],
+              start == 0 || (candidates[start].pattern == nil
+                  && words[candidates[start + 1].item] - words[candidates[start].ownWordsStart] < emptyWords) {
+            start += 1
+        }
+        return Array(candidates[start...])
     }
 }
